@@ -207,7 +207,12 @@ export function newResourceExpired(message: string): StatusError {
  * field error (reason = error type, message = ErrorBody, field = path).
  */
 export function newInvalid(gk: GroupKind, name: string, errs: readonly FieldError[]): StatusError {
-  const causes: StatusCause[] = errs.map((e) => ({ reason: e.type, message: errorBody(e), field: e.field }));
+  // An empty field is a nil *Path upstream, whose String() is `<nil>`.
+  const causes: StatusCause[] = errs.map((e) => ({
+    reason: e.type,
+    message: errorBody(e),
+    field: e.field === '' ? '<nil>' : e.field,
+  }));
   const prefix = `${groupKindString(gk)} ${q(name)} is invalid`;
   const message = errs.length === 0 ? prefix : `${prefix}: ${aggregateString(errs)}`;
   return fail(422, 'Invalid', message, { group: gk.group, kind: gk.kind, name, causes });

@@ -4,7 +4,7 @@
  * (`spec.replicas: Invalid value: 20: spec.replicas in body should be less than or equal to 10`).
  */
 import { Path } from './path.ts';
-import { formatGoValue } from './govalue.ts';
+import { formatGoValue, goQuote } from './govalue.ts';
 
 export type ErrorType =
   | 'FieldValueNotFound'
@@ -15,6 +15,8 @@ export type ErrorType =
   | 'FieldValueForbidden'
   | 'FieldValueTooLong'
   | 'FieldValueTooMany'
+  | 'FieldValueTooFew'
+  | 'FieldValueTooShort'
   | 'InternalError'
   | 'FieldValueTypeInvalid';
 
@@ -28,6 +30,8 @@ export const errorTypeText: Record<ErrorType, string> = {
   FieldValueForbidden: 'Forbidden',
   FieldValueTooLong: 'Too long',
   FieldValueTooMany: 'Too many',
+  FieldValueTooFew: 'Too few',
+  FieldValueTooShort: 'Too short',
   InternalError: 'Internal error',
   FieldValueTypeInvalid: 'Invalid value',
 };
@@ -50,13 +54,17 @@ function pathString(p: Path | string): string {
   return typeof p === 'string' ? p : p.toString();
 }
 
-/** ErrorBody(): the part after `field: `. */
+/**
+ * ErrorBody(): the part after `field: `. Required, Forbidden, TooLong, TooShort and InternalError
+ * never print the value; the others print it as govalue.ts renders it, unless it is omitValue.
+ */
 export function errorBody(e: FieldError): string {
   let s: string;
   switch (e.type) {
     case 'FieldValueRequired':
     case 'FieldValueForbidden':
     case 'FieldValueTooLong':
+    case 'FieldValueTooShort':
     case 'InternalError':
       s = errorTypeText[e.type];
       break;
@@ -106,32 +114,60 @@ export function internalError(path: Path | string, err: Error | string): FieldEr
   };
 }
 
-/** NotSupported: detail lists the valid values quoted, as `supported values: "a", "b"`. */
+/**
+ * NotSupported: detail lists the valid values, each quoted as strconv.Quote does, as
+ * `supported values: "a", "b"`; no detail when the list is empty.
+ */
 export function notSupported(path: Path | string, value: unknown, validValues: readonly string[]): FieldError {
   let detail = '';
   if (validValues.length > 0) {
-    detail = 'supported values: ' + validValues.map((v) => JSON.stringify(v)).join(', ');
+    detail = 'supported values: ' + validValues.map((v) => goQuote(String(v))).join(', ');
   }
   return { type: 'FieldValueNotSupported', field: pathString(path), badValue: value, detail };
 }
 
-/** TooLong: `must have at most N bytes` (maxLength < 0: no detail). */
-export function tooLong(path: Path | string, value: unknown, maxLength: number): FieldError {
-  const detail = maxLength >= 0 ? `must have at most ${maxLength} bytes` : '';
-  return { type: 'FieldValueTooLong', field: pathString(path), badValue: value, detail };
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
-/** TooLongMaxLength: `may not be more than N bytes` — the wording schema validation uses. */
+/**
+ * TooLong: `Too long: may not be more than N bytes` (`1 byte`; maxLength < 0: `value is too
+ * long`). The value is never printed; the argument is kept for the upstream signature.
+ */
+export function tooLong(path: Path | string, _value: unknown, maxLength: number): FieldError {
+  const detail = maxLength >= 0 ? `may not be more than ${plural(maxLength, 'byte', 'bytes')}` : 'value is too long';
+  return { type: 'FieldValueTooLong', field: pathString(path), badValue: '<value omitted>', detail };
+}
+
+/** TooLongMaxLength: deprecated upstream alias of TooLong. */
 export function tooLongMaxLength(path: Path | string, value: unknown, maxLength: number): FieldError {
-  const detail = maxLength >= 0 ? `may not be more than ${maxLength} bytes` : '';
-  return { type: 'FieldValueTooLong', field: pathString(path), badValue: value, detail };
+  return tooLong(path, value, maxLength);
 }
 
-/** TooMany: `must have at most N items` (actual < 0: value omitted, as upstream). */
+/** TooLongCharacters: as TooLong, counted in characters (`may not be more than N characters`). */
+export function tooLongCharacters(path: Path | string, _value: string, maxLength: number): FieldError {
+  const detail =
+    maxLength >= 0 ? `may not be more than ${plural(maxLength, 'character', 'characters')}` : 'value is too long';
+  return { type: 'FieldValueTooLong', field: pathString(path), badValue: '<value omitted>', detail };
+}
+
+/** TooShort: `Too short: must be at least N characters` (the value is not printed). */
+export function tooShort(path: Path | string, value: string, minLength: number): FieldError {
+  const detail = minLength >= 0 ? `must be at least ${plural(minLength, 'character', 'characters')}` : 'value is too short';
+  return { type: 'FieldValueTooShort', field: pathString(path), badValue: value, detail };
+}
+
+/** TooMany: `Too many: 3: must have at most 2 items` (actual < 0: value omitted). */
 export function tooMany(path: Path | string, actualQuantity: number, maxQuantity: number): FieldError {
-  const detail = maxQuantity >= 0 ? `must have at most ${maxQuantity} items` : 'has too many items';
+  const detail = maxQuantity >= 0 ? `must have at most ${plural(maxQuantity, 'item', 'items')}` : 'has too many items';
   const badValue = actualQuantity >= 0 ? actualQuantity : omitValue;
   return { type: 'FieldValueTooMany', field: pathString(path), badValue, detail };
+}
+
+/** TooFew: `Too few: 1: must have at least 2 items`. */
+export function tooFew(path: Path | string, actualQuantity: number, minQuantity: number): FieldError {
+  const detail = minQuantity >= 0 ? `must have at least ${plural(minQuantity, 'item', 'items')}` : 'has too few items';
+  return { type: 'FieldValueTooFew', field: pathString(path), badValue: actualQuantity, detail };
 }
 
 /** ErrorList.ToAggregate().Error(): one error as is, several as `[e1, e2]`, duplicates dropped. */

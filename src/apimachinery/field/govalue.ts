@@ -1,10 +1,11 @@
 /**
- * Rendering of bad values the way Go's fmt prints them in field errors: `%v` for numbers and
- * bools, `%q` for strings, `%#v` for maps and slices of unstructured JSON
- * (`map[string]interface {}{"a":1}`, `[]interface {}{"x"}`), `null` for nil.
+ * Rendering of bad values the way field.Error.ErrorBody() prints them in Kubernetes 1.34+:
+ * `%v` for int64, float64 and bool, `%q` for strings, and `json.Marshal` for everything else
+ * (maps as `{"a":1}` with sorted keys, slices as `["x"]`, nil as `null`).
  *
- * JSON numbers lose Go's int64/float64 distinction in JavaScript; a value known to be a Go
- * float64 can be wrapped in GoFloat so that it prints as Go prints floats (`1e+06`).
+ * JSON numbers lose Go's int64/float64 distinction in JavaScript; an integral number prints as
+ * int64 does. A value known to be a Go float64 can be wrapped in GoFloat so that it prints as Go
+ * prints floats (`1e+06`). A bigint prints as an int64.
  */
 
 /** A number that Go held as float64. */
@@ -12,7 +13,10 @@ export class GoFloat {
   constructor(readonly value: number) {}
 }
 
-/** Go's strconv.Quote for a string (%q). */
+// unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
+const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/** Go's strconv.Quote for a string (%q): Go escapes, non-printable runes as \x, \u or \U. */
 export function goQuote(s: string): string {
   let out = '"';
   for (const ch of s) {
@@ -24,15 +28,6 @@ export function goQuote(s: string): string {
       case '\\':
         out += '\\\\';
         continue;
-      case '\n':
-        out += '\\n';
-        continue;
-      case '\t':
-        out += '\\t';
-        continue;
-      case '\r':
-        out += '\\r';
-        continue;
       case '\x07':
         out += '\\a';
         continue;
@@ -42,60 +37,104 @@ export function goQuote(s: string): string {
       case '\f':
         out += '\\f';
         continue;
+      case '\n':
+        out += '\\n';
+        continue;
+      case '\r':
+        out += '\\r';
+        continue;
+      case '\t':
+        out += '\\t';
+        continue;
       case '\v':
         out += '\\v';
         continue;
     }
-    if (cp < 0x20 || cp === 0x7f) out += '\\x' + cp.toString(16).padStart(2, '0');
-    else if (cp >= 0x80 && cp < 0xa0) out += '\\u' + cp.toString(16).padStart(4, '0');
-    else out += ch;
+    if (cp >= 0xd800 && cp <= 0xdfff) {
+      // A lone surrogate cannot reach Go: its JSON decoder turns it into U+FFFD, which is printable.
+      out += '\ufffd';
+    } else if (cp < 0x20 || cp === 0x7f) {
+      out += '\\x' + cp.toString(16).padStart(2, '0');
+    } else if (printable.test(ch)) {
+      out += ch;
+    } else if (cp < 0x10000) {
+      out += '\\u' + cp.toString(16).padStart(4, '0');
+    } else {
+      out += '\\U' + cp.toString(16).padStart(8, '0');
+    }
   }
   return out + '"';
 }
 
-/** Go's %v of a float64 (strconv.FormatFloat(f, 'g', -1, 64) with Go's exponent form). */
+/**
+ * Go's %v of a float64: strconv.FormatFloat(f, 'g', -1, 64), which switches to the exponent form
+ * when the decimal exponent is < -4 or >= 6 (`1e+06`, `1.5e-05`, `123456`).
+ */
 export function goFloatString(f: number): string {
   if (Number.isNaN(f)) return 'NaN';
   if (f === Infinity) return '+Inf';
   if (f === -Infinity) return '-Inf';
   if (f === 0) return Object.is(f, -0) ? '-0' : '0';
-  const abs = Math.abs(f);
-  const exp = Math.floor(Math.log10(abs));
-  // %g uses scientific notation when exp < -4 || exp >= precision (shortest repr digits, min 21 for 'v').
-  const shortest = String(f);
-  const digits = shortest.replace(/^-/, '').replace(/e.*$/, '').replace('.', '').replace(/^0+/, '').length;
-  const eprec = Math.max(digits, 1);
-  if (exp < -4 || exp >= Math.max(eprec, 21)) {
-    const [mant, e] = f.toExponential().split('e');
-    const n = Number(e);
-    const sign = n < 0 ? '-' : '+';
-    return `${mant}e${sign}${String(Math.abs(n)).padStart(2, '0')}`;
+  // toExponential() without an argument yields the shortest round-tripping digits, as Go's does.
+  const [mant, e] = f.toExponential().split('e') as [string, string];
+  const exp = Number(e);
+  if (exp < -4 || exp >= 6) {
+    const sign = exp < 0 ? '-' : '+';
+    return `${mant}e${sign}${String(Math.abs(exp)).padStart(2, '0')}`;
   }
-  return abs >= 1e21 ? f.toFixed(0) : shortest;
+  // In this range JavaScript prints the plain decimal form with the same shortest digits.
+  return String(f);
 }
 
-function goSharpV(v: unknown): string {
-  if (v === null || v === undefined) return 'interface {}(nil)';
-  if (typeof v === 'string') return goQuote(v);
+/** Go's encoding/json output for a float64 (the exponent form below 1e-6 and from 1e21). */
+function goJSONFloat(f: number): string {
+  // JSON.stringify uses the same shortest digits and the same thresholds as Go's encoder
+  // (which cleans `e-07` to `e-7`); non-finite values cannot be marshalled in Go.
+  if (!Number.isFinite(f)) return 'null';
+  return JSON.stringify(f);
+}
+
+/** Go's json.Marshal string escaping, including its HTML-safe escapes. */
+function goJSONString(s: string): string {
+  return JSON.stringify(s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'))
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+/** Orders strings by their UTF-8 bytes, as Go sorts map keys. */
+function compareUTF8(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+/** json.Marshal of unstructured JSON data, byte for byte as Go writes it. */
+export function goJSON(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'string') return goJSONString(v);
   if (typeof v === 'boolean') return String(v);
-  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : goFloatString(v);
   if (typeof v === 'bigint') return String(v);
-  if (v instanceof GoFloat) return goFloatString(v.value);
-  if (Array.isArray(v)) return `[]interface {}{${v.map(goSharpV).join(', ')}}`;
+  if (typeof v === 'number') return goJSONFloat(v);
+  if (v instanceof GoFloat) return goJSONFloat(v.value);
+  if (Array.isArray(v)) return `[${v.map(goJSON).join(',')}]`;
   if (typeof v === 'object') {
-    const keys = Object.keys(v as object).sort();
-    return `map[string]interface {}{${keys.map((k) => `${goQuote(k)}:${goSharpV((v as Record<string, unknown>)[k])}`).join(', ')}}`;
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o).sort(compareUTF8);
+    return `{${keys.map((k) => `${goJSONString(k)}:${goJSON(o[k])}`).join(',')}}`;
   }
-  return String(v);
+  return goJSONString(String(v));
 }
 
 /** The bad-value part of a field error as field.Error.ErrorBody() prints it. */
 export function formatGoValue(v: unknown): string {
-  if (v === null || v === undefined) return 'null';
   if (typeof v === 'string') return goQuote(v);
   if (typeof v === 'boolean') return String(v);
   if (typeof v === 'bigint') return String(v);
-  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : goFloatString(v);
+  if (typeof v === 'number') {
+    // Kubernetes' JSON decoder keeps integers that fit int64 as int64, everything else as float64.
+    return Number.isInteger(v) && Math.abs(v) < 2 ** 63 ? String(BigInt(v)) : goFloatString(v);
+  }
   if (v instanceof GoFloat) return goFloatString(v.value);
-  return goSharpV(v);
+  return goJSON(v);
 }
