@@ -1,0 +1,43 @@
+/**
+ * The NonStructuralSchema condition of a CRD (apiextensions-apiserver
+ * pkg/controller/nonstructuralschema): `spec.preserveUnknownFields: true` and every structural
+ * violation of every version's schema, aggregated into one message.
+ */
+import { Path } from '../../apimachinery/field/path.ts';
+import { aggregateString, invalid, type FieldError } from '../../apimachinery/field/errors.ts';
+import { newStructural, StructuralError } from '../structural.ts';
+import type { JSONSchemaProps } from '../types.ts';
+import { validateStructural } from './structural-checks.ts';
+
+export interface NonStructuralInput {
+  preserveUnknownFields: boolean;
+  versions: readonly { name: string; schema?: JSONSchemaProps | null }[];
+}
+
+export interface NonStructuralCondition {
+  reason: 'Violations' | 'StructuralError';
+  message: string;
+  errors: FieldError[];
+}
+
+/** calculateCondition: undefined when the CRD is structural (no condition). */
+export function nonStructuralCondition(crd: NonStructuralInput): NonStructuralCondition | undefined {
+  const errs: FieldError[] = [];
+  if (crd.preserveUnknownFields) {
+    errs.push(invalid(Path.of('spec', 'preserveUnknownFields'), true, 'must be false'));
+  }
+  for (let i = 0; i < crd.versions.length; i++) {
+    const v = crd.versions[i]!;
+    if (v.schema === undefined || v.schema === null) continue;
+    let s;
+    try {
+      s = newStructural(v.schema);
+    } catch (e) {
+      if (!(e instanceof StructuralError)) throw e;
+      return { reason: 'StructuralError', message: `failed to check validation schema for version ${v.name}: ${e.message}`, errors: [] };
+    }
+    errs.push(...validateStructural(Path.of('spec', 'versions').index(i).child('schema', 'openAPIV3Schema'), s));
+  }
+  if (errs.length === 0) return undefined;
+  return { reason: 'Violations', message: aggregateString(errs), errors: errs };
+}
