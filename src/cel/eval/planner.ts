@@ -1,0 +1,755 @@
+/**
+ * The planner: compiles a (checked or unchecked) CEL AST once into a tree of closures, as cel-go's
+ * interpreter/planner.go builds Interpretables, so that evaluation never walks the syntax tree.
+ * Owns variable resolution (comprehension variables live in frame slots fixed at plan time; global
+ * names are resolved against the container and declared variables), the non-strict operators
+ * (`&&`, `||`, `?:`, `@not_strictly_false`, `optional.or/orValue`), comprehensions with an iteration
+ * limit, literals, and runtime cost tracking with cel-go's runtimecost.go charges.
+ */
+import type { Expr } from '../syntax/ast.ts';
+import { has, index, optIndex, optSelect, select } from './access.ts';
+import { type RtOverload, type Registry, matchesKinds, noSuchOverload } from './dispatch.ts';
+import {
+  CelError,
+  CelMap,
+  CelType,
+  Optional,
+  T,
+  Uint,
+  Unknown,
+  type Val,
+  codePointLength,
+  equals,
+  typeName,
+} from './values.ts';
+
+/** Supplies global variables by name (undefined: not bound). */
+export interface Activation {
+  get(name: string): Val | undefined;
+}
+
+/** An Activation over a plain object of CEL values. */
+export function activationOf(vars: Record<string, Val>): Activation {
+  return { get: (n) => (Object.hasOwn(vars, n) ? vars[n] : undefined) };
+}
+
+/** Thrown (internally only) when the cost limit is exceeded; caught by Program.eval. */
+export class EvalCancelled {
+  constructor(readonly message: string) {}
+}
+
+/** Per-evaluation state. */
+export class Frame {
+  slots: Val[];
+  cost = 0;
+  iterations = 0;
+  constructor(
+    readonly vars: Activation,
+    nslots: number,
+    readonly costLimit: number,
+    readonly iterationLimit: number,
+  ) {
+    this.slots = new Array(nslots).fill(null);
+  }
+}
+
+export type Closure = (f: Frame) => Val;
+
+/** What the checker learned about the AST (all optional: the planner works on unchecked ASTs). */
+export interface CheckedInfo {
+  /** Node id -> the overload ids the checker resolved a call to. */
+  overloads?: Map<number, string[]>;
+  /** Node id -> the fully qualified variable name an identifier or select chain resolved to. */
+  identNames?: Map<number, string>;
+}
+
+export interface PlanOptions {
+  registry: Registry;
+  /** Namespace in which names are resolved (cel-go's container). */
+  container?: string;
+  /** Names of declared variables; when set, global names resolve statically. */
+  declaredVars?: Set<string>;
+  /** Object/enum type names usable as type values (beyond the built-in ones). */
+  typeNames?: Set<string>;
+  checked?: CheckedInfo;
+  /** Cost limit (cel-go CostLimit); Infinity: none. */
+  costLimit?: number;
+  /** Total comprehension iterations allowed per evaluation; Infinity: none. */
+  iterationLimit?: number;
+}
+
+export interface Plan {
+  root: Closure;
+  nslots: number;
+}
+
+const COST_LIST_CREATE = 10;
+const COST_MAP_CREATE = 30;
+const COST_STRUCT_CREATE = 40;
+
+const BUILTIN_TYPES: Record<string, CelType> = {
+  int: T.int,
+  uint: T.uint,
+  double: T.double,
+  bool: T.bool,
+  string: T.string,
+  bytes: T.bytes,
+  list: T.list,
+  map: T.map,
+  null_type: T.null,
+  type: T.type,
+  'google.protobuf.Timestamp': T.timestamp,
+  'google.protobuf.Duration': T.duration,
+  optional_type: T.optional,
+};
+
+/** Size of a value for cost purposes (cel-go actualSize). */
+export function actualSize(v: Val): number {
+  if (typeof v === 'string') return codePointLength(v);
+  if (Array.isArray(v)) return v.length;
+  if (v instanceof Uint8Array) return v.length;
+  if (v instanceof CelMap) return v.size;
+  if (v instanceof Optional && v.value !== undefined) return actualSize(v.value);
+  return 1;
+}
+
+/** Lists that a comprehension owns and may append to in place (the accumulator of map/filter). */
+const ownedLists = new WeakSet<readonly Val[]>();
+
+const noSuchOverloadPlain = () => new CelError('no such overload');
+
+function isErrOrUnk(v: Val): v is CelError | Unknown {
+  return v instanceof CelError || v instanceof Unknown;
+}
+
+/** Compiles expr into closures. */
+export function plan(expr: Expr, opts: PlanOptions): Plan {
+  const p = new Planner(opts);
+  const root = p.plan(expr, new Map());
+  return { root, nslots: p.nslots };
+}
+
+type Scope = Map<string, number>;
+
+class Planner {
+  nslots = 0;
+  private readonly container: string[];
+  constructor(private readonly o: PlanOptions) {
+    this.container = o.container ? o.container.split('.') : [];
+  }
+
+  plan(e: Expr, sc: Scope): Closure {
+    switch (e.kind) {
+      case 'const': {
+        const c = e.value;
+        let v: Val;
+        switch (c.kind) {
+          case 'null':
+            v = null;
+            break;
+          case 'uint':
+            v = new Uint(c.value);
+            break;
+          default:
+            v = c.value;
+        }
+        return () => v;
+      }
+      case 'ident':
+        return this.planIdent(e, sc);
+      case 'select':
+        return this.planSelect(e, sc);
+      case 'call':
+        return this.planCall(e, sc);
+      case 'list':
+        return this.planList(e, sc);
+      case 'map':
+        return this.planMap(e, sc);
+      case 'struct':
+        return this.planStruct(e, sc);
+      case 'comprehension':
+        return this.planComprehension(e, sc);
+    }
+  }
+
+  // ---- names -----------------------------------------------------------------------------------
+
+  /** Candidate qualified names for `name` in the container, most qualified first. */
+  private candidates(name: string): string[] {
+    if (name.startsWith('.')) return [name.slice(1)];
+    const out: string[] = [];
+    for (let i = this.container.length; i > 0; i--) out.push(this.container.slice(0, i).join('.') + '.' + name);
+    out.push(name);
+    return out;
+  }
+
+  private typeValue(name: string): CelType | undefined {
+    for (const c of this.candidates(name)) {
+      const t = BUILTIN_TYPES[c];
+      if (t) return t;
+      if (this.o.typeNames?.has(c)) return new CelType(c);
+    }
+    return undefined;
+  }
+
+  private planIdent(e: Expr & { kind: 'ident' }, sc: Scope): Closure {
+    const slot = sc.get(e.name);
+    if (slot !== undefined) {
+      return (f) => {
+        f.cost++;
+        return f.slots[slot]!;
+      };
+    }
+    const resolved = this.planGlobal([e.name], e.id);
+    if (resolved) return resolved.fn;
+    return this.missingName(e.name, e.id);
+  }
+
+  private missingName(name: string, id: number): Closure {
+    const t = this.typeValue(name);
+    if (t)
+      return (f) => {
+        f.cost++;
+        return t;
+      };
+    const err = new CelError(`no such attribute(s): ${this.candidates(name).join(', ')}`, id);
+    return (f) => {
+      f.cost++;
+      return err;
+    };
+  }
+
+  /**
+   * Resolves the longest prefix of a dotted name chain that names a global variable. Returns a
+   * closure yielding that variable's value (with the remaining parts selected) or, when variables
+   * are not declared, a runtime search over the candidates.
+   */
+  private planGlobal(parts: string[], id: number): { fn: Closure; used: number } | undefined {
+    const checkedName = this.o.checked?.identNames?.get(id);
+    if (checkedName !== undefined) {
+      return { fn: this.globalGetter(checkedName, parts.join('.'), id), used: parts.length };
+    }
+    const declared = this.o.declaredVars;
+    if (declared) {
+      for (let n = parts.length; n > 0; n--) {
+        const name = parts.slice(0, n).join('.');
+        for (const c of this.candidates(name)) {
+          if (declared.has(c)) {
+            let fn = this.globalGetter(c, name, id);
+            for (let i = n; i < parts.length; i++) fn = selectClosure(fn, parts[i]!);
+            return { fn, used: parts.length };
+          }
+        }
+      }
+      return undefined;
+    }
+    // Undeclared environment: search the activation at run time, longest name first.
+    const options: { name: string; rest: string[] }[] = [];
+    for (let n = parts.length; n > 0; n--) {
+      const name = parts.slice(0, n).join('.');
+      for (const c of this.candidates(name)) options.push({ name: c, rest: parts.slice(n) });
+    }
+    const typeVal = parts.length === 1 ? this.typeValue(parts[0]!) : this.typeValue(parts.join('.'));
+    const missing = new CelError(`no such attribute(s): ${options.filter((o) => o.rest.length === 0).map((o) => o.name).join(', ')}`, id);
+    const extra = parts.length - 1;
+    const fn: Closure = (f) => {
+      f.cost += 1 + extra;
+      for (const o of options) {
+        let v = f.vars.get(o.name);
+        if (v === undefined) continue;
+        for (const r of o.rest) v = select(v, r);
+        return v;
+      }
+      return typeVal ?? missing;
+    };
+    return { fn, used: parts.length };
+  }
+
+  private globalGetter(qualified: string, written: string, id: number): Closure {
+    const missing = new CelError(`no such attribute(s): ${qualified}`, id);
+    const extra = written.split('.').length - 1;
+    return (f) => {
+      f.cost += 1 + extra;
+      const v = f.vars.get(qualified);
+      return v === undefined ? missing : v;
+    };
+  }
+
+  /** The dotted name of an ident/select chain (no test-only selects), or undefined. */
+  private chainOf(e: Expr, sc: Scope): string[] | undefined {
+    const parts: string[] = [];
+    let cur: Expr = e;
+    while (cur.kind === 'select' && !cur.testOnly) {
+      parts.unshift(cur.field);
+      cur = cur.operand;
+    }
+    if (cur.kind !== 'ident' || sc.has(cur.name)) return undefined;
+    parts.unshift(cur.name);
+    return parts;
+  }
+
+  private planSelect(e: Expr & { kind: 'select' }, sc: Scope): Closure {
+    if (!e.testOnly) {
+      const chain = this.chainOf(e, sc);
+      if (chain) {
+        const checkedName = this.o.checked?.identNames?.get(e.id);
+        if (checkedName !== undefined) return this.globalGetter(checkedName, chain.join('.'), e.id);
+        if (!this.o.declaredVars) {
+          const g = this.planGlobal(chain, e.id);
+          if (g) return g.fn;
+        } else {
+          // Prefer a declared qualified name; otherwise fall through to field selection.
+          const declared = this.o.declaredVars;
+          for (const c of this.candidates(chain.join('.'))) if (declared.has(c)) return this.globalGetter(c, chain.join('.'), e.id);
+          const t = this.typeValue(chain.join('.'));
+          if (t) return () => t;
+        }
+      }
+    }
+    const operand = this.plan(e.operand, sc);
+    const field = e.field;
+    if (e.testOnly) {
+      return (f) => {
+        const v = operand(f);
+        f.cost++;
+        return has(v, field);
+      };
+    }
+    return selectClosure(operand, field);
+  }
+
+  // ---- calls -----------------------------------------------------------------------------------
+
+  private qualifiedFunction(e: Expr & { kind: 'call' }, sc: Scope): string | undefined {
+    if (!e.target) return undefined;
+    const chain = this.chainOf(e.target, sc);
+    if (!chain) return undefined;
+    const name = chain.join('.') + '.' + e.fn;
+    for (const c of this.candidates(name)) if (this.o.registry.has(c)) return c;
+    return undefined;
+  }
+
+  private planCall(e: Expr & { kind: 'call' }, sc: Scope): Closure {
+    const qualified = this.qualifiedFunction(e, sc);
+    if (qualified && !(e.target && this.targetIsVariable(e.target, sc))) {
+      return this.planFunction(qualified, false, e.args.map((a) => this.plan(a, sc)), e);
+    }
+    const args = e.args.map((a) => this.plan(a, sc));
+    switch (e.fn) {
+      case '_&&_':
+        return logicalAnd(args[0]!, args[1]!);
+      case '_||_':
+        return logicalOr(args[0]!, args[1]!);
+      case '_?_:_':
+        return conditional(args[0]!, args[1]!, args[2]!);
+      case '@not_strictly_false': {
+        const a = args[0]!;
+        return (f) => {
+          const v = a(f);
+          f.cost++;
+          return typeof v === 'boolean' ? v : true;
+        };
+      }
+      case '_[_]': {
+        const [c, k] = args as [Closure, Closure];
+        return (f) => {
+          const cv = c(f);
+          const kv = k(f);
+          f.cost++;
+          return index(cv, kv);
+        };
+      }
+      case '_[?_]': {
+        const [c, k] = args as [Closure, Closure];
+        return (f) => {
+          const cv = c(f);
+          const kv = k(f);
+          f.cost++;
+          return optIndex(cv, kv);
+        };
+      }
+      case '_?._': {
+        const c = args[0]!;
+        const fe = e.args[1]!;
+        const field = fe.kind === 'const' && fe.value.kind === 'string' ? fe.value.value : undefined;
+        if (field === undefined) return () => new CelError('unsupported optional field selection', e.id);
+        return (f) => {
+          const cv = c(f);
+          f.cost++;
+          return optSelect(cv, field);
+        };
+      }
+      case '_==_':
+      case '_!=_': {
+        const [a, b] = args as [Closure, Closure];
+        const neg = e.fn === '_!=_';
+        return (f) => {
+          const x = a(f);
+          const y = b(f);
+          if (isErrOrUnk(x) || isErrOrUnk(y)) {
+            f.cost++;
+            return noSuchOverload(e.fn, [x, y]);
+          }
+          f.cost += equalsCost(x, y);
+          return equals(x, y) !== neg;
+        };
+      }
+    }
+    if (e.target && (e.fn === 'or' || e.fn === 'orValue') && args.length === 1 && this.o.registry.has(e.fn)) {
+      return optionalOr(this.plan(e.target, sc), args[0]!, e.fn === 'orValue');
+    }
+    if (e.target) {
+      return this.planFunction(e.fn, true, [this.plan(e.target, sc), ...args], e);
+    }
+    return this.planFunction(e.fn, false, args, e);
+  }
+
+  private targetIsVariable(target: Expr, sc: Scope): boolean {
+    const chain = this.chainOf(target, sc);
+    if (!chain) return true;
+    const declared = this.o.declaredVars;
+    if (!declared) return false;
+    for (let n = chain.length; n > 0; n--) {
+      for (const c of this.candidates(chain.slice(0, n).join('.'))) if (declared.has(c)) return true;
+    }
+    return false;
+  }
+
+  private planFunction(name: string, receiver: boolean, args: Closure[], e: Expr): Closure {
+    let cands = (this.o.registry.get(name) ?? []).filter((o) => o.receiver === receiver && (o.variadic || o.kinds.length === args.length));
+    const ids = this.o.checked?.overloads?.get(e.id);
+    if (ids && ids.length) {
+      const narrowed = cands.filter((o) => ids.includes(o.id));
+      if (narrowed.length) cands = narrowed;
+    }
+    const display = name;
+    if (cands.length === 0) {
+      const exists = this.o.registry.has(name);
+      return (f) => {
+        const vals = args.map((a) => a(f));
+        f.cost++;
+        for (const v of vals) if (isErrOrUnk(v)) return noSuchOverload(display, vals);
+        return exists ? noSuchOverload(display, vals) : new CelError(`no such overload: ${display}`, e.id);
+      };
+    }
+    const nonStrict = cands.some((o) => o.nonStrict);
+    const pick = (vals: Val[]): RtOverload | undefined => {
+      for (const o of cands) if (matchesKinds(o, vals)) return o;
+      return undefined;
+    };
+    const finish = (f: Frame, vals: Val[]): Val => {
+      if (!nonStrict) {
+        for (const v of vals) {
+          if (isErrOrUnk(v)) {
+            f.cost++;
+            return noSuchOverload(display, vals);
+          }
+        }
+      }
+      const o = pick(vals);
+      if (!o) {
+        f.cost++;
+        return noSuchOverload(display, vals);
+      }
+      const r = o.impl(...vals);
+      f.cost += o.cost ? o.cost(vals, r) : 1;
+      return r;
+    };
+    if (args.length === 1) {
+      const [a] = args as [Closure];
+      if (cands.length === 1 && !cands[0]!.cost && !nonStrict) {
+        const o = cands[0]!;
+        const k = o.kinds[0]!;
+        const impl = o.impl;
+        return (f) => {
+          const x = a(f);
+          if (k !== '*' && !matchesKinds(o, [x])) return finish(f, [x]);
+          f.cost++;
+          return isErrOrUnk(x) ? x : impl(x);
+        };
+      }
+      return (f) => finish(f, [a(f)]);
+    }
+    if (args.length === 2) {
+      const [a, b] = args as [Closure, Closure];
+      const fast = fastBinary(name);
+      if (fast) {
+        return (f) => {
+          const x = a(f);
+          const y = b(f);
+          if (typeof x === 'bigint' && typeof y === 'bigint') {
+            f.cost++;
+            return fast(x, y);
+          }
+          return finish(f, [x, y]);
+        };
+      }
+      return (f) => finish(f, [a(f), b(f)]);
+    }
+    return (f) => finish(f, args.map((x) => x(f)));
+  }
+
+  // ---- literals --------------------------------------------------------------------------------
+
+  private planList(e: Expr & { kind: 'list' }, sc: Scope): Closure {
+    const elems = e.elements.map((x) => this.plan(x, sc));
+    const opt = new Set(e.optionalIndices);
+    if (opt.size === 0) {
+      return (f) => {
+        const out: Val[] = new Array(elems.length);
+        let bad: Val | undefined;
+        for (let i = 0; i < elems.length; i++) {
+          const v = elems[i]!(f);
+          if (bad === undefined && isErrOrUnk(v)) bad = v;
+          else if (bad instanceof Unknown && v instanceof Unknown) bad = bad.merge(v);
+          out[i] = v;
+        }
+        f.cost += COST_LIST_CREATE;
+        return bad ?? out;
+      };
+    }
+    return (f) => {
+      const out: Val[] = [];
+      for (let i = 0; i < elems.length; i++) {
+        const v = elems[i]!(f);
+        if (isErrOrUnk(v)) return v;
+        if (opt.has(i)) {
+          if (!(v instanceof Optional)) return new CelError(`cannot initialize optional list element from non-optional value ${typeName(v)}`);
+          if (v.value !== undefined) out.push(v.value);
+        } else out.push(v);
+      }
+      f.cost += COST_LIST_CREATE;
+      return out;
+    };
+  }
+
+  private planMap(e: Expr & { kind: 'map' }, sc: Scope): Closure {
+    const entries = e.entries.map((en) => ({ k: this.plan(en.key, sc), v: this.plan(en.value, sc), opt: en.optional }));
+    return (f) => {
+      const m = new CelMap();
+      for (const en of entries) {
+        const k = en.k(f);
+        if (isErrOrUnk(k)) return k;
+        let v = en.v(f);
+        if (isErrOrUnk(v)) return v;
+        if (en.opt) {
+          if (!(v instanceof Optional)) return new CelError(`cannot initialize optional entry '${typeof k === 'string' ? k : String(k)}' from non-optional value ${typeName(v)}`);
+          if (v.value === undefined) continue;
+          v = v.value;
+        }
+        const err = m.set(k, v);
+        if (err) return err;
+      }
+      f.cost += COST_MAP_CREATE;
+      return m;
+    };
+  }
+
+  private planStruct(e: Expr & { kind: 'struct' }, sc: Scope): Closure {
+    const fields = e.fields.map((fl) => ({ name: fl.name, v: this.plan(fl.value, sc), opt: fl.optional }));
+    const known = this.o.typeNames && this.candidates(e.typeName).find((c) => this.o.typeNames!.has(c));
+    if (!known) {
+      const err = new CelError(`unknown type: ${e.typeName}`, e.id);
+      return () => err;
+    }
+    return (f) => {
+      const m = new CelMap(new Map(), known);
+      for (const fl of fields) {
+        let v = fl.v(f);
+        if (isErrOrUnk(v)) return v;
+        if (fl.opt) {
+          if (!(v instanceof Optional)) return new CelError(`cannot initialize optional entry '${fl.name}' from non-optional value ${typeName(v)}`);
+          if (v.value === undefined) continue;
+          v = v.value;
+        }
+        m.m.set(fl.name, v);
+      }
+      f.cost += COST_STRUCT_CREATE;
+      return m;
+    };
+  }
+
+  // ---- comprehensions --------------------------------------------------------------------------
+
+  private planComprehension(e: Expr & { kind: 'comprehension' }, sc: Scope): Closure {
+    const range = this.plan(e.iterRange, sc);
+    const accuInit = this.plan(e.accuInit, sc);
+    const inner = new Map(sc);
+    const s1 = this.nslots++;
+    inner.set(e.iterVar, s1);
+    const s2 = e.iterVar2 ? this.nslots++ : -1;
+    if (e.iterVar2) inner.set(e.iterVar2, s2);
+    const accuScope = new Map(sc);
+    const sa = this.nslots++;
+    inner.set(e.accuVar, sa);
+    accuScope.set(e.accuVar, sa);
+    const cond = this.plan(e.loopCondition, inner);
+    const step = this.plan(e.loopStep, inner);
+    const result = this.plan(e.result, accuScope);
+    // Appending to an accumulator that starts as [] may reuse one array (cel-go's mutable list).
+    const ownAccu = e.accuInit.kind === 'list' && e.accuInit.elements.length === 0;
+    const condTrue = e.loopCondition.kind === 'const' && e.loopCondition.value.kind === 'bool' && e.loopCondition.value.value;
+    const twoVar = s2 >= 0;
+    return (f) => {
+      const r = range(f);
+      if (isErrOrUnk(r)) return r;
+      let accu = accuInit(f);
+      if (ownAccu && Array.isArray(accu)) {
+        accu = [];
+        ownedLists.add(accu as Val[]);
+      }
+      const slots = f.slots;
+      slots[sa] = accu;
+      const limit = f.iterationLimit;
+      if (Array.isArray(r)) {
+        for (let i = 0; i < r.length; i++) {
+          if (++f.iterations > limit) throw new EvalCancelled('operation cancelled: comprehension iteration limit exceeded');
+          if (twoVar) {
+            slots[s1] = BigInt(i);
+            slots[s2] = r[i]!;
+          } else slots[s1] = r[i]!;
+          if (!condTrue) {
+            const c = cond(f);
+            if (c === false) break;
+          }
+          slots[sa] = step(f);
+          if (f.cost > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
+        }
+      } else if (r instanceof CelMap) {
+        for (const [k, v] of r.entries()) {
+          if (++f.iterations > limit) throw new EvalCancelled('operation cancelled: comprehension iteration limit exceeded');
+          slots[s1] = k;
+          if (twoVar) slots[s2] = v;
+          if (!condTrue) {
+            const c = cond(f);
+            if (c === false) break;
+          }
+          slots[sa] = step(f);
+          if (f.cost > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
+        }
+      } else {
+        return new CelError(`unsupported comprehension range type: ${typeName(r)}`, e.id);
+      }
+      const out = result(f);
+      if (ownAccu && Array.isArray(slots[sa])) ownedLists.delete(slots[sa] as Val[]);
+      return out;
+    };
+  }
+}
+
+function selectClosure(operand: Closure, field: string): Closure {
+  return (f) => {
+    const v = operand(f);
+    f.cost++;
+    if (v instanceof CelMap) {
+      const x = v.m.get(field);
+      if (x !== undefined) return x;
+    }
+    return select(v, field);
+  };
+}
+
+function equalsCost(a: Val, b: Val): number {
+  if (typeof a !== 'string' && typeof a !== 'object') return 1;
+  const s = Math.min(actualSize(a), actualSize(b));
+  return Math.ceil(s * 0.1);
+}
+
+function logicalAnd(a: Closure, b: Closure): Closure {
+  return (f) => {
+    const x = a(f);
+    if (x === false) return false;
+    const y = b(f);
+    if (y === false) return false;
+    if (x === true && y === true) return true;
+    return combineLogical(x, y, true);
+  };
+}
+
+function logicalOr(a: Closure, b: Closure): Closure {
+  return (f) => {
+    const x = a(f);
+    if (x === true) return true;
+    const y = b(f);
+    if (y === true) return true;
+    if (x === false && y === false) return false;
+    return combineLogical(x, y, false);
+  };
+}
+
+/** Neither operand decided the result: unknowns win, then the first error or non-bool operand. */
+function combineLogical(x: Val, y: Val, identity: boolean): Val {
+  let unk: Unknown | undefined;
+  let err: Val | undefined;
+  for (const v of [x, y]) {
+    if (v === identity) continue;
+    if (v instanceof Unknown) unk = unk ? unk.merge(v) : v;
+    else if (err === undefined) err = v instanceof CelError ? v : noSuchOverloadPlain();
+  }
+  return unk ?? err ?? identity;
+}
+
+function conditional(c: Closure, t: Closure, e: Closure): Closure {
+  return (f) => {
+    const v = c(f);
+    if (v === true) return t(f);
+    if (v === false) return e(f);
+    if (isErrOrUnk(v)) return v;
+    return noSuchOverloadPlain();
+  };
+}
+
+function optionalOr(target: Closure, alt: Closure, orValue: boolean): Closure {
+  return (f) => {
+    const t = target(f);
+    f.cost++;
+    if (!(t instanceof Optional)) return isErrOrUnk(t) ? t : noSuchOverload(orValue ? 'orValue' : 'or', [t]);
+    if (t.value !== undefined) return orValue ? t.value : t;
+    const a = alt(f);
+    if (isErrOrUnk(a) || orValue) return a;
+    return a instanceof Optional ? a : noSuchOverload('or', [t, a]);
+  };
+}
+
+const INT_MIN = -(2n ** 63n);
+const INT_MAX = 2n ** 63n - 1n;
+const overflow = () => new CelError('integer overflow');
+
+/** Inline int x int operators (the common case), bypassing dispatch. */
+function fastBinary(name: string): ((x: bigint, y: bigint) => Val) | undefined {
+  switch (name) {
+    case '_+_':
+      return (x, y) => {
+        const r = x + y;
+        return r < INT_MIN || r > INT_MAX ? overflow() : r;
+      };
+    case '_-_':
+      return (x, y) => {
+        const r = x - y;
+        return r < INT_MIN || r > INT_MAX ? overflow() : r;
+      };
+    case '_*_':
+      return (x, y) => {
+        const r = x * y;
+        return r < INT_MIN || r > INT_MAX ? overflow() : r;
+      };
+    case '_<_':
+      return (x, y) => x < y;
+    case '_<=_':
+      return (x, y) => x <= y;
+    case '_>_':
+      return (x, y) => x > y;
+    case '_>=_':
+      return (x, y) => x >= y;
+  }
+  return undefined;
+}
+
+/** Appends in place when the left operand is a comprehension-owned accumulator; else undefined. */
+export function appendOwned(l: Val, r: Val): Val | undefined {
+  if (Array.isArray(l) && Array.isArray(r) && ownedLists.has(l)) {
+    (l as Val[]).push(...r);
+    return l;
+  }
+  return undefined;
+}

@@ -1,0 +1,561 @@
+/**
+ * CEL runtime values (cel-go's `common/types`): int is `bigint`, uint the `Uint` wrapper, double
+ * `number`, string a JS string (sizes and indices count code points), bytes `Uint8Array`, bool,
+ * `null`, list a frozen JS array, map a `CelMap`, plus timestamps, durations, type values,
+ * optionals, error values and unknowns. Equality and ordering follow the spec (numbers compare
+ * across int/uint/double). Nothing here throws on bad data: failures are `CelError` values carrying
+ * cel-go's messages.
+ */
+
+/** An unsigned 64-bit integer (CEL `uint`). */
+export class Uint {
+  constructor(readonly v: bigint) {}
+  toString(): string {
+    return `${this.v}u`;
+  }
+}
+
+/** A runtime error value (cel-go's `types.Err`). Errors are values: they flow through evaluation. */
+export class CelError {
+  constructor(
+    readonly message: string,
+    /** Expression id the error is attributed to, if known. */
+    readonly id?: number,
+  ) {}
+  toString(): string {
+    return this.message;
+  }
+}
+
+/** An unknown value: the expression ids whose inputs were not available. */
+export class Unknown {
+  constructor(readonly ids: number[]) {}
+  merge(o: Unknown): Unknown {
+    return new Unknown([...this.ids, ...o.ids.filter((i) => !this.ids.includes(i))]);
+  }
+}
+
+/** A type value (`int`, `list`, `type`, `google.protobuf.Timestamp`, an object type name). */
+export class CelType {
+  constructor(readonly name: string) {}
+  toString(): string {
+    return this.name;
+  }
+}
+
+export const T = {
+  null: new CelType('null_type'),
+  bool: new CelType('bool'),
+  int: new CelType('int'),
+  uint: new CelType('uint'),
+  double: new CelType('double'),
+  string: new CelType('string'),
+  bytes: new CelType('bytes'),
+  list: new CelType('list'),
+  map: new CelType('map'),
+  type: new CelType('type'),
+  timestamp: new CelType('google.protobuf.Timestamp'),
+  duration: new CelType('google.protobuf.Duration'),
+  optional: new CelType('optional_type'),
+  error: new CelType('error'),
+  unknown: new CelType('unknown'),
+} as const;
+
+/** Nanoseconds since the Unix epoch, within 0001-01-01T00:00:00Z .. 9999-12-31T23:59:59.999999999Z. */
+export class Timestamp {
+  constructor(readonly ns: bigint) {}
+}
+
+/** A signed duration in nanoseconds (int64 range, as Go's time.Duration). */
+export class Duration {
+  constructor(readonly ns: bigint) {}
+}
+
+/** `optional.of(x)` / `optional.none()`. */
+export class Optional {
+  static readonly none = new Optional(undefined);
+  constructor(readonly value: Val | undefined) {}
+  hasValue(): boolean {
+    return this.value !== undefined;
+  }
+}
+
+type MapKeyNorm = string | bigint | boolean;
+
+/**
+ * A CEL map. Keys are bool, int, uint or string; int and uint keys (and integral doubles on
+ * lookup) are one key space, as the spec's numeric equality requires. `typeName` marks object values
+ * (schema objects, messages) so that `type(x)` reports the object type.
+ */
+export class CelMap {
+  /** Original keys, kept only when some key is a uint (otherwise the normalised key is the key). */
+  private orig: Map<MapKeyNorm, Val> | undefined;
+  constructor(
+    readonly m: Map<MapKeyNorm, Val> = new Map(),
+    readonly typeName?: string,
+  ) {}
+
+  /** Build from a plain object with string keys (values must already be CEL values). */
+  static fromObject(o: Record<string, Val>, typeName?: string): CelMap {
+    return new CelMap(new Map(Object.entries(o)), typeName);
+  }
+
+  get size(): number {
+    return this.m.size;
+  }
+
+  /** The value under key k, or undefined. */
+  get(k: Val): Val | undefined {
+    if (typeof k === 'string') return this.m.get(k);
+    const n = normKey(k, true);
+    return n === undefined ? undefined : this.m.get(n);
+  }
+
+  has(k: Val): boolean {
+    return this.get(k) !== undefined;
+  }
+
+  /**
+   * Adds an entry while building a map; returns an error for unsupported or duplicate keys
+   * (cel-go: `unsupported key type`, `Failed with repeated key`).
+   */
+  set(k: Val, v: Val): CelError | undefined {
+    const n = normKey(k, false);
+    if (n === undefined) return new CelError(`unsupported key type: ${typeName(k)}`);
+    if (this.m.has(n)) return new CelError(`Failed with repeated key: ${formatValue(k)}`);
+    this.m.set(n, v);
+    if (k instanceof Uint) (this.orig ??= new Map()).set(n, k);
+    else if (this.orig) this.orig.set(n, k);
+    return undefined;
+  }
+
+  /** The keys as CEL values, in insertion order. */
+  keys(): Val[] {
+    const out: Val[] = [];
+    for (const n of this.m.keys()) out.push(this.orig?.get(n) ?? n);
+    return out;
+  }
+
+  *entries(): IterableIterator<[Val, Val]> {
+    for (const [n, v] of this.m) yield [this.orig?.get(n) ?? n, v];
+  }
+}
+
+function normKey(k: Val, lookup: boolean): MapKeyNorm | undefined {
+  switch (typeof k) {
+    case 'string':
+    case 'bigint':
+    case 'boolean':
+      return k;
+    case 'number':
+      if (lookup && Number.isInteger(k) && Math.abs(k) <= 2 ** 64) return BigInt(k);
+      return undefined;
+  }
+  if (k instanceof Uint) return k.v;
+  return undefined;
+}
+
+/** Every CEL runtime value. Lists are JS arrays (treated as immutable). */
+export type Val =
+  | null
+  | boolean
+  | bigint
+  | number
+  | string
+  | Uint8Array
+  | Uint
+  | readonly Val[]
+  | CelMap
+  | Timestamp
+  | Duration
+  | CelType
+  | Optional
+  | CelError
+  | Unknown;
+
+// ---- integer ranges and checked arithmetic ----------------------------------------------------
+
+export const INT_MIN = -(2n ** 63n);
+export const INT_MAX = 2n ** 63n - 1n;
+export const UINT_MAX = 2n ** 64n - 1n;
+
+export const errOverflow = () => new CelError('integer overflow');
+export const errUintOverflow = () => new CelError('unsigned integer overflow');
+export const errDivZero = () => new CelError('division by zero');
+export const errModZero = () => new CelError('modulus by zero');
+export const errNoOverload = (fn?: string) => new CelError(fn ? `no such overload: ${fn}` : 'no such overload');
+export const errNoSuchKey = (k: Val) => new CelError(`no such key: ${formatKey(k)}`);
+
+function formatKey(k: Val): string {
+  if (typeof k === 'string') return k;
+  return formatValue(k);
+}
+
+/** An int result, or the overflow error if it leaves int64. */
+export function checkInt(v: bigint): bigint | CelError {
+  return v < INT_MIN || v > INT_MAX ? errOverflow() : v;
+}
+
+/** A uint result, or the overflow error if it leaves uint64. */
+export function checkUint(v: bigint): Uint | CelError {
+  return v < 0n || v > UINT_MAX ? errUintOverflow() : new Uint(v);
+}
+
+// ---- classification ----------------------------------------------------------------------------
+
+export function isError(v: Val): v is CelError {
+  return v instanceof CelError;
+}
+export function isUnknown(v: Val): v is Unknown {
+  return v instanceof Unknown;
+}
+/** Error or unknown: a value that must be propagated rather than operated on. */
+export function isErrorOrUnknown(v: Val): v is CelError | Unknown {
+  return v instanceof CelError || v instanceof Unknown;
+}
+export function isList(v: Val): v is readonly Val[] {
+  return Array.isArray(v);
+}
+
+/** The CEL type of a runtime value (what `type(v)` returns). */
+export function typeOfValue(v: Val): CelType {
+  switch (typeof v) {
+    case 'boolean':
+      return T.bool;
+    case 'bigint':
+      return T.int;
+    case 'number':
+      return T.double;
+    case 'string':
+      return T.string;
+  }
+  if (v === null) return T.null;
+  if (v instanceof Uint) return T.uint;
+  if (Array.isArray(v)) return T.list;
+  if (v instanceof CelMap) return v.typeName ? new CelType(v.typeName) : T.map;
+  if (v instanceof Uint8Array) return T.bytes;
+  if (v instanceof Timestamp) return T.timestamp;
+  if (v instanceof Duration) return T.duration;
+  if (v instanceof CelType) return T.type;
+  if (v instanceof Optional) return T.optional;
+  if (v instanceof CelError) return T.error;
+  return T.unknown;
+}
+
+/** The type name used in messages (`int`, `list`, `google.protobuf.Timestamp`). */
+export function typeName(v: Val): string {
+  return typeOfValue(v).name;
+}
+
+// ---- strings -----------------------------------------------------------------------------------
+
+/** Number of code points in s. */
+export function codePointLength(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+/** True if s has no surrogate pairs (code-unit index == code-point index). */
+export function isBmp(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdfff) return false;
+  }
+  return true;
+}
+
+/** Compares strings by code point (Go compares UTF-8 bytes, which orders the same way). */
+export function compareStrings(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) {
+      const cx = a.codePointAt(i)!;
+      const cy = b.codePointAt(i)!;
+      return cx < cy ? -1 : 1;
+    }
+  }
+  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
+}
+
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
+}
+
+const utf8 = new TextEncoder();
+const utf8Strict = new TextDecoder('utf-8', { fatal: true });
+export function stringToBytes(s: string): Uint8Array {
+  return utf8.encode(s);
+}
+/** Decodes UTF-8; undefined if the bytes are not valid UTF-8. */
+export function bytesToString(b: Uint8Array): string | undefined {
+  try {
+    return utf8Strict.decode(b);
+  } catch {
+    return undefined;
+  }
+}
+
+// ---- equality and ordering ---------------------------------------------------------------------
+
+function numericCompare(a: Val, b: Val): number | undefined {
+  // Returns -1/0/1, NaN-as-undefined for incomparable doubles, or undefined when not numbers.
+  let x: bigint | number;
+  let y: bigint | number;
+  if (typeof a === 'bigint') x = a;
+  else if (typeof a === 'number') x = a;
+  else if (a instanceof Uint) x = a.v;
+  else return undefined;
+  if (typeof b === 'bigint') y = b;
+  else if (typeof b === 'number') y = b;
+  else if (b instanceof Uint) y = b.v;
+  else return undefined;
+  if (typeof x === 'number' && typeof y === 'number') {
+    if (Number.isNaN(x) || Number.isNaN(y)) return NaN;
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  if (typeof x === 'bigint' && typeof y === 'bigint') return x < y ? -1 : x > y ? 1 : 0;
+  // Mixed double and integer: compare exactly.
+  if (typeof x === 'number') return -cmpBigDouble(y as bigint, x);
+  return cmpBigDouble(x, y as number);
+}
+
+function cmpBigDouble(i: bigint, d: number): number {
+  if (Number.isNaN(d)) return NaN;
+  if (d === Infinity) return -1;
+  if (d === -Infinity) return 1;
+  const f = Math.floor(d);
+  const fb = BigInt(f);
+  if (i < fb) return -1;
+  if (i > fb) return 1;
+  return f === d ? 0 : -1;
+}
+
+/**
+ * CEL equality (`_==_`): heterogeneous numeric equality, element-wise lists, key-wise maps; values of
+ * different types are unequal. Errors and unknowns are handled by the caller.
+ */
+export function equals(a: Val, b: Val): boolean {
+  if (a === b) return typeof a !== 'number' || !Number.isNaN(a);
+  switch (typeof a) {
+    case 'string':
+    case 'boolean':
+      return false;
+    case 'bigint':
+    case 'number':
+      return numericCompare(a, b) === 0;
+  }
+  if (a === null || b === null) return false;
+  if (a instanceof Uint) return numericCompare(a, b) === 0;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!equals(a[i], b[i])) return false;
+    return true;
+  }
+  if (a instanceof CelMap) {
+    if (!(b instanceof CelMap) || a.size !== b.size) return false;
+    if ((a.typeName ?? '') !== (b.typeName ?? '')) return false;
+    for (const [k, v] of a.entries()) {
+      const w = b.get(k);
+      if (w === undefined || !equals(v, w)) return false;
+    }
+    return true;
+  }
+  if (a instanceof Uint8Array) return b instanceof Uint8Array && compareBytes(a, b) === 0;
+  if (a instanceof Timestamp) return b instanceof Timestamp && a.ns === b.ns;
+  if (a instanceof Duration) return b instanceof Duration && a.ns === b.ns;
+  if (a instanceof CelType) return b instanceof CelType && a.name === b.name;
+  if (a instanceof Optional) {
+    if (!(b instanceof Optional)) return false;
+    if (a.value === undefined || b.value === undefined) return a.value === b.value;
+    return equals(a.value, b.value);
+  }
+  return false;
+}
+
+/**
+ * CEL ordering for `<`, `<=`, `>`, `>=`: -1/0/1, or a CelError for NaN (`NaN values cannot be
+ * ordered`) and for types without an order between them (`no such overload`).
+ */
+export function compare(a: Val, b: Val): number | CelError {
+  const n = numericCompare(a, b);
+  if (n !== undefined) return Number.isNaN(n) ? new CelError('NaN values cannot be ordered') : n;
+  if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
+  if (typeof a === 'boolean' && typeof b === 'boolean') return a === b ? 0 : a ? 1 : -1;
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return compareBytes(a, b);
+  if (a instanceof Timestamp && b instanceof Timestamp) return a.ns < b.ns ? -1 : a.ns > b.ns ? 1 : 0;
+  if (a instanceof Duration && b instanceof Duration) return a.ns < b.ns ? -1 : a.ns > b.ns ? 1 : 0;
+  return errNoOverload();
+}
+
+// ---- formatting --------------------------------------------------------------------------------
+
+/** Go's strconv.FormatFloat(f, 'g', -1, 64), as cel-go's string(double) prints doubles. */
+export function formatDouble(f: number): string {
+  if (Number.isNaN(f)) return 'NaN';
+  if (f === Infinity) return '+Inf';
+  if (f === -Infinity) return '-Inf';
+  if (f === 0) return Object.is(f, -0) ? '-0' : '0';
+  const e = f.toExponential(); // shortest round-trip digits: d.ddde±x
+  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(e)!;
+  const sign = m[1]!;
+  const digits = m[2]! + (m[3] ?? '');
+  const exp = Number(m[4]);
+  if (exp < -4 || exp >= 21) {
+    const mant = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    const ae = Math.abs(exp);
+    return `${sign}${mant}e${exp < 0 ? '-' : '+'}${ae < 10 ? '0' : ''}${ae}`;
+  }
+  if (exp >= digits.length - 1) return sign + digits + '0'.repeat(exp - digits.length + 1);
+  if (exp >= 0) return `${sign}${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`;
+  return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`;
+}
+
+/** RFC 3339 with nanoseconds, trailing zeros trimmed (Go's time.RFC3339Nano), in UTC. */
+export function formatTimestamp(t: Timestamp): string {
+  const sec = floorDiv(t.ns, 1_000_000_000n);
+  const nanos = Number(t.ns - sec * 1_000_000_000n);
+  const d = new Date(Number(sec) * 1000);
+  const y = d.getUTCFullYear();
+  const p2 = (n: number) => String(n).padStart(2, '0');
+  let s = `${String(y).padStart(4, '0')}-${p2(d.getUTCMonth() + 1)}-${p2(d.getUTCDate())}T${p2(
+    d.getUTCHours(),
+  )}:${p2(d.getUTCMinutes())}:${p2(d.getUTCSeconds())}`;
+  if (nanos) s += '.' + String(nanos).padStart(9, '0').replace(/0+$/, '');
+  return s + 'Z';
+}
+
+/** Seconds with the fraction Go prints (`3723s`, `1.5s`), as cel-go's string(duration). */
+export function formatDuration(d: Duration): string {
+  const neg = d.ns < 0n;
+  const a = neg ? -d.ns : d.ns;
+  const s = a / 1_000_000_000n;
+  const f = a % 1_000_000_000n;
+  let out = `${neg ? '-' : ''}${s}`;
+  if (f) out += '.' + String(f).padStart(9, '0').replace(/0+$/, '');
+  return out + 's';
+}
+
+export function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
+}
+
+function quoteString(s: string): string {
+  return JSON.stringify(s);
+}
+
+/** A debug rendering of a value, as cel-go prints values in error messages. */
+export function formatValue(v: Val): string {
+  switch (typeof v) {
+    case 'string':
+      return quoteString(v);
+    case 'bigint':
+      return String(v);
+    case 'number':
+      return formatDouble(v);
+    case 'boolean':
+      return String(v);
+  }
+  if (v === null) return 'null';
+  if (v instanceof Uint) return `${v.v}u`;
+  if (Array.isArray(v)) return `[${v.map(formatValue).join(', ')}]`;
+  if (v instanceof CelMap) return `{${[...v.entries()].map(([k, x]) => `${formatValue(k)}: ${formatValue(x)}`).join(', ')}}`;
+  if (v instanceof Uint8Array) return `b${quoteString(new TextDecoder().decode(v))}`;
+  if (v instanceof Timestamp) return formatTimestamp(v);
+  if (v instanceof Duration) return formatDuration(v);
+  if (v instanceof CelType) return v.name;
+  if (v instanceof Optional) return v.value === undefined ? 'optional.none()' : `optional.of(${formatValue(v.value)})`;
+  if (v instanceof CelError) return v.message;
+  if (v instanceof Unknown) return `unknown(${v.ids.join(', ')})`;
+  return String(v);
+}
+
+// ---- JSON-like data ----------------------------------------------------------------------------
+
+/** How to read numbers when converting JSON-like data: integral numbers as int, or every number as double. */
+export interface FromJSONOptions {
+  /** Treat every JSON number as a double (default: integral numbers become int). */
+  numbersAsDouble?: boolean;
+}
+
+/**
+ * Converts JSON-like data (objects, arrays, numbers, strings, booleans, null; bigint as int) into a
+ * CEL value: objects become maps with string keys.
+ */
+export function fromJSON(x: unknown, opts: FromJSONOptions = {}): Val {
+  switch (typeof x) {
+    case 'string':
+    case 'boolean':
+    case 'bigint':
+      return x;
+    case 'number':
+      if (!opts.numbersAsDouble && Number.isInteger(x) && !Object.is(x, -0)) return BigInt(x);
+      return x;
+    case 'undefined':
+      return null;
+  }
+  if (x === null) return null;
+  if (Array.isArray(x)) return x.map((e) => fromJSON(e, opts));
+  if (x instanceof Uint || x instanceof Uint8Array || x instanceof CelMap || x instanceof Timestamp) return x as Val;
+  if (x instanceof Duration || x instanceof CelType || x instanceof Optional) return x as Val;
+  const m = new Map<MapKeyNorm, Val>();
+  for (const k of Object.keys(x as object)) m.set(k, fromJSON((x as Record<string, unknown>)[k], opts));
+  return new CelMap(m);
+}
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+export function base64Encode(b: Uint8Array): string {
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64');
+}
+export { B64 as BASE64_ALPHABET };
+
+/**
+ * Converts a CEL value into JSON-like data: int/uint as numbers (as decimal strings beyond 2^53),
+ * doubles as numbers (NaN/Infinity as strings), bytes base64, timestamps RFC 3339, durations
+ * `"3723s"`, maps as objects (keys printed), optionals as their value or null, types by name.
+ */
+export function toJSON(v: Val): unknown {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return v;
+    case 'bigint':
+      return bigToJSON(v);
+    case 'number':
+      return Number.isFinite(v) ? v : formatDouble(v).replace('+', '');
+  }
+  if (v === null) return null;
+  if (v instanceof Uint) return bigToJSON(v.v);
+  if (Array.isArray(v)) return v.map(toJSON);
+  if (v instanceof CelMap) {
+    const o: Record<string, unknown> = {};
+    for (const [k, x] of v.entries()) o[typeof k === 'string' ? k : formatValue(k).replace(/u$/, '')] = toJSON(x);
+    return o;
+  }
+  if (v instanceof Uint8Array) return base64Encode(v);
+  if (v instanceof Timestamp) return formatTimestamp(v);
+  if (v instanceof Duration) return formatDuration(v);
+  if (v instanceof CelType) return v.name;
+  if (v instanceof Optional) return v.value === undefined ? null : toJSON(v.value);
+  if (v instanceof CelError) return { error: v.message };
+  return null;
+}
+
+function bigToJSON(b: bigint): number | string {
+  return b >= -(2n ** 53n) && b <= 2n ** 53n ? Number(b) : String(b);
+}
