@@ -74,6 +74,8 @@ export interface ConnectionOptions {
    * the exclusive lock makes a second opener fail instead.
    */
   exclusive?: boolean;
+  /** How long to wait for a lock held by another connection (default 5000 ms). */
+  busyTimeoutMs?: number;
 }
 
 /**
@@ -85,7 +87,7 @@ export function configureConnection(db: Database.Database, opts: ConnectionOptio
   if (opts.exclusive ?? true) db.pragma('locking_mode = EXCLUSIVE');
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? 5000))}`);
 }
 
 /**
