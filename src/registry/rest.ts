@@ -104,8 +104,14 @@ export interface UpdateResult {
 
 export interface DeleteResult {
   object: Obj;
-  /** false: finalizers are pending and `object` is the stored object with its deletionTimestamp (200 with the object); true: removed. */
+  /** false: finalizers are pending and `object` is the stored object with its deletionTimestamp; true: removed. */
   deleted: boolean;
+  /**
+   * The body to answer with: the object while finalizers are pending or when the kind returns
+   * deleted objects; otherwise the Success `Status` upstream's finalizeDelete builds
+   * (details name, group, kind = the resource, uid).
+   */
+  response: Obj;
 }
 
 /** Computes the desired object from the current one (undefined when it does not exist). */
