@@ -154,7 +154,8 @@ export class SqliteDriver {
 
   /** Open (creating if needed) the database file at `path` and bring its schema up to date. */
   static open(path: string, opts: ConnectionOptions = {}): SqliteDriver {
-    const db = new Database(path);
+    // The constructor's timeout governs the first lock taken (by the pragmas), before busy_timeout.
+    const db = new Database(path, { timeout: Math.max(0, Math.floor(opts.busyTimeoutMs ?? 5000)) });
     try {
       configureConnection(db, opts);
       db.transaction(() => {

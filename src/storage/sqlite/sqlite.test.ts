@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runStoreContract } from '../contract.ts';
 import { openSqliteStore } from './store.ts';
-import { SqliteDriver } from './driver.ts';
+import { SqliteDriver, translateError } from './driver.ts';
 import { compactionTarget, Compactor } from './compactor.ts';
-import { CompactedError, type WatchEvent } from '../store.ts';
+import { CompactedError, ConflictError, type WatchEvent } from '../store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'crd-apiserver-sqlite-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -106,6 +106,32 @@ describe('sqlite store', () => {
       assert.throws(() => SqliteDriver.open(path, { busyTimeoutMs: 0 }), /locked|busy/i);
     } finally {
       await s.close();
+    }
+  });
+
+  test('the unique (name, prev_revision) index turns a lost race into ConflictError', () => {
+    const d = SqliteDriver.open(freshPath());
+    try {
+      const row = { name: '/registry/a/x', created: 0, deleted: 0, create_revision: 2, prev_revision: 2, value: 'v' };
+      d.insert(row);
+      // A second writer that read the same row (as a second process on the file would) loses.
+      const err = (() => {
+        try {
+          d.insert({ ...row, value: 'other' });
+        } catch (e) {
+          return e;
+        }
+      })();
+      assert.equal((err as { code?: string }).code, 'SQLITE_CONSTRAINT_UNIQUE');
+      const translated = translateError(err, row.name, 'update');
+      assert.ok(translated instanceof ConflictError);
+      assert.equal(translated.reason, 'modified');
+      const created = translateError(err, row.name, 'create');
+      assert.equal((created as ConflictError).reason, 'exists');
+      const other = new Error('disk I/O error');
+      assert.equal(translateError(other, row.name, 'update'), other);
+    } finally {
+      d.close();
     }
   });
 
