@@ -42,6 +42,8 @@ interface HistoryRow extends LogRow {
 const TABLE = 'kine';
 const META = 'kine_meta';
 const COMPACT_KEY = 'compact_revision';
+/** Up to this many revisions, watch replay reads the log by revision rather than by name. */
+const HISTORY_SCAN_BY_REVISION = 50_000;
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS ${TABLE} (
@@ -252,17 +254,25 @@ export class SqliteDriver {
     return stmt;
   }
 
-  /** Every change in [start, end) after `afterRevision`, in revision order, as watch events. */
+  /**
+   * Every change in [start, end) after `afterRevision`, in revision order, as watch events.
+   * A watch usually starts from a recent revision (the one its list returned), so the log is read
+   * by revision through the primary key; only when the span of revisions to read is large is it
+   * cheaper to read the prefix's rows through the name index and sort them.
+   */
   history(start: string, end: string | undefined, afterRevision: number): WatchEvent[] {
-    const id = `history:${end !== undefined}`;
+    const byRevision = this.currentRevision() - afterRevision <= HISTORY_SCAN_BY_REVISION;
+    const id = `history:${end !== undefined}:${byRevision}`;
     let stmt = this.listStmts.get(id);
     if (!stmt) {
+      // The unary + keeps the planner off the name index when reading by revision.
+      const name = byRevision ? '+k.name' : 'k.name';
       stmt = this.db.prepare(
         `SELECT k.id, k.name, k.created, k.deleted, k.create_revision, k.prev_revision, k.value,
                 p.id AS p_id, p.created AS p_created, p.deleted AS p_deleted,
                 p.create_revision AS p_create_revision, p.value AS p_value
          FROM ${TABLE} AS k LEFT JOIN ${TABLE} AS p ON p.id = k.prev_revision
-         WHERE k.id > :after AND k.name >= :start ${end !== undefined ? 'AND k.name < :end' : ''}
+         WHERE k.id > :after AND ${name} >= :start ${end !== undefined ? `AND ${name} < :end` : ''}
          ORDER BY k.id`,
       );
       this.listStmts.set(id, stmt);
@@ -304,9 +314,19 @@ export class SqliteDriver {
   /** EXPLAIN QUERY PLAN of the range query, for tests that pin index use. */
   explainList(bounded: boolean): string[] {
     const stmt = this.listStatement('list', bounded);
-    const rows = this.db.prepare(`EXPLAIN QUERY PLAN ${stmt.source}`).all(
-      bounded ? { start: '', end: '', revision: 0, limit: 1 } : { start: '', revision: 0, limit: 1 },
-    ) as { detail: string }[];
+    return this.explain(stmt.source, bounded ? { start: '', end: '', revision: 0, limit: 1 } : { start: '', revision: 0, limit: 1 });
+  }
+
+  /** EXPLAIN QUERY PLAN of the watch-replay query from `afterRevision` (prepares it first). */
+  explainHistory(afterRevision: number): string[] {
+    this.history('a', 'b', afterRevision);
+    const byRevision = this.currentRevision() - afterRevision <= HISTORY_SCAN_BY_REVISION;
+    const stmt = this.listStmts.get(`history:true:${byRevision}`)!;
+    return this.explain(stmt.source, { after: afterRevision, start: 'a', end: 'b' });
+  }
+
+  private explain(sql: string, params: Record<string, unknown>): string[] {
+    const rows = this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[];
     return rows.map((r) => r.detail);
   }
 

@@ -194,6 +194,19 @@ describe('sqlite store', () => {
     }
   });
 
+  test('watch replay reads recent history by revision, a long span through the name index', () => {
+    const d = SqliteDriver.open(freshPath());
+    try {
+      const recent = d.explainHistory(d.currentRevision()).join('\n');
+      assert.match(recent, /SEARCH k USING INTEGER PRIMARY KEY \(rowid>\?\)/);
+      assert.doesNotMatch(recent, /TEMP B-TREE/);
+      const long = d.explainHistory(-1_000_000).join('\n');
+      assert.match(long, /SEARCH k USING (COVERING )?INDEX \w+ \(name>\? AND name<\?\)/);
+    } finally {
+      d.close();
+    }
+  });
+
   test('listing 10,000 keys in pages of 500 is fast and complete', async () => {
     const s = await openSqliteStore({ path: freshPath(), compactIntervalMs: 0 });
     try {
