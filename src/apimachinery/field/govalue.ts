@@ -13,6 +13,17 @@ export class GoFloat {
   constructor(readonly value: number) {}
 }
 
+/**
+ * A value whose Go JSON encoding is already known (a Go struct marshals its fields in
+ * declaration order, which a plain object cannot carry through goJSON's map-style key sort).
+ */
+export class GoJSONText {
+  constructor(readonly text: string) {}
+  toJSON(): unknown {
+    return JSON.parse(this.text);
+  }
+}
+
 // unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
 const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
@@ -117,6 +128,7 @@ export function goJSON(v: unknown): string {
   if (typeof v === 'bigint') return String(v);
   if (typeof v === 'number') return goJSONFloat(v);
   if (v instanceof GoFloat) return goJSONFloat(v.value);
+  if (v instanceof GoJSONText) return v.text;
   if (Array.isArray(v)) return `[${v.map(goJSON).join(',')}]`;
   if (typeof v === 'object') {
     const o = v as Record<string, unknown>;
