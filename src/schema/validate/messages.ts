@@ -1,0 +1,119 @@
+/**
+ * kube-openapi's validation error catalogue (pkg/validation/errors) and its translation into
+ * Kubernetes field errors (apiextensions-apiserver kubeOpenAPIResultToFieldErrors). Messages name
+ * the failing value by its kube-openapi path (`spec.replicas in body ...`); the field error's path
+ * is that name with a leading dot trimmed, joined to the caller's base path.
+ */
+import {
+  invalid,
+  notSupported,
+  required,
+  tooLongMaxLength,
+  tooMany,
+  typeInvalid,
+  type FieldError,
+} from '../../apimachinery/field/errors.ts';
+import { goFloatString, goQuote } from '../../apimachinery/field/govalue.ts';
+import { goJSONMarshal } from '../value.ts';
+
+export type OpenAPICode =
+  | 'InvalidType'
+  | 'Required'
+  | 'TooLong'
+  | 'TooShort'
+  | 'Pattern'
+  | 'Enum'
+  | 'MultipleOf'
+  | 'Max'
+  | 'Min'
+  | 'Unique'
+  | 'MaxItems'
+  | 'MinItems'
+  | 'TooFewProperties'
+  | 'TooManyProperties'
+  | 'UnallowedProperty'
+  | 'MultipleOfMustBePositive'
+  /** errors.New / fmt.Errorf: not a *Validation, reported at the base path with value "". */
+  | 'Composite';
+
+/** One kube-openapi error. */
+export interface OpenAPIError {
+  code: OpenAPICode;
+  /** The kube-openapi path (`spec.replicas`, `.foo`, `[0]`); '' for composite errors. */
+  name: string;
+  value: unknown;
+  /** The limit, for TooLong / MaxItems / TooManyProperties. */
+  valid?: number;
+  /** The allowed values, for Enum. */
+  values?: readonly unknown[];
+  message: string;
+}
+
+/** Go's %v of a float64 limit. */
+export const fv = (f: number): string => goFloatString(f);
+
+export const msg = {
+  typeFailWithData: (name: string, typeName: string, value: string) => `${name} in body must be of type ${typeName}: ${goQ(value)}`,
+  typeFail: (name: string, typeName: string) => `${name} in body must be of type ${typeName}`,
+  tooLong: (name: string, max: number) => `${name} in body should be at most ${max} chars long`,
+  tooShort: (name: string, min: number) => `${name} in body should be at least ${min} chars long`,
+  pattern: (name: string, pattern: string) => `${name} in body should match '${pattern}'`,
+  multipleOf: (name: string, f: string) => `${name} in body should be a multiple of ${f}`,
+  maxInc: (name: string, m: string) => `${name} in body should be less than or equal to ${m}`,
+  maxExc: (name: string, m: string) => `${name} in body should be less than ${m}`,
+  minInc: (name: string, m: string) => `${name} in body should be greater than or equal to ${m}`,
+  minExc: (name: string, m: string) => `${name} in body should be greater than ${m}`,
+  unique: (name: string) => `${name} in body shouldn't contain duplicates`,
+  maxItems: (name: string, n: number) => `${name} in body should have at most ${n} items`,
+  minItems: (name: string, n: number) => `${name} in body should have at least ${n} items`,
+  tooFewProperties: (name: string, n: number) => `${name} in body should have at least ${n} properties`,
+  tooManyProperties: (name: string, n: number) => `${name} in body should have at most ${n} properties`,
+  unallowedProperty: (name: string, key: string) => `${name}.${key} in body is a forbidden property`,
+  enum: (name: string, values: readonly unknown[]) => `${name} in body should be one of ${goSliceV(values)}`,
+  required: (name: string) => `${name} in body is required`,
+  multipleOfMustBePositive: (name: string, f: string) => `factor MultipleOf declared for ${name} must be positive: ${f}`,
+  anyOf: (name: string) => `${goQ(name)} must validate at least one schema (anyOf)`,
+  oneOf: (name: string, extra: string) => `${goQ(name)} must validate one and only one schema (oneOf). ${extra}`,
+  allOf: (name: string, extra: string) => `${goQ(name)} must validate all the schemas (allOf)${extra}`,
+  not: (name: string) => `${goQ(name)} must not validate the schema (not)`,
+};
+
+const goQ = goQuote;
+
+/** Go's %v of a []interface{} of JSON values (the EnumFail message). */
+export function goSliceV(values: readonly unknown[]): string {
+  return '[' + values.map((v) => (typeof v === 'string' ? v : goJSONMarshal(v))).join(' ') + ']';
+}
+
+/**
+ * kubeOpenAPIResultToFieldErrors: `base` is the rendered field path the validator was called with
+ * ('' for none, as the custom-resource strategy calls it).
+ */
+export function toFieldError(base: string, e: OpenAPIError): FieldError {
+  if (e.code === 'Composite') return invalid(base, '', e.message);
+  let path = base;
+  if (e.name.length > 0 && e.name !== '.') {
+    const n = e.name.startsWith('.') ? e.name.slice(1) : e.name;
+    path = base === '' ? n : `${base}.${n}`;
+  }
+  const value = e.value === null || e.value === undefined ? '' : e.value;
+  switch (e.code) {
+    case 'Required':
+      return required(path, '');
+    case 'Enum':
+      return notSupported(
+        path,
+        e.value ?? null,
+        (e.values ?? []).map((v) => (typeof v === 'string' ? v : goJSONMarshal(v))),
+      );
+    case 'TooLong':
+      return tooLongMaxLength(path, '', e.valid ?? -1);
+    case 'MaxItems':
+    case 'TooManyProperties':
+      return tooMany(path, typeof e.value === 'number' ? e.value : -1, e.valid ?? -1);
+    case 'InvalidType':
+      return typeInvalid(path, value, e.message);
+    default:
+      return invalid(path, value, e.message);
+  }
+}

@@ -1,0 +1,637 @@
+/**
+ * The OpenAPI schema validator for custom resources, compiled once per schema into closures.
+ *
+ * It reproduces kube-openapi's `validate.SchemaValidator` as Kubernetes configures it
+ * (apiextensions-apiserver pkg/apiserver/validation): the same checks in the same order, the same
+ * messages, the same quirks (integral floats pass `integer`, the int64/int32 range checks, enum
+ * matching through Go conversions, anyOf/oneOf reporting the failures of the alternative that
+ * matched most), and the format stripping by compatibility version. Compiling walks the schema
+ * once; validating an object only runs the closures, keeps the current path as a stack of segments
+ * and renders a path string only when an error is reported.
+ */
+import { compileRegex, RegexSyntaxError } from '../../cel/lib/re2.ts';
+import type { FieldError } from '../../apimachinery/field/errors.ts';
+import { errorString } from '../../apimachinery/field/errors.ts';
+import { GoFloat } from '../../apimachinery/field/govalue.ts';
+import type { JSONSchemaProps } from '../types.ts';
+import { deepEqualJSON, goKind, type GoKind } from '../value.ts';
+import { effectiveFormat, formatCheckers, normalizeFormat, type FormatChecker } from './formats.ts';
+import { fv, msg, toFieldError, type OpenAPIError } from './messages.ts';
+
+export interface ValidatorOptions {
+  /** Kubernetes compatibility version ("1.34") choosing the supported formats; default current. */
+  compatibilityVersion?: string;
+}
+
+/** A compiled schema validator. */
+export interface SchemaValidator {
+  /** The raw kube-openapi errors for a value (Result.Errors), deduplicated by message. */
+  validateRaw(value: unknown): OpenAPIError[];
+  /** ValidateCustomResource(fldPath, value): field errors as Kubernetes prints them. */
+  validate(value: unknown, basePath?: string): FieldError[];
+}
+
+const enum Seg {
+  /** objectValidator property: joined with '.' unless the path is empty */
+  Prop,
+  /** additionalProperties: always joined with '.' */
+  Dot,
+  /** array index */
+  Index,
+}
+
+/** The per-call state: collected errors and the current path as a stack of segments. */
+class Ctx {
+  errs: OpenAPIError[] = [];
+  kinds: Seg[] = [];
+  vals: (string | number)[] = [];
+  depth = 0;
+  push(kind: Seg, v: string | number): void {
+    this.kinds[this.depth] = kind;
+    this.vals[this.depth] = v;
+    this.depth++;
+  }
+  pop(): void {
+    this.depth--;
+  }
+  path(): string {
+    let s = '';
+    for (let i = 0; i < this.depth; i++) {
+      const v = this.vals[i]!;
+      switch (this.kinds[i]) {
+        case Seg.Prop:
+          s = s === '' ? (v as string) : `${s}.${v}`;
+          break;
+        case Seg.Dot:
+          s = `${s}.${v}`;
+          break;
+        default:
+          s = `${s}[${v}]`;
+      }
+    }
+    return s;
+  }
+  err(e: OpenAPIError): void {
+    this.errs.push(e);
+  }
+}
+
+/** A compiled node: validates v at the current path and returns kube-openapi's MatchCount. */
+type Node = (v: unknown, ctx: Ctx) => number;
+
+const goTypeName: Record<GoKind, string> = {
+  null: 'null',
+  bool: 'boolean',
+  int: 'integer',
+  float: 'number',
+  string: 'string',
+  array: 'array',
+  object: 'object',
+};
+
+const MAX_JSON_FLOAT = 9007199254740991;
+
+/** swag.IsFloat64AJSONInteger */
+function isFloat64AJSONInteger(f: number): boolean {
+  if (!Number.isFinite(f) || f < -MAX_JSON_FLOAT || f > MAX_JSON_FLOAT) return false;
+  if (Number.isInteger(f)) return true;
+  if (f < 0) return false; // Go's uint64(f) of a negative float is far off: relative error > epsilon
+  const g = Math.trunc(f);
+  const diff = Math.abs(f - g);
+  if (g === 0) return diff < 1e-9 * 5e-324;
+  return diff / Math.min(f + g, Number.MAX_VALUE) < 1e-9;
+}
+
+function asFloat(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  if (v instanceof GoFloat) return v.value;
+  return 0;
+}
+
+function asBigInt(v: unknown): bigint {
+  if (typeof v === 'bigint') return v;
+  return BigInt(Math.trunc(asFloat(v)));
+}
+
+const I64_MIN = -(2n ** 63n);
+const I64_MAX = 2n ** 63n - 1n;
+
+/** Go's int64(f) conversion (saturating at the amd64 "indefinite" value for out-of-range floats). */
+function int64Of(f: number): bigint {
+  if (!Number.isFinite(f) || f >= 9223372036854775808 || f < -9223372036854775808) return I64_MIN;
+  return BigInt(Math.trunc(f));
+}
+
+/** IsValueValidAgainstRange: true when a value (int or float kind) does not fit the type/format. */
+function rangeBad(v: unknown, kind: GoKind, typeName: string, format: string): boolean {
+  if (typeName === 'integer') {
+    let n: bigint;
+    if (kind === 'int') n = asBigInt(v);
+    else {
+      const f = asFloat(v);
+      if (!Number.isInteger(f) || Math.abs(f) > 1e300) return true;
+      n = BigInt(f);
+    }
+    if (format === 'int32') return n < -2147483648n || n > 2147483647n;
+    return n < I64_MIN || n > I64_MAX;
+  }
+  if (format === 'float' || format === 'float32') return !Number.isFinite(Math.fround(asFloat(v)));
+  return false;
+}
+
+function rangeMessage(prefix: string, typeName: string, format: string, path: string): string {
+  return format !== ''
+    ? `${prefix} value must be of type ${typeName} with format ${format} in ${path}`
+    : `${prefix} value must be of type ${typeName} (default format) in ${path}`;
+}
+
+/** Counts runes as utf8.RuneCount does (a lone surrogate is one rune). */
+function runeCount(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+/** Go's string(rune(i)). */
+function runeString(i: bigint): string {
+  if (i < 0n || i > 0x10ffffn || (i >= 0xd800n && i <= 0xdfffn)) return '\ufffd';
+  return String.fromCodePoint(Number(i));
+}
+
+/**
+ * basicCommonValidator's enum match: data converted to the enum value's Go type when convertible,
+ * then reflect.DeepEqual.
+ */
+function enumMatches(data: unknown, dk: GoKind, e: unknown): boolean {
+  const ek = goKind(e);
+  if (dk === 'null' || ek === 'null') return false;
+  switch (ek) {
+    case 'int':
+      if (dk === 'int') return asBigInt(data) === asBigInt(e);
+      if (dk === 'float') return int64Of(asFloat(data)) === asBigInt(e);
+      return false;
+    case 'float':
+      if (dk === 'int' || dk === 'float') return asFloat(data) === asFloat(e);
+      return false;
+    case 'string':
+      if (dk === 'string') return data === e;
+      if (dk === 'int') return runeString(asBigInt(data)) === e;
+      return false;
+    case 'bool':
+      return dk === 'bool' && data === e;
+    default:
+      return dk === ek && deepEqualJSON(data, e);
+  }
+}
+
+interface Env {
+  version?: string;
+}
+
+/** Compile a schema (JSONSchemaProps, structural or not) into a validator. */
+export function compileValidator(schema: JSONSchemaProps | null | undefined, opts: ValidatorOptions = {}): SchemaValidator {
+  const env: Env = { version: opts.compatibilityVersion };
+  const root: Node | undefined = schema === null || schema === undefined ? undefined : compileNode(schema, env);
+  const validateRaw = (value: unknown): OpenAPIError[] => {
+    if (root === undefined) return [];
+    const ctx = new Ctx();
+    root(value, ctx);
+    if (ctx.errs.length < 2) return ctx.errs;
+    // Result.AddErrors drops an error whose message was already reported.
+    const seen = new Set<string>();
+    return ctx.errs.filter((e) => (seen.has(e.message) ? false : (seen.add(e.message), true)));
+  };
+  return {
+    validateRaw,
+    validate(value, basePath = '') {
+      const raw = validateRaw(value);
+      if (raw.length === 0) return [];
+      const out: FieldError[] = [];
+      const seen = new Set<string>();
+      for (const e of raw) {
+        const fe = toFieldError(basePath, e);
+        const k = errorString(fe);
+        if (!seen.has(k)) {
+          seen.add(k);
+          out.push(fe);
+        }
+      }
+      return out;
+    },
+  };
+}
+
+/** Runs a sub-schema into its own error list (a separate kube-openapi Result). */
+function runSub(node: Node, v: unknown, ctx: Ctx): { errs: OpenAPIError[]; count: number } {
+  const saved = ctx.errs;
+  const errs: OpenAPIError[] = [];
+  ctx.errs = errs;
+  const count = node(v, ctx);
+  ctx.errs = saved;
+  return { errs, count };
+}
+
+function compileNode(s: JSONSchemaProps, env: Env): Node {
+  // ConvertJSONSchemaProps: type -> [type]; int-or-string -> [integer, string]; formats stripped.
+  const types: string[] = s['x-kubernetes-int-or-string'] === true ? ['integer', 'string'] : s.type ? [s.type] : [];
+  const format = effectiveFormat(s.format ?? '', types, env.version);
+  const nullable = s.nullable === true;
+  const typeApplies = types.length > 0 || format !== '';
+  const hasNumeric = types.includes('number') || types.includes('integer');
+  const hasInteger = types.includes('integer');
+  const hasNumber = types.includes('number');
+  const typeList = types.join(',');
+
+  /** typeValidator.Validate: returns its MatchCount (1 when valid, 0 on error). */
+  const checkType = (v: unknown, kind: GoKind, ctx: Ctx): number => {
+    if (kind === 'null') {
+      if (types.length > 0 && !types.includes('null') && !nullable) {
+        const name = ctx.path();
+        ctx.err({ code: 'InvalidType', name, value: 'null', message: msg.typeFailWithData(name, typeList, 'null') });
+        return 0;
+      }
+      return 1;
+    }
+    const schType = goTypeName[kind];
+    const dataFormat = kind === 'int' ? 'int64' : kind === 'float' ? 'float64' : '';
+    const isFloatInt = kind === 'float' && isFloat64AJSONInteger(asFloat(v)) && hasInteger;
+    const isIntFloat = kind === 'int' && hasNumber;
+    const stringish = kind === 'string' || kind === 'array';
+    if (!stringish && format !== '' && !(types.includes(schType) || dataFormat === format || isFloatInt || isIntFloat)) {
+      const name = ctx.path();
+      ctx.err({ code: 'InvalidType', name, value: dataFormat, message: msg.typeFailWithData(name, format, dataFormat) });
+      return 0;
+    }
+    if (!hasNumeric && format !== '' && stringish) return 1;
+    if (!(types.includes(schType) || isFloatInt || isIntFloat)) {
+      const name = ctx.path();
+      ctx.err({ code: 'InvalidType', name, value: schType, message: msg.typeFailWithData(name, typeList, schType) });
+      return 0;
+    }
+    return 1;
+  };
+
+  // --- string validator
+  const maxLength = s.maxLength ?? undefined;
+  const minLength = s.minLength ?? undefined;
+  const pattern = s.pattern ?? '';
+  let patternTest: ((x: string) => boolean) | undefined;
+  let patternMsg = pattern;
+  if (pattern !== '') {
+    try {
+      const r = compileRegex(pattern);
+      patternTest = (x) => r.test(x);
+    } catch (e) {
+      if (!(e instanceof RegexSyntaxError)) throw e;
+      patternTest = () => false;
+      patternMsg = `${pattern}, but pattern is invalid: ${e.message}`;
+    }
+  }
+  const hasStringChecks = maxLength !== undefined || minLength !== undefined || patternTest !== undefined;
+  const checkString = (v: string, ctx: Ctx): void => {
+    // stringValidator returns at the first failure.
+    if (maxLength !== undefined && v.length > maxLength && runeCount(v) > maxLength) {
+      const name = ctx.path();
+      ctx.err({ code: 'TooLong', name, value: v, valid: maxLength, message: msg.tooLong(name, maxLength) });
+      return;
+    }
+    if (minLength !== undefined && (v.length < minLength || runeCount(v) < minLength)) {
+      const name = ctx.path();
+      ctx.err({ code: 'TooShort', name, value: v, valid: minLength, message: msg.tooShort(name, minLength) });
+      return;
+    }
+    if (patternTest !== undefined && !patternTest(v)) {
+      const name = ctx.path();
+      ctx.err({ code: 'Pattern', name, value: v, message: msg.pattern(name, patternMsg) });
+    }
+  };
+
+  // --- format validator (applies to strings whose format is a known strfmt name)
+  const formatCheck: FormatChecker | undefined = format !== '' ? formatCheckers.get(normalizeFormat(format)) : undefined;
+
+  // --- number validator
+  const numType = types.length === 1 && (types[0] === 'integer' || types[0] === 'number') ? types[0] : '';
+  const numFormat =
+    numType === 'integer' ? (format === 'int32' || format === 'int64' ? format : '') : numType === 'number' ? (format === 'float' || format === 'double' ? format : '') : '';
+  const multipleOf = s.multipleOf ?? undefined;
+  const maximum = s.maximum ?? undefined;
+  const minimum = s.minimum ?? undefined;
+  const exclMax = s.exclusiveMaximum === true;
+  const exclMin = s.exclusiveMinimum === true;
+  const hasBounds = multipleOf !== undefined || maximum !== undefined || minimum !== undefined;
+  const rangeErr = (v: unknown, kind: GoKind, prefix: string, ctx: Ctx): boolean => {
+    if (!rangeBad(v, kind, numType, numFormat)) return false;
+    ctx.err({ code: 'Composite', name: '', value: undefined, message: rangeMessage(prefix, numType, numFormat, ctx.path()) });
+    return true;
+  };
+  const checkNumber = (v: unknown, kind: GoKind, ctx: Ctx): void => {
+    if (numType !== '') rangeErr(v, kind, 'Checked', ctx);
+    if (!hasBounds) return;
+    const isInt = kind === 'int';
+    const data = asFloat(v);
+    if (multipleOf !== undefined) {
+      const b = rangeErr(multipleOf, 'float', 'MultipleOf', ctx);
+      if (!b && isInt) {
+        const f = int64Of(multipleOf);
+        if (f <= 0n) {
+          const path = ctx.path();
+          ctx.err({ code: 'MultipleOfMustBePositive', name: path, value: f, message: msg.multipleOfMustBePositive(path, String(f)) });
+        } else if (asBigInt(v) % f !== 0n) {
+          const path = ctx.path();
+          ctx.err({ code: 'MultipleOf', name: path, value: v, message: msg.multipleOf(path, String(f)) });
+        }
+      } else if (multipleOf <= 0) {
+        const path = ctx.path();
+        ctx.err({ code: 'MultipleOfMustBePositive', name: path, value: multipleOf, message: msg.multipleOfMustBePositive(path, fv(multipleOf)) });
+      } else {
+        const mult = multipleOf < 1 ? (1 / multipleOf) * data : data / multipleOf;
+        if (!isFloat64AJSONInteger(mult)) {
+          const path = ctx.path();
+          ctx.err({ code: 'MultipleOf', name: path, value: v, message: msg.multipleOf(path, fv(multipleOf)) });
+        }
+      }
+    }
+    if (minimum !== undefined) {
+      const b = rangeErr(minimum, 'float', 'Minimum boundary', ctx);
+      if (!b && isInt) {
+        const m = int64Of(minimum);
+        const d = asBigInt(v);
+        if ((!exclMin && d < m) || (exclMin && d <= m)) {
+          const path = ctx.path();
+          ctx.err({ code: 'Min', name: path, value: v, message: exclMin ? msg.minExc(path, String(m)) : msg.minInc(path, String(m)) });
+        }
+      } else if ((!exclMin && data < minimum) || (exclMin && data <= minimum)) {
+        const path = ctx.path();
+        ctx.err({ code: 'Min', name: path, value: v, message: exclMin ? msg.minExc(path, fv(minimum)) : msg.minInc(path, fv(minimum)) });
+      }
+    }
+    if (maximum !== undefined) {
+      const b = rangeErr(maximum, 'float', 'Maximum boundary', ctx);
+      if (!b && isInt) {
+        const m = int64Of(maximum);
+        const d = asBigInt(v);
+        if ((!exclMax && d > m) || (exclMax && d >= m)) {
+          const path = ctx.path();
+          ctx.err({ code: 'Max', name: path, value: v, message: exclMax ? msg.maxExc(path, String(m)) : msg.maxInc(path, String(m)) });
+        }
+      } else if ((!exclMax && data > maximum) || (exclMax && data >= maximum)) {
+        const path = ctx.path();
+        ctx.err({ code: 'Max', name: path, value: v, message: exclMax ? msg.maxExc(path, fv(maximum)) : msg.maxInc(path, fv(maximum)) });
+      }
+    }
+  };
+
+  // --- slice validator
+  const items = s.items;
+  const itemNode: Node | undefined = items && !Array.isArray(items) ? compileNode(items, env) : undefined;
+  const tupleNodes: Node[] | undefined = Array.isArray(items) && items.length > 0 ? items.map((x) => compileNode(x, env)) : undefined;
+  const minItems = s.minItems ?? undefined;
+  const maxItems = s.maxItems ?? undefined;
+  const uniqueItems = s.uniqueItems === true;
+  const checkSlice = (v: unknown[], ctx: Ctx): number => {
+    let count = 0;
+    if (itemNode !== undefined) {
+      for (let i = 0; i < v.length; i++) {
+        ctx.push(Seg.Index, i);
+        count += itemNode(v[i], ctx);
+        ctx.pop();
+      }
+    }
+    if (tupleNodes !== undefined) {
+      for (let i = 0; i < tupleNodes.length && i < v.length; i++) {
+        ctx.push(Seg.Index, i);
+        count += tupleNodes[i]!(v[i], ctx);
+        ctx.pop();
+      }
+    }
+    if (minItems !== undefined && v.length < minItems) {
+      const name = ctx.path();
+      ctx.err({ code: 'MinItems', name, value: v.length, valid: minItems, message: msg.minItems(name, minItems) });
+    }
+    if (maxItems !== undefined && v.length > maxItems) {
+      const name = ctx.path();
+      ctx.err({ code: 'MaxItems', name, value: v.length, valid: maxItems, message: msg.maxItems(name, maxItems) });
+    }
+    if (uniqueItems) {
+      outer: for (let i = 1; i < v.length; i++) {
+        for (let j = 0; j < i; j++) {
+          if (deepEqualJSON(v[i], v[j])) {
+            const name = ctx.path();
+            ctx.err({ code: 'Unique', name, value: undefined, message: msg.unique(name) });
+            break outer;
+          }
+        }
+      }
+    }
+    return count + 1;
+  };
+
+  // --- common validator (enum)
+  const enumValues = s.enum !== undefined && s.enum !== null && s.enum.length > 0 ? s.enum : undefined;
+  const checkEnum = (v: unknown, kind: GoKind, ctx: Ctx): void => {
+    for (const e of enumValues!) if (enumMatches(v, kind, e)) return;
+    const name = ctx.path();
+    ctx.err({ code: 'Enum', name, value: v, values: enumValues, message: msg.enum(name, enumValues!) });
+  };
+
+  // --- object validator
+  const propEntries: [string, Node][] = s.properties ? Object.entries(s.properties).map(([k, p]) => [k, compileNode(p ?? {}, env)]) : [];
+  const propNames = new Set(propEntries.map((e) => e[0]));
+  const ap = s.additionalProperties;
+  const apForbidden = ap === false;
+  const apNode: Node | undefined = ap !== undefined && ap !== null && typeof ap === 'object' ? compileNode(ap, env) : undefined;
+  const requiredKeys = s.required && s.required.length > 0 ? s.required : undefined;
+  const minProps = s.minProperties ?? undefined;
+  const maxProps = s.maxProperties ?? undefined;
+  // patternProperties are not allowed in CRD schemas; kube-openapi would validate them here.
+  const patternProps: [(k: string) => boolean, Node][] = s.patternProperties
+    ? Object.entries(s.patternProperties).map(([p, sch]) => {
+        let t: (k: string) => boolean = () => false;
+        try {
+          const r = compileRegex(p);
+          t = (k) => r.test(k);
+        } catch {
+          // regexp.MatchString with an invalid pattern matches nothing
+        }
+        return [t, compileNode(sch, env)];
+      })
+    : [];
+  const checkObject = (v: Record<string, unknown>, ctx: Ctx): number => {
+    let count = 0;
+    if (minProps !== undefined || maxProps !== undefined) {
+      const n = Object.keys(v).length;
+      if (minProps !== undefined && n < minProps) {
+        const name = ctx.path();
+        ctx.err({ code: 'TooFewProperties', name, value: n, valid: minProps, message: msg.tooFewProperties(name, minProps) });
+      }
+      if (maxProps !== undefined && n > maxProps) {
+        const name = ctx.path();
+        ctx.err({ code: 'TooManyProperties', name, value: n, valid: maxProps, message: msg.tooManyProperties(name, maxProps) });
+      }
+    }
+    if (apForbidden) {
+      for (const k in v) {
+        if (propNames.has(k)) continue;
+        if (patternProps.some(([t]) => t(k))) continue;
+        const name = ctx.path();
+        ctx.err({ code: 'UnallowedProperty', name, value: k, message: msg.unallowedProperty(name, k) });
+      }
+    } else if (apNode !== undefined || patternProps.length > 0) {
+      for (const k in v) {
+        let matched = false;
+        for (const [t, node] of patternProps) {
+          if (t(k)) {
+            matched = true;
+            ctx.push(Seg.Dot, k);
+            count += node(v[k], ctx);
+            ctx.pop();
+          }
+        }
+        if (!propNames.has(k) && !matched && apNode !== undefined) {
+          ctx.push(Seg.Dot, k);
+          count += apNode(v[k], ctx);
+          ctx.pop();
+        }
+      }
+    }
+    for (let i = 0; i < propEntries.length; i++) {
+      const [k, node] = propEntries[i]!;
+      if (!Object.hasOwn(v, k)) continue;
+      ctx.push(Seg.Prop, k);
+      count += node(v[k], ctx);
+      ctx.pop();
+    }
+    if (requiredKeys !== undefined) {
+      for (const k of requiredKeys) {
+        if (!Object.hasOwn(v, k)) {
+          const name = `${ctx.path()}.${k}`;
+          ctx.err({ code: 'Required', name, value: undefined, message: msg.required(name) });
+        }
+      }
+    }
+    return count;
+  };
+
+  // --- schema props validator (allOf / anyOf / oneOf / not)
+  const anyOf = s.anyOf && s.anyOf.length > 0 ? s.anyOf.map((x) => compileNode(x, env)) : undefined;
+  const oneOf = s.oneOf && s.oneOf.length > 0 ? s.oneOf.map((x) => compileNode(x, env)) : undefined;
+  const allOf = s.allOf && s.allOf.length > 0 ? s.allOf.map((x) => compileNode(x, env)) : undefined;
+  const not = s.not ? compileNode(s.not, env) : undefined;
+  const hasJunctors = anyOf !== undefined || oneOf !== undefined || allOf !== undefined || not !== undefined;
+  const checkJunctors = (v: unknown, ctx: Ctx): number => {
+    let count = 0;
+    if (anyOf !== undefined) {
+      let best: { errs: OpenAPIError[]; count: number } | undefined;
+      let succeeded = false;
+      for (const node of anyOf) {
+        const r = runSub(node, v, ctx);
+        if (r.errs.length === 0) {
+          succeeded = true;
+          best = undefined;
+          count += r.count;
+          break;
+        }
+        if (best === undefined || r.count > best.count) best = r;
+      }
+      if (!succeeded) ctx.err({ code: 'Composite', name: '', value: undefined, message: msg.anyOf(ctx.path()) });
+      if (best !== undefined) {
+        for (const e of best.errs) ctx.err(e);
+        count += best.count;
+      }
+    }
+    if (oneOf !== undefined) {
+      let best: { errs: OpenAPIError[]; count: number } | undefined;
+      let first: { errs: OpenAPIError[]; count: number } | undefined;
+      let validated = 0;
+      for (const node of oneOf) {
+        const r = runSub(node, v, ctx);
+        if (r.errs.length === 0) {
+          validated++;
+          best = undefined;
+          if (first === undefined) first = r;
+          continue;
+        }
+        if (validated === 0 && (best === undefined || r.count > best.count)) best = r;
+      }
+      if (validated !== 1) {
+        const extra = validated === 0 ? 'Found none valid' : `Found ${validated} valid alternatives`;
+        ctx.err({ code: 'Composite', name: '', value: undefined, message: msg.oneOf(ctx.path(), extra) });
+        if (best !== undefined) {
+          for (const e of best.errs) ctx.err(e);
+          count += best.count;
+        }
+      } else if (first !== undefined) {
+        count += first.count;
+      }
+    }
+    if (allOf !== undefined) {
+      let validated = 0;
+      for (const node of allOf) {
+        const before = ctx.errs.length;
+        count += node(v, ctx);
+        if (ctx.errs.length === before) validated++;
+      }
+      if (validated !== allOf.length) {
+        ctx.err({ code: 'Composite', name: '', value: undefined, message: msg.allOf(ctx.path(), validated === 0 ? '. None validated' : '') });
+      }
+    }
+    if (not !== undefined) {
+      const r = runSub(not, v, ctx);
+      if (r.errs.length === 0) ctx.err({ code: 'Composite', name: '', value: undefined, message: msg.not(ctx.path()) });
+    }
+    return count + 1;
+  };
+
+  // SchemaValidator.Validate: the applicable validators in kube-openapi's order, each adding its
+  // own MatchCount plus one, and one more for the schema itself.
+  return (v, ctx) => {
+    const kind = goKind(v);
+    if (kind === 'null') {
+      // Only the type and common (enum) validators run on null.
+      const c = checkType(v, kind, ctx);
+      if (enumValues !== undefined) {
+        const name = ctx.path();
+        ctx.err({ code: 'Enum', name, value: null, values: enumValues, message: msg.enum(name, enumValues) });
+      }
+      return c;
+    }
+    let count = 1;
+    if (typeApplies) count += checkType(v, kind, ctx) + 1;
+    count += (hasJunctors ? checkJunctors(v, ctx) : 1) + 1;
+    switch (kind) {
+      case 'string':
+        if (hasStringChecks) checkString(v as string, ctx);
+        count++;
+        if (formatCheck !== undefined) {
+          if (!formatCheck(v as string)) {
+            const name = ctx.path();
+            ctx.err({ code: 'InvalidType', name, value: v, message: msg.typeFailWithData(name, format, v as string) });
+          }
+          count++;
+        }
+        break;
+      case 'int':
+      case 'float':
+        checkNumber(v, kind, ctx);
+        count += 2;
+        break;
+      case 'array':
+        count += checkSlice(v as unknown[], ctx) + 1;
+        break;
+    }
+    if (enumValues !== undefined) checkEnum(v, kind, ctx);
+    count++;
+    if (kind === 'object') count += checkObject(v as Record<string, unknown>, ctx) + 1;
+    return count;
+  };
+}
