@@ -1,0 +1,217 @@
+/**
+ * CEL macros: the parser-time rewrites of has(), all(), exists(), exists_one()/existsOne(), map(),
+ * filter(), cel.bind() and the two-variable comprehensions of cel-go's ext/comprehensions.go, expanded
+ * into `comprehension` (and test-only `select`) nodes exactly as cel-go's parser/macro.go builds them,
+ * node for node and id for id, so that ids, positions and error messages line up with cel-go.
+ */
+import type { Constant, Expr } from './ast.ts';
+
+/** cel-go's AccumulatorName (used when hidden accumulator names are disabled). */
+export const ACCUMULATOR_NAME = '__result__';
+/** cel-go's HiddenAccumulatorName, the default. */
+export const HIDDEN_ACCUMULATOR_NAME = '@result';
+
+/** An expansion failure: message reported at the node `exprId` (its source position). */
+export interface MacroError {
+  error: string;
+  exprId: number;
+}
+
+/**
+ * Builds new nodes for an expansion. Every constructor takes the next id, positioned at the macro
+ * call (cel-go's exprHelper), so argument expressions keep their own ids and positions.
+ */
+export interface MacroHelper {
+  readonly accuName: string;
+  ident(name: string): Expr;
+  accuIdent(): Expr;
+  literal(value: Constant): Expr;
+  list(...elements: Expr[]): Expr;
+  map(): Expr;
+  call(fn: string, ...args: Expr[]): Expr;
+  presenceTest(operand: Expr, field: string): Expr;
+  comprehension(
+    iterRange: Expr, iterVar: string, iterVar2: string, accuVar: string, accuInit: Expr,
+    loopCondition: Expr, loopStep: Expr, result: Expr,
+  ): Expr;
+  error(exprId: number, message: string): MacroError;
+}
+
+/**
+ * Expands a call; returns undefined when the call is not this macro after all (it then stays a
+ * call), or a MacroError.
+ */
+export type MacroExpander = (h: MacroHelper, target: Expr | undefined, args: Expr[]) => Expr | MacroError | undefined;
+
+export interface Macro {
+  name: string;
+  /** Argument count, or '*' for any. */
+  argCount: number | '*';
+  receiver: boolean;
+  expand: MacroExpander;
+}
+
+/** The lookup key cel-go uses (`name:argc:receiver`). */
+export function macroKey(name: string, argCount: number | '*', receiver: boolean): string {
+  return `${name}:${argCount}:${receiver}`;
+}
+
+const TRUE: Constant = { kind: 'bool', value: true };
+const FALSE: Constant = { kind: 'bool', value: false };
+const ZERO: Constant = { kind: 'int', value: 0n };
+const ONE: Constant = { kind: 'int', value: 1n };
+
+function identName(e: Expr): string | undefined {
+  return e.kind === 'ident' ? e.name : undefined;
+}
+
+function isAccu(h: MacroHelper, v: string): boolean {
+  return v === h.accuName || v === ACCUMULATOR_NAME;
+}
+
+type Quantifier = 'all' | 'exists' | 'exists_one';
+
+/** cel-go's makeQuantifier steps, shared by the one- and two-variable forms. */
+function quantifierParts(h: MacroHelper, kind: Quantifier, pred: Expr): [Expr, Expr, Expr, Expr] {
+  switch (kind) {
+    case 'all': {
+      const init = h.literal(TRUE);
+      const cond = h.call('@not_strictly_false', h.accuIdent());
+      const step = h.call('_&&_', h.accuIdent(), pred);
+      return [init, cond, step, h.accuIdent()];
+    }
+    case 'exists': {
+      const init = h.literal(FALSE);
+      const cond = h.call('@not_strictly_false', h.call('!_', h.accuIdent()));
+      const step = h.call('_||_', h.accuIdent(), pred);
+      return [init, cond, step, h.accuIdent()];
+    }
+    case 'exists_one': {
+      const init = h.literal(ZERO);
+      const cond = h.literal(TRUE);
+      const step = h.call('_?_:_', pred, h.call('_+_', h.accuIdent(), h.literal(ONE)), h.accuIdent());
+      const result = h.call('_==_', h.accuIdent(), h.literal(ONE));
+      return [init, cond, step, result];
+    }
+  }
+}
+
+function quantifier(kind: Quantifier): MacroExpander {
+  return (h, target, args) => {
+    const v = identName(args[0]!);
+    if (v === undefined) return h.error(args[0]!.id, 'argument must be a simple name');
+    if (isAccu(h, v)) return h.error(args[0]!.id, 'iteration variable overwrites accumulator variable');
+    const [init, cond, step, result] = quantifierParts(h, kind, args[1]!);
+    return h.comprehension(target!, v, '', h.accuName, init, cond, step, result);
+  };
+}
+
+const makeMap: MacroExpander = (h, target, args) => {
+  const v = identName(args[0]!);
+  if (v === undefined) return h.error(args[0]!.id, 'argument is not an identifier');
+  if (isAccu(h, v)) return h.error(args[0]!.id, 'iteration variable overwrites accumulator variable');
+  const filter = args.length === 3 ? args[1] : undefined;
+  const fn = args.length === 3 ? args[2]! : args[1]!;
+  const init = h.list();
+  const cond = h.literal(TRUE);
+  let step = h.call('_+_', h.accuIdent(), h.list(fn));
+  if (filter) step = h.call('_?_:_', filter, step, h.accuIdent());
+  return h.comprehension(target!, v, '', h.accuName, init, cond, step, h.accuIdent());
+};
+
+const makeFilter: MacroExpander = (h, target, args) => {
+  const v = identName(args[0]!);
+  if (v === undefined) return h.error(args[0]!.id, 'argument is not an identifier');
+  if (isAccu(h, v)) return h.error(args[0]!.id, 'iteration variable overwrites accumulator variable');
+  const init = h.list();
+  const cond = h.literal(TRUE);
+  let step = h.call('_+_', h.accuIdent(), h.list(args[0]!));
+  step = h.call('_?_:_', args[1]!, step, h.accuIdent());
+  return h.comprehension(target!, v, '', h.accuName, init, cond, step, h.accuIdent());
+};
+
+const makeHas: MacroExpander = (h, _target, args) => {
+  const a = args[0]!;
+  if (a.kind === 'select') return h.presenceTest(a.operand, a.field);
+  return h.error(a.id, 'invalid argument to has() macro');
+};
+
+/** The standard macros (cel-go's parser.AllMacros). */
+export const STANDARD_MACROS: readonly Macro[] = [
+  { name: 'has', argCount: 1, receiver: false, expand: makeHas },
+  { name: 'all', argCount: 2, receiver: true, expand: quantifier('all') },
+  { name: 'exists', argCount: 2, receiver: true, expand: quantifier('exists') },
+  { name: 'exists_one', argCount: 2, receiver: true, expand: quantifier('exists_one') },
+  { name: 'existsOne', argCount: 2, receiver: true, expand: quantifier('exists_one') },
+  { name: 'map', argCount: 2, receiver: true, expand: makeMap },
+  { name: 'map', argCount: 3, receiver: true, expand: makeMap },
+  { name: 'filter', argCount: 2, receiver: true, expand: makeFilter },
+];
+
+/** `cel.bind(var, init, result)` (cel-go ext.Bindings): a comprehension over an empty list. */
+export const BIND_MACRO: Macro = {
+  name: 'bind',
+  argCount: 3,
+  receiver: true,
+  expand: (h, target, args) => {
+    if (!target || target.kind !== 'ident' || target.name !== 'cel') return undefined;
+    const name = identName(args[0]!);
+    if (name === undefined) return h.error(args[0]!.id, 'cel.bind() variable names must be simple identifiers');
+    return h.comprehension(h.list(), '#unused', '', name, args[1]!, h.literal(FALSE), h.ident(name), args[2]!);
+  },
+};
+
+function iterVars(h: MacroHelper, a0: Expr, a1: Expr): [string, string] | MacroError {
+  const v1 = identName(a0);
+  if (v1 === undefined) return h.error(a0.id, 'argument must be a simple name');
+  const v2 = identName(a1);
+  if (v2 === undefined) return h.error(a1.id, 'argument must be a simple name');
+  if (v1 === v2) return h.error(a1.id, `duplicate variable name: ${v1}`);
+  if (isAccu(h, v1)) return h.error(a0.id, 'iteration variable overwrites accumulator variable');
+  if (isAccu(h, v2)) return h.error(a1.id, 'iteration variable overwrites accumulator variable');
+  return [v1, v2];
+}
+
+function quantifier2(kind: Quantifier): MacroExpander {
+  return (h, target, args) => {
+    const vars = iterVars(h, args[0]!, args[1]!);
+    if (!Array.isArray(vars)) return vars;
+    const [init, cond, step, result] = quantifierParts(h, kind, args[2]!);
+    return h.comprehension(target!, vars[0], vars[1], h.accuName, init, cond, step, result);
+  };
+}
+
+type Transform = 'list' | 'map' | 'entry';
+
+function transform(kind: Transform): MacroExpander {
+  return (h, target, args) => {
+    const vars = iterVars(h, args[0]!, args[1]!);
+    if (!Array.isArray(vars)) return vars;
+    const filter = args.length === 4 ? args[2] : undefined;
+    const fn = args.length === 4 ? args[3]! : args[2]!;
+    let step: Expr;
+    if (kind === 'list') step = h.call('_+_', h.accuIdent(), h.list(fn));
+    else if (kind === 'map') step = h.call('cel.@mapInsert', h.accuIdent(), h.ident(vars[0]), fn);
+    else step = h.call('cel.@mapInsert', h.accuIdent(), fn);
+    if (filter) step = h.call('_?_:_', filter, step, h.accuIdent());
+    const init = kind === 'list' ? h.list() : h.map();
+    return h.comprehension(target!, vars[0], vars[1], h.accuName, init, h.literal(TRUE), step, h.accuIdent());
+  };
+}
+
+/** The two-variable comprehension macros of cel-go's ext.TwoVarComprehensions. */
+export const TWO_VAR_MACROS: readonly Macro[] = [
+  { name: 'all', argCount: 3, receiver: true, expand: quantifier2('all') },
+  { name: 'exists', argCount: 3, receiver: true, expand: quantifier2('exists') },
+  { name: 'existsOne', argCount: 3, receiver: true, expand: quantifier2('exists_one') },
+  { name: 'exists_one', argCount: 3, receiver: true, expand: quantifier2('exists_one') },
+  { name: 'transformList', argCount: 3, receiver: true, expand: transform('list') },
+  { name: 'transformList', argCount: 4, receiver: true, expand: transform('list') },
+  { name: 'transformMap', argCount: 3, receiver: true, expand: transform('map') },
+  { name: 'transformMap', argCount: 4, receiver: true, expand: transform('map') },
+  { name: 'transformMapEntry', argCount: 3, receiver: true, expand: transform('entry') },
+  { name: 'transformMapEntry', argCount: 4, receiver: true, expand: transform('entry') },
+];
+
+/** Every macro Kubernetes enables: the standard ones, cel.bind and the two-variable comprehensions. */
+export const ALL_MACROS: readonly Macro[] = [...STANDARD_MACROS, BIND_MACRO, ...TWO_VAR_MACROS];
