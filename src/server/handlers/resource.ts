@@ -1,0 +1,340 @@
+/**
+ * The verbs on a served resource (k8s.io/apiserver's endpoints/handlers): get, list, watch,
+ * create, update, patch, delete and deletecollection, plus the status and scale subresources.
+ * Each handler decodes and checks the request, calls the resource's RESTStore, and writes the
+ * answer in the negotiated form (object, Table, PartialObjectMetadata, YAML).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  newBadRequest,
+  newMethodNotSupported,
+  newNotFound,
+  newForbidden,
+  newUnsupportedMediaType,
+  StatusError,
+} from '../../apimachinery/status.ts';
+import type { Obj, ObjList, UpdateOptions } from '../../registry/rest.ts';
+import { decodeJSON, decodeObjectBody, mediaTypeOf, readBody, type DecodedBody } from '../http/body.ts';
+import { negotiate, type Negotiated } from '../http/negotiate.ts';
+import type { Query } from '../http/query.ts';
+import { setWarnings, writeObject } from '../http/respond.ts';
+import type { RequestInfo } from '../requestinfo.ts';
+import type { ServedResource } from '../served.ts';
+import { parseIncludeObject, toTable } from '../table/convert.ts';
+import { deleteOptions, listOptions, writeOptions, type WriteOptions } from './options.ts';
+import { serveWatch } from './watch.ts';
+import { applyPatch, patchMediaTypes } from './patch.ts';
+import { fromScale, toScale } from './scale.ts';
+
+export interface ResourceRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  query: Query;
+  info: RequestInfo;
+  served: ServedResource;
+  /** Looks up a namespace (for the lifecycle check on create); undefined when missing. */
+  getNamespace(name: string): Promise<Obj | undefined>;
+}
+
+function gr(s: ServedResource): { group: string; resource: string } {
+  return { group: s.group, resource: s.resource };
+}
+
+function isObj(v: unknown): v is Obj {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function metaOf(o: Obj): Obj {
+  if (!isObj(o.metadata)) o.metadata = {};
+  return o.metadata as Obj;
+}
+
+function apiVersionOf(s: ServedResource): string {
+  return s.group === '' ? s.version : `${s.group}/${s.version}`;
+}
+
+function objectProduces(r: ResourceRequest) {
+  return { table: true, partialMetadata: true, yaml: true };
+}
+
+/** Converts an answer (object or list) into what the client negotiated. */
+function transform(r: ResourceRequest, n: Negotiated, value: Obj, isList: boolean): Obj {
+  const t = n.target;
+  if (!t) return value;
+  if (t.as === 'Table') {
+    return toTable(r.served.table, value, isList, {
+      includeObject: parseIncludeObject(r.query.str('includeObject')),
+      tableVersion: t.version,
+    });
+  }
+  if (t.as === 'PartialObjectMetadata' && !isList) {
+    return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${t.version}`, metadata: metaOf(value) };
+  }
+  if (t.as === 'PartialObjectMetadataList' && isList) {
+    const items = ((value.items as Obj[]) ?? []).map((i) => ({
+      kind: 'PartialObjectMetadata',
+      apiVersion: `meta.k8s.io/${t.version}`,
+      metadata: metaOf(i),
+    }));
+    return { kind: 'PartialObjectMetadataList', apiVersion: `meta.k8s.io/${t.version}`, metadata: value.metadata, items };
+  }
+  throw newBadRequest(`the requested representation ${t.as} is not supported for this request`);
+}
+
+/** Reads and decodes an object body; 400 unless it is a JSON object. */
+async function readObject(r: ResourceRequest): Promise<DecodedBody & { value: Obj }> {
+  const buf = await readBody(r.req);
+  const d = decodeObjectBody(buf, r.req.headers['content-type'], r.served.protobuf);
+  if (!isObj(d.value)) {
+    throw newBadRequest(`Object 'Kind' is missing in '${buf.toString('utf8').slice(0, 200)}'`);
+  }
+  return d as DecodedBody & { value: Obj };
+}
+
+/** Duplicate fields: 400 under Strict, warnings under Warn (strict decoding errors). */
+function checkDuplicates(r: ResourceRequest, dups: string[], opts: WriteOptions, warnings: string[]): void {
+  if (dups.length === 0 || opts.fieldValidation === 'Ignore') return;
+  const msgs = dups.map((p) => `duplicate field ${JSON.stringify(p)}`);
+  if (opts.fieldValidation === 'Strict') {
+    const k = r.served.kind;
+    throw newBadRequest(`${k} in version ${JSON.stringify(r.served.version)} cannot be handled as a ${k}: strict decoding error: ${msgs.join(', ')}`);
+  }
+  warnings.push(...msgs);
+}
+
+/** The body's apiVersion/kind must be the endpoint's (when given); set them when absent. */
+function checkTypeMeta(r: ResourceRequest, obj: Obj, expectKind = r.served.kind, expectAV = apiVersionOf(r.served)): void {
+  const kind = obj.kind;
+  const av = obj.apiVersion;
+  if (r.served.custom && (typeof kind !== 'string' || kind === '')) {
+    throw newBadRequest(`Object 'Kind' is missing in '${JSON.stringify(obj).slice(0, 200)}'`);
+  }
+  if (typeof av === 'string' && av !== '' && av !== expectAV) {
+    throw newBadRequest(`the API version in the data (${av}) does not match the expected API version (${expectAV})`);
+  }
+  if (typeof kind === 'string' && kind !== '' && kind !== expectKind) {
+    throw newBadRequest(`the kind in the data (${kind}) does not match the expected kind (${expectKind})`);
+  }
+  obj.apiVersion = expectAV;
+  obj.kind = expectKind;
+}
+
+/** rest.EnsureObjectNamespaceMatchesRequestNamespace. */
+function ensureNamespace(r: ResourceRequest, obj: Obj): void {
+  const m = metaOf(obj);
+  const ns = r.info.namespace;
+  if (!r.served.namespaced) {
+    if (typeof m.namespace === 'string' && m.namespace !== '') {
+      throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    delete m.namespace;
+    return;
+  }
+  if (m.namespace === undefined || m.namespace === '') m.namespace = ns;
+  else if (m.namespace !== ns) {
+    throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+}
+
+function ensureName(r: ResourceRequest, obj: Obj): void {
+  const m = metaOf(obj);
+  const name = r.info.name!;
+  if (m.name === undefined || m.name === '') m.name = name;
+  else if (m.name !== name) {
+    throw newBadRequest(`the name of the object (${String(m.name)}) does not match the name on the URL (${name})`);
+  }
+}
+
+/** NamespaceLifecycle admission: no new objects in a missing or terminating namespace. */
+async function checkNamespaceLifecycle(r: ResourceRequest, name: string): Promise<void> {
+  const ns = r.info.namespace;
+  if (!r.served.namespaced || ns === undefined) return;
+  const obj = await r.getNamespace(ns);
+  if (obj === undefined) throw newNotFound({ group: '', resource: 'namespaces' }, ns);
+  const phase = isObj(obj.status) ? obj.status.phase : undefined;
+  if (phase === 'Terminating' || isObj(obj.metadata) && obj.metadata.deletionTimestamp) {
+    const err = newForbidden(gr(r.served), name, `unable to create new content in namespace ${ns} because it is being terminated`);
+    err.status.details!.causes = [
+      { reason: 'NamespaceTerminating', message: `namespace ${ns} is being terminated`, field: 'metadata.namespace' },
+    ];
+    throw err;
+  }
+}
+
+function subresourceOf(r: ResourceRequest): 'status' | 'scale' | undefined {
+  const sub = r.info.subresource;
+  if (sub === undefined) return undefined;
+  if (sub === 'status' && r.served.status) return 'status';
+  if (sub === 'scale' && r.served.scale) return 'scale';
+  throw new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'the server could not find the requested resource',
+    reason: 'NotFound',
+    details: {},
+    code: 404,
+  });
+}
+
+async function handleGet(r: ResourceRequest): Promise<void> {
+  const sub = subresourceOf(r);
+  const opts: { resourceVersion?: string } = {};
+  const rv = r.query.str('resourceVersion');
+  if (rv) opts.resourceVersion = rv;
+  const obj = await r.served.store.get(r.info.namespace, r.info.name!, opts);
+  if (sub === 'scale') {
+    writeObject(r.res, 200, toScale(r.served, obj), negotiate(r.req.headers.accept, { yaml: true }));
+    return;
+  }
+  const n = negotiate(r.req.headers.accept, objectProduces(r));
+  writeObject(r.res, 200, transform(r, n, obj, false), n);
+}
+
+async function handleList(r: ResourceRequest): Promise<void> {
+  const n = negotiate(r.req.headers.accept, objectProduces(r));
+  const list: ObjList = await r.served.store.list(r.info.namespace, listOptions(r.query));
+  writeObject(r.res, 200, transform(r, n, list as unknown as Obj, true), n);
+}
+
+async function handleCreate(r: ResourceRequest): Promise<void> {
+  if (r.info.name !== undefined) throw newMethodNotSupported(gr(r.served), 'create');
+  const opts = writeOptions(r.query, 'CreateOptions');
+  const n = negotiate(r.req.headers.accept, { yaml: true, partialMetadata: true });
+  const { value: obj, duplicates } = await readObject(r);
+  const warnings: string[] = [];
+  checkTypeMeta(r, obj);
+  checkDuplicates(r, duplicates, opts, warnings);
+  ensureNamespace(r, obj);
+  const m = metaOf(obj);
+  await checkNamespaceLifecycle(r, typeof m.name === 'string' ? m.name : '');
+  const result = await r.served.store.create(r.info.namespace, obj, opts);
+  if (r.served.deprecationWarning) warnings.unshift(r.served.deprecationWarning);
+  setWarnings(r.res, [...warnings, ...result.warnings]);
+  writeObject(r.res, 201, transform(r, n, result.object, false), n);
+}
+
+async function handleUpdate(r: ResourceRequest): Promise<void> {
+  const sub = subresourceOf(r);
+  const opts = writeOptions(r.query, 'UpdateOptions');
+  const n = negotiate(r.req.headers.accept, { yaml: true, partialMetadata: true });
+  const { value: body, duplicates } = await readObject(r);
+  const warnings: string[] = [];
+  checkDuplicates(r, duplicates, opts, warnings);
+  const uopts: UpdateOptions = { ...opts };
+  if (sub) uopts.subresource = sub;
+  let tryUpdate: (cur: Obj | undefined) => Obj;
+  if (sub === 'scale') {
+    checkTypeMeta(r, body, 'Scale', 'autoscaling/v1');
+    ensureName(r, body);
+    tryUpdate = (cur) => {
+      if (cur === undefined) throw newNotFound(gr(r.served), r.info.name!);
+      return fromScale(r.served, cur, body);
+    };
+  } else {
+    checkTypeMeta(r, body);
+    ensureNamespace(r, body);
+    ensureName(r, body);
+    tryUpdate = () => body;
+  }
+  const result = await r.served.store.update(r.info.namespace, r.info.name!, tryUpdate, uopts);
+  if (r.served.deprecationWarning) warnings.unshift(r.served.deprecationWarning);
+  setWarnings(r.res, [...warnings, ...result.warnings]);
+  const out = sub === 'scale' ? toScale(r.served, result.object) : transform(r, n, result.object, false);
+  writeObject(r.res, result.created ? 201 : 200, out, n);
+}
+
+async function handlePatch(r: ResourceRequest): Promise<void> {
+  const sub = subresourceOf(r);
+  const mt = mediaTypeOf(r.req.headers['content-type']);
+  const accepted = patchMediaTypes(r.served);
+  if (!accepted.includes(mt)) throw newUnsupportedMediaType(accepted);
+  if (mt === 'application/apply-patch+yaml') {
+    throw newUnsupportedMediaType(accepted.filter((t) => t !== 'application/apply-patch+yaml'));
+  }
+  const opts = writeOptions(r.query, 'PatchOptions');
+  const n = negotiate(r.req.headers.accept, { yaml: true, partialMetadata: true });
+  const buf = await readBody(r.req);
+  const patch = decodeJSON(buf.toString('utf8'));
+  const warnings: string[] = [];
+  checkDuplicates(r, patch.duplicates, opts, warnings);
+  const uopts: UpdateOptions = { ...opts };
+  if (sub) uopts.subresource = sub;
+  const tryUpdate = (cur: Obj | undefined): Obj => {
+    if (cur === undefined) throw newNotFound(gr(r.served), r.info.name!);
+    if (sub === 'scale') {
+      const scale = applyPatch(mt, toScale(r.served, cur), patch.value);
+      return fromScale(r.served, cur, scale);
+    }
+    const next = applyPatch(mt, cur, patch.value);
+    checkTypeMeta(r, next);
+    ensureNamespace(r, next);
+    ensureName(r, next);
+    return next;
+  };
+  const result = await r.served.store.update(r.info.namespace, r.info.name!, tryUpdate, uopts);
+  if (r.served.deprecationWarning) warnings.unshift(r.served.deprecationWarning);
+  setWarnings(r.res, [...warnings, ...result.warnings]);
+  const out = sub === 'scale' ? toScale(r.served, result.object) : transform(r, n, result.object, false);
+  writeObject(r.res, result.created ? 201 : 200, out, n);
+}
+
+async function readDeleteBody(r: ResourceRequest): Promise<unknown> {
+  const buf = await readBody(r.req);
+  if (buf.length === 0) return undefined;
+  const mt = mediaTypeOf(r.req.headers['content-type']);
+  if (mt !== 'application/json' && mt !== 'application/yaml') throw newUnsupportedMediaType(['application/json', 'application/yaml']);
+  return decodeObjectBody(buf, r.req.headers['content-type'], false).value;
+}
+
+async function handleDelete(r: ResourceRequest): Promise<void> {
+  if (r.info.subresource !== undefined) throw newMethodNotSupported(gr(r.served), 'delete');
+  const n = negotiate(r.req.headers.accept, { yaml: true });
+  const opts = deleteOptions(r.query, await readDeleteBody(r));
+  const result = await r.served.store.delete(r.info.namespace, r.info.name!, opts);
+  writeObject(r.res, 200, result.response, n);
+}
+
+async function handleDeleteCollection(r: ResourceRequest): Promise<void> {
+  const n = negotiate(r.req.headers.accept, { yaml: true });
+  const opts = deleteOptions(r.query, await readDeleteBody(r));
+  const list = await r.served.store.deleteCollection(r.info.namespace, listOptions(r.query), opts);
+  writeObject(r.res, 200, list, n);
+}
+
+/** Serves one resource request; throws StatusErrors for the caller to write. */
+export async function serveResource(r: ResourceRequest): Promise<void> {
+  const { verb } = r.info;
+  if (r.served.namespaced && r.info.namespace === undefined && verb !== 'list' && verb !== 'watch') {
+    // Namespaced objects are addressed through /namespaces/{ns}/ only.
+    throw new StatusError({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'the server could not find the requested resource',
+      reason: 'NotFound',
+      details: {},
+      code: 404,
+    });
+  }
+  switch (verb) {
+    case 'get':
+      return handleGet(r);
+    case 'list':
+      return handleList(r);
+    case 'watch':
+      return serveWatch(r);
+    case 'create':
+      return handleCreate(r);
+    case 'update':
+      return handleUpdate(r);
+    case 'patch':
+      return handlePatch(r);
+    case 'delete':
+      return handleDelete(r);
+    case 'deletecollection':
+      return handleDeleteCollection(r);
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * Watch streaming: a chunked `application/json` response with one event per line, headers
+ * flushed at once (client-node's watch waits for the first byte), events converted to Tables for
+ * `kubectl get -w`, ended at timeoutSeconds or when the store ends the watch, and cleaned up
+ * when the client goes away.
+ */
+import type { Obj, WatchEvent } from '../../registry/rest.ts';
+import { negotiate } from '../http/negotiate.ts';
+import { parseIncludeObject, toTable } from '../table/convert.ts';
+import { watchOptions } from './options.ts';
+import type { ResourceRequest } from './resource.ts';
+
+/** Serves `?watch=true`; resolves once the stream is set up (it keeps running afterwards). */
+export async function serveWatch(r: ResourceRequest): Promise<void> {
+  const n = negotiate(r.req.headers.accept, { table: true, yaml: false });
+  const opts = watchOptions(r.query);
+  const includeObject = n.target?.as === 'Table' ? parseIncludeObject(r.query.str('includeObject')) : 'Metadata';
+  let headersSent = false;
+  let ended = false;
+  let firstTable = true;
+  const pending: WatchEvent[] = [];
+  let timer: NodeJS.Timeout | undefined;
+
+  const encode = (ev: WatchEvent): string => {
+    let object: Obj = ev.object;
+    if (n.target?.as === 'Table' && (ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED')) {
+      object = toTable(r.served.table, ev.object, false, {
+        includeObject,
+        tableVersion: n.target.version,
+        noHeaders: !firstTable,
+      });
+      firstTable = false;
+    }
+    return JSON.stringify({ type: ev.type, object }) + '\n';
+  };
+
+  const send = (ev: WatchEvent): void => {
+    if (ended) return;
+    if (!headersSent) {
+      pending.push(ev);
+      return;
+    }
+    r.res.write(encode(ev));
+  };
+
+  const finish = (): void => {
+    if (ended) return;
+    ended = true;
+    clearTimeout(timer);
+    if (headersSent) r.res.end();
+  };
+
+  const watcher = await r.served.store.watch(r.info.namespace, opts, send, () => finish());
+  if (ended) {
+    // The store ended the watch before it was established (e.g. an ERROR event): send what came.
+    r.res.writeHead(200, { 'Content-Type': n.contentType, 'Cache-Control': 'no-cache, private' });
+    for (const ev of pending) r.res.write(encode(ev));
+    r.res.end();
+    return;
+  }
+  timer = setTimeout(() => {
+    watcher.stop();
+    finish();
+  }, (opts.timeoutSeconds ?? 1800) * 1000);
+  r.res.on('close', () => {
+    watcher.stop();
+    ended = true;
+    clearTimeout(timer);
+  });
+  r.res.writeHead(200, { 'Content-Type': n.contentType, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  r.res.flushHeaders();
+  headersSent = true;
+  for (const ev of pending.splice(0)) r.res.write(encode(ev));
+}

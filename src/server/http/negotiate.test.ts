@@ -1,0 +1,39 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { negotiate } from './negotiate.ts';
+import { StatusError } from '../../apimachinery/status.ts';
+
+const kubectlTable =
+  'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+const kubectlAgg =
+  'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
+
+test('negotiate picks Table for kubectl get on resources, JSON where tables are not produced', () => {
+  const t = negotiate(kubectlTable, { table: true });
+  assert.equal(t.target?.as, 'Table');
+  assert.equal(t.contentType, 'application/json;as=Table;v=v1;g=meta.k8s.io');
+  const plain = negotiate(kubectlTable, {});
+  assert.equal(plain.target, undefined);
+  assert.equal(plain.contentType, 'application/json');
+});
+
+test('negotiate answers aggregated discovery with the exact content type', () => {
+  const n = negotiate(kubectlAgg, { aggregatedDiscovery: true });
+  assert.equal(n.contentType, 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
+  const old = negotiate('application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json', {
+    aggregatedDiscovery: true,
+  });
+  assert.equal(old.target?.version, 'v2beta1');
+});
+
+test('negotiate handles protobuf-first, YAML, wildcards, q-values and 406', () => {
+  assert.equal(negotiate('application/vnd.kubernetes.protobuf,application/json', {}).encoding, 'json');
+  assert.equal(negotiate('application/yaml', {}).contentType, 'application/yaml');
+  assert.equal(negotiate('*/*', {}).encoding, 'json');
+  assert.equal(negotiate(undefined, {}).encoding, 'json');
+  assert.equal(negotiate('application/yaml;q=0.5, application/json', {}).encoding, 'json');
+  assert.throws(
+    () => negotiate('text/html', {}),
+    (e: unknown) => e instanceof StatusError && e.code === 406,
+  );
+});

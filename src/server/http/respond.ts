@@ -1,0 +1,59 @@
+/**
+ * Writing responses: objects as JSON or YAML in the negotiated form, Status errors with their
+ * code, and `Warning: 299 - "..."` headers. Every error path ends here so that a client always
+ * gets a Kubernetes Status, never a bare 500 or a dropped connection.
+ */
+import type { ServerResponse } from 'node:http';
+import { stringify as stringifyYaml } from 'yaml';
+import { errorToStatus, type Status } from '../../apimachinery/status.ts';
+import type { Negotiated } from './negotiate.ts';
+
+/** Formats one warning as kube-apiserver's header value: `299 - "<text>"`, text quoted Go-style. */
+export function warningHeaderValue(text: string): string {
+  // Header values cannot carry control characters or non-Latin-1 text: replace what Node rejects.
+  const safe = text.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/[^\u0000-\u00ff]/g, '?');
+  return `299 - "${safe.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+/** Adds `Warning` headers (deduplicated, in order) to a response that has not started. */
+export function setWarnings(res: ServerResponse, warnings: readonly string[]): void {
+  if (warnings.length === 0 || res.headersSent) return;
+  const uniq = [...new Set(warnings)];
+  res.setHeader('Warning', uniq.map(warningHeaderValue));
+}
+
+/** Serializes a value in the negotiated encoding. */
+export function encode(value: unknown, n: Pick<Negotiated, 'encoding' | 'pretty'>): string {
+  if (n.encoding === 'yaml') return stringifyYaml(value, { lineWidth: 0 });
+  return n.pretty ? JSON.stringify(value, null, 2) + '\n' : JSON.stringify(value) + '\n';
+}
+
+/** Writes an object with status `code` in the negotiated form. */
+export function writeObject(res: ServerResponse, code: number, value: unknown, n: Negotiated): void {
+  const body = encode(value, n);
+  res.writeHead(code, { 'Content-Type': n.contentType, 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** Writes raw JSON with an explicit content type (discovery, OpenAPI). */
+export function writeJSON(res: ServerResponse, code: number, value: unknown, contentType = 'application/json', extra?: Record<string, string>): void {
+  const body = typeof value === 'string' ? value : JSON.stringify(value);
+  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), ...extra });
+  res.end(body);
+}
+
+/** Writes a Status (as JSON, whatever was negotiated: errors are always JSON to JSON clients). */
+export function writeStatus(res: ServerResponse, status: Status): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify(status) + '\n';
+  res.writeHead(status.code || 500, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** Writes whatever was thrown as its Status (500 for non-Status errors). */
+export function writeError(res: ServerResponse, err: unknown): void {
+  writeStatus(res, errorToStatus(err));
+}

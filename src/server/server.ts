@@ -1,0 +1,218 @@
+/**
+ * The HTTP API server: one node:http request handler that routes health and version checks,
+ * discovery, OpenAPI, verb-only endpoints (access reviews) and resource requests, and turns
+ * every failure into a Kubernetes Status. `createApiServer` wires the served-resource table to
+ * the stores; `listen`/`close` manage the socket and open watches.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { failureStatus, newMethodNotAllowed, newNotFound, StatusError } from '../apimachinery/status.ts';
+import type { Obj, RESTStore } from '../registry/rest.ts';
+import { readBody, decodeObjectBody } from './http/body.ts';
+import { negotiate } from './http/negotiate.ts';
+import { Query } from './http/query.ts';
+import { writeError, writeJSON, writeObject, writeStatus } from './http/respond.ts';
+import { parseRequestInfo } from './requestinfo.ts';
+import { ServedTable } from './served.ts';
+import { serveResource } from './handlers/resource.ts';
+import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery/documents.ts';
+import { versionInfo } from './version.ts';
+import { OpenAPIService } from './openapi/service.ts';
+import { registerBuiltins } from './builtins.ts';
+import { CRDServing, type CustomResourceStoreFactory } from './crd/serving.ts';
+
+/** What the server needs from the layers below. */
+export interface ApiServerDeps {
+  /** The Namespace store (core/v1 namespaces). */
+  namespaces: RESTStore;
+  /** The CustomResourceDefinition store (apiextensions.k8s.io/v1). */
+  crds: RESTStore;
+  /** Creates the store serving one version of an established CRD. */
+  customResourceStore: CustomResourceStoreFactory;
+}
+
+const notFoundStatus = () =>
+  failureStatus(404, 'NotFound', 'the server could not find the requested resource', {});
+
+function splitPath(pathname: string): string[] {
+  const segs = pathname.split('/').slice(1);
+  if (segs.length > 0 && segs[segs.length - 1] === '') segs.pop();
+  return segs.map((s) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  });
+}
+
+export class ApiServer {
+  readonly table = new ServedTable();
+  readonly openapi: OpenAPIService;
+  readonly crdServing: CRDServing;
+  readonly http: Server;
+  private readonly sockets = new Set<Socket>();
+  private serverAddress = '127.0.0.1:6443';
+
+  constructor(readonly deps: ApiServerDeps) {
+    registerBuiltins(this.table, deps);
+    this.openapi = new OpenAPIService(this.table);
+    this.crdServing = new CRDServing(this.table, deps.crds, deps.customResourceStore);
+    this.http = createServer({ keepAlive: true }, (req, res) => {
+      this.handle(req, res).catch((e) => {
+        try {
+          writeError(res, e);
+        } catch {
+          res.destroy();
+        }
+      });
+    });
+    this.http.on('connection', (s: Socket) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+    this.http.on('clientError', (_err, socket: Socket) => {
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+      else socket.destroy();
+    });
+  }
+
+  /** Starts the CRD watch and listens; resolves with the bound address (`host:port`). */
+  async listen(host: string, port: number): Promise<{ host: string; port: number }> {
+    await this.crdServing.start();
+    await new Promise<void>((resolve, reject) => {
+      this.http.once('error', reject);
+      this.http.listen(port, host, () => {
+        this.http.off('error', reject);
+        resolve();
+      });
+    });
+    const addr = this.http.address();
+    const bound = typeof addr === 'object' && addr ? { host, port: addr.port } : { host, port };
+    this.serverAddress = `${bound.host}:${bound.port}`;
+    return bound;
+  }
+
+  /** Stops accepting, ends open connections (watches included) and the CRD watch. */
+  async close(): Promise<void> {
+    this.crdServing.stop();
+    const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
+    for (const s of this.sockets) s.destroy();
+    await closed;
+  }
+
+  /** Handles one request (exposed for tests that drive the handler without a socket). */
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const query = new Query(url.searchParams);
+    const segs = splitPath(url.pathname);
+    const method = req.method ?? 'GET';
+    try {
+      if (await this.handleNonResource(req, res, segs, query, method)) return;
+      const info = parseRequestInfo(method, segs, query);
+      if (info === undefined) {
+        writeStatus(res, notFoundStatus());
+        return;
+      }
+      const virtual = this.table.getVirtual(info.group, info.version, info.resource);
+      if (virtual !== undefined && info.name === undefined && info.namespace === undefined) {
+        if (info.verb !== 'create') throw newMethodNotAllowed(`${info.verb} is not supported on resources of kind ${JSON.stringify(info.resource + '.' + info.group)}`);
+        const body = decodeObjectBody(await readBody(req), req.headers['content-type'], true).value;
+        if (body === null || typeof body !== 'object' || Array.isArray(body)) throw newNotFound({ group: info.group, resource: info.resource }, '');
+        const n = negotiate(req.headers.accept, { yaml: true });
+        writeObject(res, 201, virtual.create(body as Obj), n);
+        return;
+      }
+      const served = this.table.get(info.group, info.version, info.resource);
+      if (served === undefined) {
+        writeStatus(res, notFoundStatus());
+        return;
+      }
+      await serveResource({
+        req,
+        res,
+        query,
+        info,
+        served,
+        getNamespace: async (name) => {
+          try {
+            return await this.deps.namespaces.get(undefined, name);
+          } catch (e) {
+            if (e instanceof StatusError && e.code === 404) return undefined;
+            throw e;
+          }
+        },
+      });
+    } catch (e) {
+      if (!res.headersSent) {
+        // Drain what is left of the body so that keep-alive connections stay usable.
+        req.resume();
+      }
+      writeError(res, e);
+    }
+  }
+
+  /** Non-resource paths; returns false when the path is a resource path. */
+  private async handleNonResource(req: IncomingMessage, res: ServerResponse, segs: string[], query: Query, method: string): Promise<boolean> {
+    const p = segs.join('/');
+    const isRead = method === 'GET' || method === 'HEAD';
+    switch (p) {
+      case 'healthz':
+      case 'livez':
+      case 'readyz':
+        if (!isRead) throw newMethodNotAllowed('the server does not allow this method on the requested resource');
+        res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+        res.end('ok');
+        return true;
+      case 'version':
+        if (!isRead) throw newMethodNotAllowed('the server does not allow this method on the requested resource');
+        writeJSON(res, 200, JSON.stringify(versionInfo, null, 2));
+        return true;
+      case 'api':
+      case 'apis': {
+        if (!isRead) throw newMethodNotAllowed('the server does not allow this method on the requested resource');
+        const n = negotiate(req.headers.accept, { aggregatedDiscovery: true, yaml: false });
+        const groups = this.table.groups().filter((g) => (p === 'api' ? g.name === '' : g.name !== ''));
+        if (n.target) {
+          const v = n.target.version as 'v2' | 'v2beta1';
+          writeJSON(res, 200, aggregatedDiscovery(groups, this.table.discovered(), v), n.contentType, { Vary: 'Accept' });
+        } else {
+          writeJSON(res, 200, p === 'api' ? apiVersions(this.serverAddress) : apiGroupList(groups), 'application/json', { Vary: 'Accept' });
+        }
+        return true;
+      }
+    }
+    if (segs[0] === 'openapi') {
+      if (!isRead) throw newMethodNotAllowed('the server does not allow this method on the requested resource');
+      this.openapi.serve(req, res, segs, query);
+      return true;
+    }
+    if (segs[0] === 'api' && segs.length === 2 && isRead) {
+      if (!this.table.groups().some((g) => g.name === '' && g.versions.includes(segs[1]!))) {
+        writeStatus(res, notFoundStatus());
+        return true;
+      }
+      writeJSON(res, 200, apiResourceList('', segs[1]!, this.table.discovered()));
+      return true;
+    }
+    if (segs[0] === 'apis' && (segs.length === 2 || segs.length === 3) && isRead) {
+      const g = this.table.groups().find((x) => x.name === segs[1]);
+      if (!g || (segs.length === 3 && !g.versions.includes(segs[2]!))) {
+        writeStatus(res, notFoundStatus());
+        return true;
+      }
+      writeJSON(res, 200, segs.length === 2 ? apiGroup(g) : apiResourceList(g.name, segs[2]!, this.table.discovered()));
+      return true;
+    }
+    if (segs[0] !== 'api' && segs[0] !== 'apis') {
+      writeStatus(res, notFoundStatus());
+      return true;
+    }
+    return false;
+  }
+}
+
+/** Creates an ApiServer over the given stores (not yet listening). */
+export function createApiServer(deps: ApiServerDeps): ApiServer {
+  return new ApiServer(deps);
+}
