@@ -80,6 +80,32 @@ const REGISTRY_TYPES: Map<string, Type> = new Map(
   ].map((t) => [typeName(t), typeOf(t)]),
 );
 
+/** Fields of the well-known protobuf messages, for constructing them by name (`google.protobuf.Int64Value{value: 1}`). */
+const WELL_KNOWN_FIELDS: Record<string, Record<string, Type>> = {
+  'google.protobuf.Any': { type_url: StringType, value: BytesType },
+  'google.protobuf.Duration': { seconds: IntType, nanos: IntType },
+  'google.protobuf.Timestamp': { seconds: IntType, nanos: IntType },
+  'google.protobuf.Value': {
+    null_value: NullType,
+    number_value: DoubleType,
+    string_value: StringType,
+    bool_value: BoolType,
+    struct_value: mapOf(StringType, DynType),
+    list_value: listOf(DynType),
+  },
+  'google.protobuf.Struct': { fields: mapOf(StringType, DynType) },
+  'google.protobuf.ListValue': { values: listOf(DynType) },
+  'google.protobuf.BoolValue': { value: BoolType },
+  'google.protobuf.BytesValue': { value: BytesType },
+  'google.protobuf.DoubleValue': { value: DoubleType },
+  'google.protobuf.FloatValue': { value: DoubleType },
+  'google.protobuf.Int32Value': { value: IntType },
+  'google.protobuf.Int64Value': { value: IntType },
+  'google.protobuf.StringValue': { value: StringType },
+  'google.protobuf.UInt32Value': { value: UintType },
+  'google.protobuf.UInt64Value': { value: UintType },
+};
+
 const emptyProvider: TypeProvider = {
   findStructType: () => undefined,
   findFieldType: () => undefined,
@@ -220,6 +246,7 @@ export class CheckEnv {
     if (builtin) return { name, type: builtin };
     const t = this.findStructType(name);
     if (t) return { name, type: typeOf(t) };
+    if (this.provider.findEnumValue?.(name) !== undefined) return { name, type: IntType };
     return undefined;
   }
 
@@ -253,7 +280,8 @@ export class CheckEnv {
   /** The type of a field of an object type, or undefined if there is no such field. */
   findFieldType(structName: string, field: string): Type | undefined {
     const f = this.provider.findFieldType(structName, field);
-    return f ? sanitize(f.type) : undefined;
+    if (f) return sanitize(f.type);
+    return WELL_KNOWN_FIELDS[structName]?.[field];
   }
 }
 

@@ -79,6 +79,8 @@ export interface TypeProvider {
   findFieldType(structName: string, field: string): FieldType | undefined;
   /** All field names of an object type (for message construction checks). */
   fieldNames?(structName: string): string[] | undefined;
+  /** The value of a fully qualified enum constant (`pkg.Msg.Enum.VALUE`), typed int by the checker. */
+  findEnumValue?(name: string): bigint | undefined;
 }
 
 /** How cel-go prints a type in error messages (`list(int)`, `map(string, dyn)`, `optional_type(int)`). */
