@@ -344,6 +344,41 @@ export function runStoreContract(name: string, open: () => Promise<OpenedStore>)
           assert.deepEqual(w.events.map((e) => e.kv.modRevision), expected);
         }
       }));
+
+      test('watches started while writes are in flight see every later change exactly once', withStore(async (s) => {
+        const base = await s.currentRevision();
+        const watchers: { after: number; got: Collected }[] = [];
+        let writes = 0;
+        // Four writers create and update keys; between their writes, watches start from a revision
+        // behind the current one (history, then live) or at it (live only).
+        await Promise.all(
+          Array.from({ length: 4 }, async (_, w) => {
+            for (let i = 0; i < 25; i++) {
+              const kv = await s.create(`/registry/t/w${w}-${i}`, 'v');
+              await s.update(kv.key, 'v2', kv.modRevision);
+              writes += 2;
+              if (i % 5 === w % 5) {
+                const cur = await s.currentRevision();
+                const after = Math.max(base, cur - 3 * (w + 1));
+                watchers.push({ after, got: collect(s, '/registry/t/', after) });
+              }
+            }
+          }),
+        );
+        const last = await s.currentRevision();
+        assert.equal(last - base, writes);
+        assert.ok(watchers.length >= 16);
+        for (const { after, got } of watchers) {
+          await got.until(last - after);
+          await settle();
+          got.watch.cancel();
+          assert.deepEqual(
+            got.events.map((e) => e.kv.modRevision),
+            Array.from({ length: last - after }, (_, i) => after + 1 + i),
+            `watch from ${after}`,
+          );
+        }
+      }));
     });
 
     describe('compaction', () => {

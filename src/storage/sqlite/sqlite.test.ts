@@ -247,6 +247,24 @@ describe('compactor', () => {
     }
   });
 
+  test('the store runs its compactor on the configured interval', async () => {
+    const s = await openSqliteStore({ path: freshPath(), compactIntervalMs: 20, retentionRevisions: 1 });
+    try {
+      let kv = await s.create('/registry/a/x', '0');
+      for (let i = 1; i < 5; i++) kv = await s.update('/registry/a/x', String(i), kv.modRevision);
+      const seen = await s.currentRevision();
+      // The first tick records `seen`; a later one compacts to it (held back by one revision).
+      const deadline = Date.now() + 3000;
+      while ((await s.compactedRevision()) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      const compacted = await s.compactedRevision();
+      assert.ok(compacted > 0 && compacted <= seen - 1, `compacted to ${compacted}, current ${seen}`);
+      await assert.rejects(s.get('/registry/a/x', compacted - 1), CompactedError);
+      assert.equal((await s.get('/registry/a/x'))?.value, '4');
+    } finally {
+      await s.close();
+    }
+  });
+
   test('periodic ticks compact to the previous tick, and watches before it get CompactedError', async () => {
     const s = await openSqliteStore({ path: freshPath(), compactIntervalMs: 0 });
     try {
