@@ -76,6 +76,8 @@ export interface PlanOptions {
   costLimit?: number;
   /** Total comprehension iterations allowed per evaluation; Infinity: none. */
   iterationLimit?: number;
+  /** Whether `has()` costs 1 (cel-go's default) or 0. */
+  presenceTestHasCost?: boolean;
 }
 
 export interface Plan {
@@ -229,6 +231,10 @@ class Planner {
     if (checkedName !== undefined) {
       return { fn: this.globalGetter(checkedName, parts.join('.'), id), used: parts.length };
     }
+    if (this.o.checked && parts.length === 1) {
+      const t = this.typeValue(parts[0]!);
+      if (t) return { fn: () => t, used: 1 };
+    }
     const declared = this.o.declaredVars;
     if (declared) {
       for (let n = parts.length; n > 0; n--) {
@@ -266,6 +272,16 @@ class Planner {
   }
 
   private globalGetter(qualified: string, written: string, id: number): Closure {
+    if (!this.o.declaredVars?.has(qualified)) {
+      const t = this.typeValue('.' + qualified) ?? this.typeValue(qualified);
+      if (t) {
+        const extra = written.split('.').length;
+        return (f) => {
+          f.cost += extra;
+          return t;
+        };
+      }
+    }
     const missing = new CelError(`no such attribute(s): ${qualified}`, id);
     const extra = written.split('.').length - 1;
     return (f) => {
@@ -309,9 +325,10 @@ class Planner {
     const operand = this.plan(e.operand, sc);
     const field = e.field;
     if (e.testOnly) {
+      const c = this.o.presenceTestHasCost === false ? 0 : 1;
       return (f) => {
         const v = operand(f);
-        f.cost++;
+        f.cost += c;
         return has(v, field);
       };
     }
@@ -417,10 +434,11 @@ class Planner {
 
   private planFunction(name: string, receiver: boolean, args: Closure[], e: Expr): Closure {
     let cands = (this.o.registry.get(name) ?? []).filter((o) => o.receiver === receiver && (o.variadic || o.kinds.length === args.length));
+    // The checker's choice is tried first; the others stay as cel-go's dynamic dispatch does when a
+    // value typed dyn turns out to need another overload (e.g. `dyn(1) < 1u`).
     const ids = this.o.checked?.overloads?.get(e.id);
     if (ids && ids.length) {
-      const narrowed = cands.filter((o) => ids.includes(o.id));
-      if (narrowed.length) cands = narrowed;
+      cands = [...cands.filter((o) => ids.includes(o.id)), ...cands.filter((o) => !ids.includes(o.id))];
     }
     const display = name;
     if (cands.length === 0) {

@@ -404,7 +404,7 @@ export function compare(a: Val, b: Val): number | CelError {
 
 // ---- formatting --------------------------------------------------------------------------------
 
-/** Go's strconv.FormatFloat(f, 'g', -1, 64), as cel-go's string(double) prints doubles. */
+/** Go's fmt.Sprintf("%g", f) (shortest digits; exponent form below 1e-4 and from 1e6), as cel-go's string(double). */
 export function formatDouble(f: number): string {
   if (Number.isNaN(f)) return 'NaN';
   if (f === Infinity) return '+Inf';
@@ -415,7 +415,7 @@ export function formatDouble(f: number): string {
   const sign = m[1]!;
   const digits = m[2]! + (m[3] ?? '');
   const exp = Number(m[4]);
-  if (exp < -4 || exp >= 21) {
+  if (exp < -4 || exp >= 6) {
     const mant = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
     const ae = Math.abs(exp);
     return `${sign}${mant}e${exp < 0 ? '-' : '+'}${ae < 10 ? '0' : ''}${ae}`;

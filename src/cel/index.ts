@@ -1,0 +1,204 @@
+/**
+ * The public face of the CEL package: an `Env` (declared variables, object types, libraries,
+ * options) compiles source text — parse, type-check, plan — into a `Program` evaluated against an
+ * activation. Compile-time problems come back as issues printed as cel-go prints them; evaluation
+ * never throws and reports runtime errors, with the actual cost, as values.
+ */
+import { check, type CheckedExpr } from './check/checker.ts';
+import { estimateCost, type CostEstimate, type CostOptions } from './check/cost.ts';
+import { CheckEnv } from './check/env.ts';
+import { DynType, formatType, type Type, type TypeProvider } from './check/types.ts';
+import { addOverloads, libraryOverloads, type Registry, type RtOverload } from './eval/dispatch.ts';
+import {
+  type Activation,
+  type CheckedInfo,
+  EvalCancelled,
+  Frame,
+  type Plan,
+  activationOf,
+  plan,
+} from './eval/planner.ts';
+import { CelError, type Val, fromJSON, typeOfValue } from './eval/values.ts';
+import type { Library } from './lib/decls.ts';
+import { extensionOverloads } from './lib/runtime.ts';
+import { optionalLibrary, standardLibrary } from './lib/std/decls.ts';
+import { stdImpls, stdOverloads } from './lib/std/impl.ts';
+import type { ParsedExpr } from './syntax/ast.ts';
+import { parse, type ParseOptions } from './syntax/parser.ts';
+
+export type { Activation } from './eval/planner.ts';
+export * from './eval/values.ts';
+export { activationOf } from './eval/planner.ts';
+export type { Library } from './lib/decls.ts';
+export { allExtensionLibraries, extensionLibraries } from './lib/runtime.ts';
+
+export interface EnvOptions {
+  /** Declared variables: name -> type. */
+  variables?: Record<string, Type>;
+  /** Extension libraries to install (the standard and optional libraries are always installed). */
+  libraries?: Library[];
+  /** Namespace in which names resolve. */
+  container?: string;
+  /** Object types (the schema layer derives them from CRD schemas). */
+  provider?: TypeProvider;
+  /** Object type names usable as type values and in `type(x) == T` comparisons. */
+  typeNames?: string[];
+  /** Skip the type checker: plan the parsed AST and dispatch by runtime types only. */
+  disableCheck?: boolean;
+  /**
+   * When checking is disabled: resolve names only against the declared variables (true) or search
+   * the activation at run time (false, default when no variables are declared).
+   */
+  crossTypeNumericComparisons?: boolean;
+  homogeneousAggregateLiterals?: boolean;
+  /** Runtime cost limit (cel-go CostLimit); exceeding it is the error `operation cancelled: actual cost limit exceeded`. */
+  costLimit?: number;
+  /** Comprehension iterations allowed per evaluation. */
+  iterationLimit?: number;
+  /** Whether `has()` costs 1 (cel-go's default, true) or 0 (as Kubernetes configures). */
+  presenceTestHasCost?: boolean;
+  /** Parser options (macros, limits). */
+  parse?: ParseOptions;
+}
+
+/** The outcome of compile: a program, or issues printed as cel-go prints them. */
+export type CompileResult =
+  | { program: Program; issues?: undefined }
+  | { program?: undefined; issues: string };
+
+/** The outcome of one evaluation: a value or an error, with the actual cost either way. */
+export type EvalResult = { value: Val; error?: undefined; cost: number } | { value?: undefined; error: CelError; cost: number };
+
+/** A compiled expression. Reusable and safe to evaluate concurrently (each eval has its own frame). */
+export class Program {
+  /** @internal */
+  constructor(
+    private readonly p: Plan,
+    /** The checked result type (dyn when unchecked). */
+    readonly type: Type,
+    /** The checked AST, when the checker ran. */
+    readonly checked: CheckedExpr | undefined,
+    private readonly costLimit: number,
+    private readonly iterationLimit: number,
+  ) {}
+
+  /**
+   * Evaluates against an activation (or a plain object of CEL values). Never throws: errors and
+   * cancellation (cost or iteration limits) come back as `error`.
+   */
+  eval(vars: Activation | Record<string, Val> = {}, opts: { costLimit?: number } = {}): EvalResult {
+    const act = typeof (vars as Activation).get === 'function' && !(vars instanceof Map) ? (vars as Activation) : activationOf(vars as Record<string, Val>);
+    const limit = opts.costLimit ?? this.costLimit;
+    const f = new Frame(act, this.p.nslots, limit, this.iterationLimit);
+    let v: Val;
+    try {
+      v = this.p.root(f);
+    } catch (e) {
+      if (e instanceof EvalCancelled) return { error: new CelError(e.message), cost: f.cost };
+      const msg = e instanceof RangeError ? 'operation cancelled: stack exhausted' : `internal error: ${(e as Error)?.message ?? String(e)}`;
+      return { error: new CelError(msg), cost: f.cost };
+    }
+    if (f.cost > limit) return { error: new CelError('operation cancelled: actual cost limit exceeded'), cost: f.cost };
+    if (v instanceof CelError) return { error: v, cost: f.cost };
+    return { value: v, cost: f.cost };
+  }
+}
+
+/** A CEL environment: built once, compiles many expressions. */
+export class Env {
+  readonly options: EnvOptions;
+  private readonly checkEnv: CheckEnv;
+  private readonly registry: Registry;
+  private readonly declared: Set<string>;
+
+  constructor(opts: EnvOptions = {}) {
+    this.options = opts;
+    const libs = [standardLibrary, optionalLibrary, ...(opts.libraries ?? [])];
+    this.checkEnv = new CheckEnv({
+      container: opts.container,
+      provider: opts.provider,
+      crossTypeNumericComparisons: opts.crossTypeNumericComparisons,
+      homogeneousAggregateLiterals: opts.homogeneousAggregateLiterals,
+      libraries: libs,
+      variables: opts.variables,
+    });
+    this.registry = new Map();
+    addOverloads(this.registry, stdOverloads);
+    addOverloads(this.registry, extensionOverloads);
+    for (const lib of opts.libraries ?? []) addOverloads(this.registry, libraryOverloads(lib));
+    this.declared = new Set(Object.keys(opts.variables ?? {}));
+    for (const lib of opts.libraries ?? []) for (const v of lib.variables ?? []) this.declared.add(v.name);
+  }
+
+  /** Parses only. */
+  parse(source: string): { parsed?: ParsedExpr; issues?: string } {
+    const r = parse(source, this.options.parse);
+    return r.parsed ? { parsed: r.parsed } : { issues: r.issues.toString() };
+  }
+
+  /** Parses and type-checks. */
+  check(source: string): { checked?: CheckedExpr; issues?: string } {
+    const r = parse(source, this.options.parse);
+    if (!r.parsed) return { issues: r.issues.toString() };
+    const c = check(r.parsed, this.checkEnv);
+    return c.checked ? { checked: c.checked } : { issues: c.issues.toString() };
+  }
+
+  /** Estimated cost range of a checked expression (cel-go's EstimateCost). */
+  estimateCost(checked: CheckedExpr, opts?: CostOptions): CostEstimate {
+    return estimateCost(checked, { presenceTestHasCost: this.options.presenceTestHasCost, ...opts });
+  }
+
+  /** Parse -> check (unless disabled) -> plan. */
+  compile(source: string): CompileResult {
+    const r = parse(source, this.options.parse);
+    if (!r.parsed) return { issues: r.issues.toString() };
+    if (this.options.disableCheck) return { program: this.planParsed(r.parsed.expr, undefined, DynType) };
+    const c = check(r.parsed, this.checkEnv);
+    if (!c.checked) return { issues: c.issues.toString() };
+    return { program: this.planChecked(c.checked) };
+  }
+
+  /** Plans an already checked expression. */
+  planChecked(checked: CheckedExpr): Program {
+    const overloads = new Map<number, string[]>();
+    const identNames = new Map<number, string>();
+    for (const [id, ref] of checked.referenceMap) {
+      if (ref.overloadIds.length) overloads.set(id, ref.overloadIds);
+      else if (ref.name !== undefined) identNames.set(id, ref.name);
+    }
+    const t = checked.typeMap.get(checked.expr.id) ?? DynType;
+    return this.planParsed(checked.expr, { overloads, identNames }, t, checked);
+  }
+
+  private planParsed(expr: ParsedExpr['expr'], info: CheckedInfo | undefined, type: Type, checked?: CheckedExpr): Program {
+    const costLimit = this.options.costLimit ?? Infinity;
+    const iterationLimit = this.options.iterationLimit ?? Infinity;
+    const p = plan(expr, {
+      registry: this.registry,
+      container: this.options.container,
+      declaredVars: info || this.declared.size ? this.declared : undefined,
+      typeNames: new Set(this.options.typeNames ?? []),
+      checked: info,
+      costLimit,
+      iterationLimit,
+      presenceTestHasCost: this.options.presenceTestHasCost,
+    });
+    return new Program(p, type, checked, costLimit, iterationLimit);
+  }
+
+  /** Adds runtime overloads (for libraries implemented outside the declaration format). */
+  addOverloads(ovs: Iterable<RtOverload>): void {
+    addOverloads(this.registry, ovs);
+  }
+}
+
+/** cel-go's display name of a value's runtime type or a checked type. */
+export function typeDisplay(v: Val, checkedType?: Type): string {
+  if (checkedType && checkedType.kind !== 'dyn' && checkedType.kind !== 'typeParam') return formatType(checkedType);
+  return typeOfValue(v).name;
+}
+
+/** Convenience: JSON-like data to CEL values (integral numbers as int). */
+export { fromJSON };
+export { stdImpls };

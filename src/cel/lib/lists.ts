@@ -1,0 +1,85 @@
+/**
+ * The lists extension library (cel-go ext/lists.go): slice, flatten, sort, distinct, reverse,
+ * lists.range and `@sortByAssociatedKeys` (what the sortBy macro expands to). first/last are in the
+ * optional library (std/decls.ts, optional.ts).
+ */
+import { DynType, IntType, listOf, typeParam } from '../check/types.ts';
+import { CelError, type Val, compare, equals, typeName } from '../eval/values.ts';
+import type { Library } from './decls.ts';
+import { err, fn, global, member } from './define.ts';
+
+const T = typeParam('T');
+const U = typeParam('U');
+const LT = listOf(T);
+const I = IntType;
+
+function slice(l: Val[], start: bigint, end: bigint): Val {
+  if (start < 0n || end < 0n) return err(`cannot slice(${start}, ${end}), negative indexes not supported`);
+  if (start > end) return err(`cannot slice(${start}, ${end}), start index must be less than or equal to end index`);
+  if (end > BigInt(l.length)) return err(`cannot slice(${start}, ${end}), list is length ${l.length}`);
+  return l.slice(Number(start), Number(end));
+}
+
+function flatten(l: Val[], depth: bigint): Val {
+  if (depth < 0n) return err('level must be non-negative');
+  const out: Val[] = [];
+  for (const e of l) {
+    if (Array.isArray(e) && depth > 0n) {
+      const inner = flatten(e as Val[], depth - 1n);
+      if (inner instanceof CelError) return inner;
+      out.push(...(inner as Val[]));
+    } else out.push(e);
+  }
+  return out;
+}
+
+function sortList(l: Val[], keys?: Val[]): Val {
+  const ks = keys ?? l;
+  if (ks.length === 0) return l;
+  const t = typeName(ks[0]!);
+  for (const k of ks) {
+    if (typeName(k) !== t) return err('list elements must have the same type');
+    if (compare(k, k) instanceof CelError && !(typeof k === 'number')) return err('list elements must be comparable');
+  }
+  const idx = ks.map((_, i) => i);
+  let failure: CelError | undefined;
+  idx.sort((a, b) => {
+    const c = compare(ks[a]!, ks[b]!);
+    if (c instanceof CelError) {
+      failure ??= c;
+      return 0;
+    }
+    return c;
+  });
+  if (failure) return failure;
+  return idx.map((i) => l[i]!);
+}
+
+function distinct(l: Val[]): Val {
+  const out: Val[] = [];
+  for (const e of l) if (!out.some((x) => equals(x, e))) out.push(e);
+  return out;
+}
+
+export const listsLibrary: Library = {
+  name: 'cel.lib.ext.lists',
+  functions: [
+    fn('slice', member('list_slice', [LT, I, I], LT, slice, { typeParams: ['T'] })),
+    fn(
+      'flatten',
+      member('list_flatten', [listOf(DynType)], listOf(DynType), (l: Val[]) => flatten(l, 1n)),
+      member('list_flatten_int', [listOf(DynType), I], listOf(DynType), flatten),
+    ),
+    fn('sort', member('list_sort', [LT], LT, (l: Val[]) => sortList(l), { typeParams: ['T'] })),
+    fn(
+      '@sortByAssociatedKeys',
+      member('list_@sortByAssociatedKeys', [LT, listOf(U)], LT, (l: Val[], k: Val[]) =>
+        k.length !== l.length ? err(`@sortByAssociatedKeys() expected a list of the same size as the associated keys list, but got ${l.length} and ${k.length} elements respectively.`) : sortList(l, k), {
+        typeParams: ['T', 'U'],
+      }),
+    ),
+    fn('lists.range', global('lists_range', [I], listOf(I), (n: bigint) => Array.from({ length: Math.max(0, Number(n)) }, (_, i) => BigInt(i)))),
+    fn('reverse', member('list_reverse', [LT], LT, (l: Val[]) => [...l].reverse(), { typeParams: ['T'] })),
+    fn('distinct', member('list_distinct', [LT], LT, distinct, { typeParams: ['T'] })),
+  ],
+};
