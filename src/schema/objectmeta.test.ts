@@ -1,0 +1,52 @@
+// Embedded resources and metadata coercion (after Kubernetes' objectmeta algorithm/validation tests).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { coerce, validateEmbedded } from './objectmeta.ts';
+import { newStructural } from './structural.ts';
+import { errorString } from '../apimachinery/field/errors.ts';
+
+const schema = newStructural({
+  type: 'object',
+  properties: {
+    spec: {
+      type: 'object',
+      properties: {
+        template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+      },
+    },
+  },
+});
+
+test('coerce drops unknown ObjectMeta fields at the root and in embedded resources, reporting them', () => {
+  const obj: Record<string, any> = {
+    apiVersion: 'a/v1',
+    kind: 'A',
+    metadata: { name: 'x', bogus: 1, labels: { a: 'b' } },
+    spec: { template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', junk: true } } },
+  };
+  const r = coerce(undefined, obj, schema, true, { returnUnknownFieldPaths: true });
+  assert.equal(r.error, undefined);
+  assert.deepEqual(r.unknownFieldPaths, ['metadata.bogus', 'spec.template.metadata.junk']);
+  assert.deepEqual(obj.metadata, { name: 'x', labels: { a: 'b' } });
+  assert.deepEqual(obj.spec.template.metadata, { name: 'p' });
+});
+
+test('coerce rejects malformed metadata unless dropping', () => {
+  const obj = { spec: { template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 5 } } } };
+  const r = coerce(undefined, obj, schema, false);
+  assert.ok(r.error);
+  assert.equal(r.error.field, 'spec.template.metadata');
+  const obj2: Record<string, any> = { spec: { template: { apiVersion: 3, kind: 'Pod', metadata: { name: 5, namespace: 'n' } } } };
+  assert.equal(coerce(undefined, obj2, schema, false, { dropInvalidFields: true }).error, undefined);
+  assert.deepEqual(obj2.spec.template, { kind: 'Pod', metadata: { namespace: 'n' } });
+});
+
+test('embedded resources need apiVersion, kind and valid metadata', () => {
+  const errs = validateEmbedded(undefined, { spec: { template: { kind: 'not a kind!', metadata: { name: 'a/b' } } } }, schema, false).map(errorString);
+  assert.deepEqual(errs.sort(), [
+    'spec.template.apiVersion: Required value',
+    'spec.template.kind: Invalid value: "not a kind!": may have mixed case, but should otherwise match: a DNS-1035 label must consist of lower case alphanumeric characters or \'-\', start with an alphabetic character, and end with an alphanumeric character (e.g. \'my-name\',  or \'abc-123\', regex used for validation is \'[a-z]([-a-z0-9]*[a-z0-9])?\')',
+    'spec.template.metadata.name: Invalid value: "a/b": may not contain \'/\'',
+  ]);
+  assert.deepEqual(validateEmbedded(undefined, { spec: { template: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: {} } } }, schema, false), []);
+});
