@@ -65,15 +65,19 @@ class Watcher implements Watch {
 
   private drain(): void {
     this.draining = false;
-    // Events pushed while draining are picked up by this same loop.
-    while (!this.done && this.queue.length > 0) {
-      const ev = this.queue.shift()!;
+    // Events pushed while draining are picked up by this same loop. An index, not shift(): a long
+    // replay must not cost quadratic time.
+    const queue = this.queue;
+    let i = 0;
+    while (!this.done && i < queue.length) {
+      const ev = queue[i++]!;
       try {
         this.opts.onEvent(ev);
       } catch (err) {
         this.fail(err instanceof Error ? err : new Error(String(err)));
       }
     }
+    if (this.queue === queue) this.queue = [];
   }
 
   /** Stop with an error: onError is called once, then nothing more. */
