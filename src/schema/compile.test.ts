@@ -1,0 +1,50 @@
+// One CRD version end to end: prune, default, validate on the compiled schema.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compileSchema } from './compile.ts';
+import { errorString } from '../apimachinery/field/errors.ts';
+
+const schema = {
+  type: 'object',
+  properties: {
+    spec: {
+      type: 'object',
+      properties: {
+        replicas: { type: 'integer', maximum: 10, default: 1 },
+        mode: { type: 'string', enum: ['a', 'b'] },
+        tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+        template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+      },
+    },
+  },
+};
+
+test('compileSchema: prune reports unknown fields, default fills, validate collects every error', () => {
+  const c = compileSchema(schema);
+  const obj: Record<string, any> = {
+    apiVersion: 'x/v1',
+    kind: 'X',
+    metadata: { name: 'n', junk: 1 },
+    spec: { extra: true, mode: 'c', tags: ['a', 'a'], template: { kind: 'Pod', anything: 1 } },
+    status: {},
+  };
+  const r = c.prune(obj, { trackUnknown: true });
+  assert.deepEqual(r.prunedPaths, ['metadata.junk', 'spec.extra', 'status']);
+  c.default(obj);
+  assert.equal(obj.spec.replicas, 1);
+  assert.deepEqual(obj.metadata, { name: 'n' });
+  assert.deepEqual(c.validate(obj).map(errorString).sort(), [
+    'spec.mode: Unsupported value: "c": supported values: "a", "b"',
+    'spec.tags[1]: Duplicate value: "a"',
+    'spec.template.apiVersion: Required value',
+  ]);
+  obj.spec.replicas = 20;
+  assert.ok(c.validate(obj).map(errorString).includes('spec.replicas: Invalid value: 20: spec.replicas in body should be less than or equal to 10'));
+});
+
+test('compileSchema: preserveUnknownFields keeps everything', () => {
+  const c = compileSchema(schema, { preserveUnknownFields: true });
+  const obj = { spec: { extra: true } };
+  assert.deepEqual(c.prune(obj, { trackUnknown: true }).prunedPaths, []);
+  assert.deepEqual(obj, { spec: { extra: true } });
+});

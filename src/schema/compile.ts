@@ -1,0 +1,96 @@
+/**
+ * Everything the server needs to process objects of one CRD version, compiled once when the CRD
+ * is established: the structural schema, the pruner, the defaulter and the validator (OpenAPI
+ * schema, embedded resources, list-type sets and maps). The registry holds one CompiledSchema per
+ * version and only calls these functions on the request path.
+ */
+import { Path } from '../apimachinery/field/path.ts';
+import type { FieldError } from '../apimachinery/field/errors.ts';
+import { compileDefaulter, compileNullPruner } from './default.ts';
+import { compileListSetsAndMaps } from './listtype.ts';
+import { coerce, compileEmbeddedValidator, type CoerceResult } from './objectmeta.ts';
+import { compilePruner } from './prune.ts';
+import { newStructural, type Structural } from './structural.ts';
+import type { JSONSchemaProps } from './types.ts';
+import { compileValidator } from './validate/validator.ts';
+
+export interface CompileOptions {
+  /** Kubernetes compatibility version choosing the supported string formats ("1.34"). */
+  compatibilityVersion?: string;
+  /** spec.preserveUnknownFields (v1beta1-era CRDs): nothing is pruned. */
+  preserveUnknownFields?: boolean;
+}
+
+export interface PruneCallOptions {
+  /** The object is a whole resource (apiVersion/kind/metadata kept at the top). Default true. */
+  isResourceRoot?: boolean;
+  /** Report pruned paths (for fieldValidation Warn/Strict). Default false. */
+  trackUnknown?: boolean;
+  /** Drop malformed ObjectMeta fields instead of reporting an error (reads from storage). */
+  dropInvalidMetadata?: boolean;
+}
+
+export interface PruneResult {
+  /** Sorted paths of fields that were dropped (empty unless trackUnknown). */
+  prunedPaths: string[];
+  /** A metadata/TypeMeta that could not be coerced (only when not dropping invalid metadata). */
+  error?: FieldError;
+}
+
+export interface CompiledSchema {
+  /** The structural schema (undefined when the CRD version has no schema). */
+  readonly structural: Structural | undefined;
+  /**
+   * MUTATES obj: drops unknown fields (unless preserved), drops nulls that are neither nullable
+   * nor defaulted, and coerces ObjectMeta (unknown metadata fields dropped). Returns pruned paths.
+   */
+  prune(obj: unknown, opts?: PruneCallOptions): PruneResult;
+  /** MUTATES obj: applies schema defaults. */
+  default(obj: unknown): void;
+  /**
+   * All validation errors of obj (schema, embedded resources, list-type set/map), paths relative to
+   * the object root. Root ObjectMeta is the registry's strategy's job, as upstream. `oldObj` is
+   * accepted for update validation; ratcheting of unchanged invalid values is not applied yet.
+   */
+  validate(obj: unknown, oldObj?: unknown): FieldError[];
+}
+
+/** compileSchema: compile one CRD version's openAPIV3Schema. Throws StructuralError if unconvertible. */
+export function compileSchema(openAPIV3Schema: JSONSchemaProps | null | undefined, opts: CompileOptions = {}): CompiledSchema {
+  const structural = newStructural(openAPIV3Schema);
+  const pruneRoot = compilePruner(structural, true);
+  const pruneNested = compilePruner(structural, false);
+  const pruneNulls = compileNullPruner(structural);
+  const defaulter = compileDefaulter(structural);
+  const validator = compileValidator(openAPIV3Schema, { compatibilityVersion: opts.compatibilityVersion });
+  const embedded = compileEmbeddedValidator(structural, false);
+  const listTypes = compileListSetsAndMaps(structural);
+  const root = Path.root();
+  return {
+    structural,
+    prune(obj, o = {}) {
+      const isRoot = o.isResourceRoot ?? true;
+      let paths: string[] = [];
+      if (!opts.preserveUnknownFields) {
+        paths = (isRoot ? pruneRoot : pruneNested)(obj, { trackUnknown: o.trackUnknown });
+        pruneNulls(obj);
+      }
+      const c: CoerceResult = coerce(undefined, obj, structural, isRoot, {
+        dropInvalidFields: o.dropInvalidMetadata,
+        returnUnknownFieldPaths: o.trackUnknown,
+      });
+      if (c.unknownFieldPaths.length > 0) paths = [...paths, ...c.unknownFieldPaths].sort();
+      return c.error !== undefined ? { prunedPaths: paths, error: c.error } : { prunedPaths: paths };
+    },
+    default(obj) {
+      defaulter(obj);
+    },
+    validate(obj) {
+      const errs = validator.validate(obj);
+      const e2 = embedded(obj);
+      const e3 = listTypes(obj, root);
+      if (e2.length === 0 && e3.length === 0) return errs;
+      return [...errs, ...e2, ...e3];
+    },
+  };
+}
