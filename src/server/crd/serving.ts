@@ -160,7 +160,7 @@ export class CRDServing {
   private async startWatch(rv: string, restart: () => void): Promise<void> {
     this.watcher = await this.crds.watch(
       undefined,
-      { resourceVersion: rv, timeoutSeconds: 365 * 24 * 3600 },
+      { resourceVersion: rv, timeoutSeconds: 24 * 24 * 3600 },
       (ev) => {
         if (ev.type === 'ADDED' || ev.type === 'MODIFIED') this.observe(ev.object);
         else if (ev.type === 'DELETED') this.forget(ev.object);

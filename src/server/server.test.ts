@@ -1,0 +1,173 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { call, crontabCRD, eventually, startFixture, type Fixture } from './testing/fixtures.ts';
+
+let f: Fixture;
+const ctPath = '/apis/stable.example.com/v1/namespaces/default/crontabs';
+const aggAccept =
+  'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
+const tableAccept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+
+before(async () => {
+  f = await startFixture();
+  const r = await call(f.base, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crontabCRD);
+  assert.equal(r.status, 201, r.text);
+  await eventually(async () => (await call(f.base, 'GET', '/apis/stable.example.com/v1')).status === 200);
+});
+after(async () => {
+  await f.close();
+});
+
+test('health, version and unknown paths', async () => {
+  assert.equal((await call(f.base, 'GET', '/healthz')).text, 'ok');
+  const v = await call(f.base, 'GET', '/version/');
+  assert.equal(v.json.gitVersion, 'v1.35.0');
+  const nf = await call(f.base, 'GET', '/nope');
+  assert.equal(nf.status, 404);
+  assert.equal(nf.json.kind, 'Status');
+  assert.equal((await call(f.base, 'GET', '/openapi/v2')).status, 404);
+});
+
+test('the established CRD is in aggregated and legacy discovery', async () => {
+  const agg = await call(f.base, 'GET', '/apis', undefined, { Accept: aggAccept });
+  assert.equal(agg.headers['content-type'], 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
+  const g = agg.json.items.find((i: any) => i.metadata.name === 'stable.example.com');
+  const res = g.versions[0].resources[0];
+  assert.equal(res.resource, 'crontabs');
+  assert.deepEqual(res.shortNames, ['ct']);
+  assert.deepEqual(res.subresources.map((s: any) => s.subresource), ['status', 'scale']);
+  const legacy = await call(f.base, 'GET', '/apis');
+  assert.ok(legacy.json.groups.some((x: any) => x.name === 'stable.example.com'));
+  const core = await call(f.base, 'GET', '/api', undefined, { Accept: aggAccept });
+  assert.equal(core.json.items[0].versions[0].resources[0].resource, 'namespaces');
+  const crd = await call(f.base, 'GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com');
+  assert.ok(crd.json.status.conditions.some((c: any) => c.type === 'Established' && c.status === 'True'));
+});
+
+test('create, get, list as Table, conflicts and errors', async () => {
+  const obj = { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'a', labels: { app: 'demo' } }, spec: { cronSpec: '* * * * */5', image: 'img', replicas: 2 } };
+  const c = await call(f.base, 'POST', ctPath, obj);
+  assert.equal(c.status, 201, c.text);
+  assert.equal(c.json.metadata.namespace, 'default');
+  const dup = await call(f.base, 'POST', ctPath, obj);
+  assert.equal(dup.status, 409);
+  assert.equal(dup.json.message, 'crontabs.stable.example.com "a" already exists');
+  const t = await call(f.base, 'GET', ctPath + '?limit=500', undefined, { Accept: tableAccept });
+  assert.equal(t.json.kind, 'Table');
+  assert.deepEqual(t.json.columnDefinitions.map((x: any) => x.name), ['Name', 'Spec', 'Replicas', 'Image', 'Age']);
+  assert.deepEqual(t.json.rows[0].cells.slice(0, 4), ['a', '* * * * */5', 2, 'img']);
+  assert.equal(t.json.rows[0].object.kind, 'PartialObjectMetadata');
+  const nf = await call(f.base, 'GET', ctPath + '/nope');
+  assert.equal(nf.status, 404);
+  assert.equal(nf.json.message, 'crontabs.stable.example.com "nope" not found');
+  const bad = await call(f.base, 'POST', ctPath, '{"kind":');
+  assert.equal(bad.status, 400);
+  const yaml = await call(f.base, 'POST', ctPath, 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: y\nspec:\n  replicas: 1\n', { 'Content-Type': 'application/yaml' });
+  assert.equal(yaml.status, 201, yaml.text);
+  const missingNs = await call(f.base, 'POST', '/apis/stable.example.com/v1/namespaces/nope/crontabs', { ...obj, metadata: { name: 'z' } });
+  assert.equal(missingNs.status, 404);
+  assert.equal(missingNs.json.message, 'namespaces "nope" not found');
+  const big = await call(f.base, 'POST', ctPath, Buffer.alloc(3 * 1024 * 1024 + 10, 0x20));
+  assert.equal(big.status, 413);
+  const dupField = await call(f.base, 'POST', ctPath + '?fieldValidation=Strict', '{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"d"},"spec":{"image":"a","image":"b"}}');
+  assert.equal(dupField.status, 400);
+  assert.match(dupField.json.message, /strict decoding error: duplicate field "spec.image"/);
+  const warn = await call(f.base, 'POST', ctPath + '?fieldValidation=Warn', '{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"w"},"spec":{"image":"a","image":"b"}}');
+  assert.equal(warn.status, 201);
+  assert.equal(warn.headers.warning, '299 - "duplicate field \\"spec.image\\""');
+  const badQ = await call(f.base, 'GET', ctPath + '?watch=maybe');
+  assert.equal(badQ.status, 400);
+});
+
+test('scale subresource reads and writes spec.replicas', async () => {
+  await call(f.base, 'POST', ctPath, { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 's' }, spec: { replicas: 1 } });
+  const s = await call(f.base, 'GET', ctPath + '/s/scale');
+  assert.equal(s.json.kind, 'Scale');
+  assert.equal(s.json.spec.replicas, 1);
+  const p = await call(f.base, 'PATCH', ctPath + '/s/scale', { spec: { replicas: 4 } }, { 'Content-Type': 'application/merge-patch+json' });
+  assert.equal(p.status, 200, p.text);
+  assert.equal(p.json.spec.replicas, 4);
+  const g = await call(f.base, 'GET', ctPath + '/s');
+  assert.equal(g.json.spec.replicas, 4);
+});
+
+test('patch: merge, json, strategic refused for custom resources, non-object merge patch is 400', async () => {
+  await call(f.base, 'POST', ctPath, { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'p' }, spec: { image: 'a' } });
+  const m = await call(f.base, 'PATCH', ctPath + '/p', { spec: { image: 'b' } }, { 'Content-Type': 'application/merge-patch+json' });
+  assert.equal(m.json.spec.image, 'b');
+  const j = await call(f.base, 'PATCH', ctPath + '/p', [{ op: 'replace', path: '/spec/image', value: 'c' }], { 'Content-Type': 'application/json-patch+json' });
+  assert.equal(j.json.spec.image, 'c');
+  const smp = await call(f.base, 'PATCH', ctPath + '/p', { spec: {} }, { 'Content-Type': 'application/strategic-merge-patch+json' });
+  assert.equal(smp.status, 415);
+  const list = await call(f.base, 'PATCH', ctPath + '/p', [{ op: 'add' }], { 'Content-Type': 'application/merge-patch+json' });
+  assert.equal(list.status, 400);
+  const dry = await call(f.base, 'PATCH', ctPath + '/p?dryRun=All', { spec: { image: 'dry' } }, { 'Content-Type': 'application/merge-patch+json' });
+  assert.equal(dry.json.spec.image, 'dry');
+  assert.equal((await call(f.base, 'GET', ctPath + '/p')).json.spec.image, 'c');
+});
+
+test('watch streams events with headers flushed at once and honours timeoutSeconds', async () => {
+  const list = await call(f.base, 'GET', ctPath);
+  const rv = list.json.metadata.resourceVersion;
+  const lines: any[] = [];
+  let headersAt = 0;
+  const done = new Promise<void>((resolve, reject) => {
+    const req = request(`${f.base}${ctPath}?watch=True&resourceVersion=${rv}&timeoutSeconds=2`, (res) => {
+      headersAt = Date.now();
+      assert.equal(res.headers['content-type'], 'application/json');
+      let buf = '';
+      res.on('data', (c: Buffer) => {
+        buf += c.toString();
+        let i;
+        while ((i = buf.indexOf('\n')) >= 0) {
+          lines.push(JSON.parse(buf.slice(0, i)));
+          buf = buf.slice(i + 1);
+        }
+      });
+      res.on('end', () => resolve());
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  const started = Date.now();
+  await eventually(async () => headersAt > 0);
+  assert.ok(headersAt - started < 1000);
+  await call(f.base, 'POST', ctPath, { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'watched' } });
+  await done;
+  assert.ok(Date.now() - started >= 1900);
+  assert.deepEqual(lines.map((l) => [l.type, l.object.metadata.name]), [['ADDED', 'watched']]);
+});
+
+test('OpenAPI v3 index and group-version document', async () => {
+  const idx = await call(f.base, 'GET', '/openapi/v3');
+  const url = idx.json.paths['apis/stable.example.com/v1'].serverRelativeURL;
+  assert.match(url, /^\/openapi\/v3\/apis\/stable\.example\.com\/v1\?hash=[0-9A-F]{128}$/);
+  assert.ok(idx.json.paths['api/v1']);
+  const doc = await call(f.base, 'GET', url);
+  const patch = doc.json.paths['/apis/stable.example.com/v1/namespaces/{namespace}/crontabs/{name}'].patch;
+  assert.deepEqual(patch['x-kubernetes-group-version-kind'], { group: 'stable.example.com', version: 'v1', kind: 'CronTab' });
+  assert.ok(patch.parameters.some((p: any) => p.name === 'fieldValidation'));
+  const schema = doc.json.components.schemas['com.example.stable.v1.CronTab'];
+  assert.deepEqual(schema['x-kubernetes-group-version-kind'], [{ group: 'stable.example.com', kind: 'CronTab', version: 'v1' }]);
+  assert.equal(schema.properties.metadata.allOf[0].$ref, '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta');
+  assert.equal(schema.properties.spec.properties.cronSpec.type, 'string');
+});
+
+test('access reviews answer allowed', async () => {
+  const r = await call(f.base, 'POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', {
+    apiVersion: 'authorization.k8s.io/v1',
+    kind: 'SelfSubjectAccessReview',
+    spec: { resourceAttributes: { verb: 'get', resource: 'crontabs' } },
+  });
+  assert.equal(r.status, 201);
+  assert.equal(r.json.status.allowed, true);
+});
+
+test('deleting the CRD removes its custom resources and its discovery entry', async () => {
+  const d = await call(f.base, 'DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com');
+  assert.equal(d.status, 200, d.text);
+  await eventually(async () => (await call(f.base, 'GET', '/apis/stable.example.com/v1')).status === 404);
+  const agg = await call(f.base, 'GET', '/apis', undefined, { Accept: aggAccept });
+  assert.ok(!agg.json.items.some((i: any) => i.metadata.name === 'stable.example.com'));
+});

@@ -1,0 +1,181 @@
+/**
+ * Test fixtures for the HTTP layer: an ApiServer over real GenericStores on a temporary SQLite
+ * file, with minimal Namespace and CRD strategies (the registry's own strategies replace these in
+ * the served binary), and a tiny HTTP client. Used by the server's tests only.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'node:http';
+import { openSqliteStore } from '../../storage/sqlite/index.ts';
+import type { Store } from '../../storage/store.ts';
+import { GenericStore } from '../../registry/generic-store.ts';
+import { CustomResourceStrategy } from '../../registry/customresource/strategy.ts';
+import { defaultAttrs, strategyDefaults, type Strategy } from '../../registry/strategy.ts';
+import type { Obj } from '../../registry/rest.ts';
+import { ApiServer } from '../server.ts';
+
+const clusterStrategy = (withStatus: boolean): Strategy => {
+  const s: Strategy = {
+    ...strategyDefaults,
+    namespaced: false,
+    getAttrs: (o: Obj) => defaultAttrs(o, false),
+  };
+  if (withStatus) {
+    const status: Strategy = {
+      ...s,
+      prepareForUpdate(_c, obj, old) {
+        const st = obj.status;
+        for (const k of Object.keys(obj)) delete obj[k];
+        Object.assign(obj, structuredClone(old));
+        obj.status = st;
+      },
+    };
+    s.subresourceStrategy = (sub) => (sub === 'status' ? status : undefined);
+  }
+  return s;
+};
+
+export interface Fixture {
+  server: ApiServer;
+  base: string;
+  store: Store;
+  close(): Promise<void>;
+}
+
+/** Starts a server on 127.0.0.1:0 over a fresh SQLite file. */
+export async function startFixture(): Promise<Fixture> {
+  const dir = mkdtempSync(join(tmpdir(), 'crd-apiserver-test-'));
+  const store = await openSqliteStore({ path: join(dir, 'db.sqlite') });
+  const namespaces = new GenericStore({
+    store,
+    info: { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', listKind: 'NamespaceList', namespaced: false },
+    strategy: clusterStrategy(true),
+  });
+  const crds = new GenericStore({
+    store,
+    info: {
+      group: 'apiextensions.k8s.io',
+      version: 'v1',
+      resource: 'customresourcedefinitions',
+      kind: 'CustomResourceDefinition',
+      listKind: 'CustomResourceDefinitionList',
+      namespaced: false,
+    },
+    strategy: clusterStrategy(true),
+  });
+  const server = new ApiServer({
+    namespaces,
+    crds,
+    customResourceStore: (crd, version, info) => {
+      const spec = crd.spec as Obj;
+      const v = (spec.versions as Obj[]).find((x) => x.name === version)!;
+      const subs = (v.subresources ?? {}) as Obj;
+      return new GenericStore({
+        store,
+        info,
+        strategy: new CustomResourceStrategy({
+          group: info.group,
+          version,
+          kind: info.kind,
+          namespaced: info.namespaced,
+          subresources: subs as never,
+        }),
+      });
+    },
+  });
+  await namespaces.create(undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } }, {});
+  const { port } = await server.listen('127.0.0.1', 0);
+  return {
+    server,
+    store,
+    base: `http://127.0.0.1:${port}`,
+    async close() {
+      await server.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: any;
+}
+
+/** One HTTP request; `body` objects are sent as JSON. */
+export function call(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+    const h: Record<string, string> = { ...headers };
+    if (data && !h['Content-Type']) h['Content-Type'] = 'application/json';
+    const req = request(base + path, { method, headers: h }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+      });
+    });
+    req.on('error', reject);
+    if (data) req.write(data);
+    req.end();
+  });
+}
+
+/** The CronTab CRD of the Kubernetes docs, with printer columns, status and scale. */
+export const crontabCRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'crontabs.stable.example.com' },
+  spec: {
+    group: 'stable.example.com',
+    scope: 'Namespaced',
+    names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab', shortNames: ['ct'], categories: ['all'] },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                properties: { cronSpec: { type: 'string' }, image: { type: 'string' }, replicas: { type: 'integer' } },
+              },
+              status: { type: 'object', properties: { replicas: { type: 'integer' } } },
+            },
+          },
+        },
+        subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
+        additionalPrinterColumns: [
+          { name: 'Spec', type: 'string', jsonPath: '.spec.cronSpec' },
+          { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' },
+          { name: 'Image', type: 'string', jsonPath: '.spec.image', priority: 1 },
+          { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+        ],
+      },
+    ],
+  },
+};
+
+/** Waits until `fn` resolves truthy (polling), or fails after `ms`. */
+export async function eventually<T>(fn: () => Promise<T | undefined | false>, ms = 5000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
