@@ -1,0 +1,265 @@
+/**
+ * The strategy for custom resources (apiextensions-apiserver's `pkg/registry/customresource`
+ * strategy, status strategy and validator): generation 1 on create and +1 on any change outside
+ * metadata; with a status subresource, main-resource writes keep the stored status and status
+ * writes change nothing but status; kind/apiVersion and ObjectMeta checks; scale replicas and
+ * selector paths checked as upstream. Schema work (prune, default, schema and CEL validation) comes
+ * from injected hooks compiled once per CRD version by the schema layer.
+ */
+import { invalid, type FieldError } from '../../apimachinery/field/errors.ts';
+import { newBadRequest } from '../../apimachinery/status.ts';
+import { nameIsDNSSubdomain } from '../../apimachinery/validation/names.ts';
+import { deepCopy, jsonEqual, metaOf } from '../meta.ts';
+import { validateObjectMetaWith } from '../objectmeta-checks.ts';
+import type { Obj } from '../rest.ts';
+import { defaultAttrs, strategyDefaults, type Attrs, type RequestContext, type Strategy } from '../strategy.ts';
+import { nestedField, nestedInt64, nestedString, splitJSONPath } from './nested.ts';
+
+/** The schema layer's compiled functions for one CRD version; each is optional. */
+export interface CustomResourceHooks {
+  /** Drops fields the schema does not declare (mutates); returns the pruned paths (`spec.foo`). */
+  prune?(obj: Obj): string[];
+  /** Applies schema defaults (mutates). */
+  default?(obj: Obj): void;
+  /** Schema, list-type and CEL validation of a new object. */
+  validate?(obj: Obj): FieldError[];
+  /** The same on update, with the old object for transition rules. */
+  validateUpdate?(obj: Obj, old: Obj): FieldError[];
+  /** Warnings for the client (e.g. a deprecated version). */
+  warnings?(obj: Obj, old?: Obj): string[];
+}
+
+/** CustomResourceSubresourceScale */
+export interface ScaleSpec {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
+
+export interface CustomResourceStrategyConfig {
+  group: string;
+  version: string;
+  kind: string;
+  namespaced: boolean;
+  /** The CRD's subresources for this version. */
+  subresources?: { status?: Record<string, never> | object; scale?: ScaleSpec };
+  /** The CRD's selectableFields (`.spec.color`), served as field selector labels (`spec.color`). */
+  selectableFields?: readonly { jsonPath: string }[];
+  hooks?: CustomResourceHooks;
+}
+
+const maxInt32 = 2147483647;
+
+/** Everything but metadata: what a generation bump compares. */
+function nonMetadata(obj: Obj): Record<string, unknown> {
+  const { metadata: _m, ...rest } = obj;
+  return rest;
+}
+
+export class CustomResourceStrategy implements Strategy {
+  readonly namespaced: boolean;
+  readonly allowCreateOnUpdate = false;
+  readonly allowUnconditionalUpdate = false;
+  readonly returnDeletedObject = false;
+  readonly selectableFields: readonly string[];
+  readonly hasStatus: boolean;
+  readonly scale: ScaleSpec | undefined;
+  private readonly hooks: CustomResourceHooks;
+  private readonly selectablePaths: { label: string; fields: string[] }[];
+  private readonly statusStrategy: CustomResourceStatusStrategy;
+
+  constructor(readonly cfg: CustomResourceStrategyConfig) {
+    this.namespaced = cfg.namespaced;
+    this.hasStatus = cfg.subresources?.status !== undefined;
+    this.scale = cfg.subresources?.scale;
+    this.hooks = cfg.hooks ?? {};
+    this.selectablePaths = (cfg.selectableFields ?? []).map((f) => ({
+      label: f.jsonPath.replace(/^\./, ''),
+      fields: splitJSONPath(f.jsonPath),
+    }));
+    this.selectableFields = this.selectablePaths.map((p) => p.label);
+    this.statusStrategy = new CustomResourceStatusStrategy(this);
+  }
+
+  /** Prune then default, as decoding does for custom resources; unknown fields per fieldValidation. */
+  normalize(ctx: RequestContext, obj: Obj): void {
+    const pruned = this.hooks.prune?.(obj) ?? [];
+    if (pruned.length > 0 && ctx.fieldValidation !== 'Ignore') {
+      const msgs = pruned.map((p) => `unknown field ${JSON.stringify(p)}`);
+      if (ctx.fieldValidation === 'Strict') throw newBadRequest(`strict decoding error: ${msgs.join(', ')}`);
+      ctx.warnings.push(...msgs);
+    }
+    this.hooks.default?.(obj);
+  }
+
+  prepareForCreate(ctx: RequestContext, obj: Obj): void {
+    this.normalize(ctx, obj);
+    // create cannot set status
+    if (this.hasStatus) delete obj.status;
+    metaOf(obj).generation = 1;
+  }
+
+  prepareForUpdate(ctx: RequestContext, obj: Obj, old: Obj): void {
+    this.normalize(ctx, obj);
+    // With the /status endpoint installed, an update cannot set status.
+    if (this.hasStatus) {
+      if ('status' in old) obj.status = deepCopy(old.status);
+      else delete obj.status;
+    }
+    if (!jsonEqual(nonMetadata(obj), nonMetadata(old))) {
+      const og = metaOf(old).generation;
+      metaOf(obj).generation = (typeof og === 'number' ? og : 0) + 1;
+    }
+  }
+
+  /** ValidateTypeMeta: kind and apiVersion must be the served ones. */
+  validateTypeMeta(obj: Obj): FieldError[] {
+    const errs: FieldError[] = [];
+    const kind = typeof obj.kind === 'string' ? obj.kind : '';
+    const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
+    if (kind !== this.cfg.kind) errs.push(invalid('kind', kind, `must be ${this.cfg.kind}`));
+    const gv = `${this.cfg.group}/${this.cfg.version}`;
+    if (apiVersion !== gv) errs.push(invalid('apiVersion', apiVersion, `must be ${gv}`));
+    return errs;
+  }
+
+  validateScaleSpec(obj: Obj): FieldError[] {
+    if (!this.scale) return [];
+    const p = this.scale.specReplicasPath;
+    const r = nestedInt64(obj, splitJSONPath(p));
+    if (r.error) return [invalid(p, r.value, r.error)];
+    if (r.value < 0) return [invalid(p, r.value, 'should be a non-negative integer')];
+    if (r.value > maxInt32) return [invalid(p, r.value, `should be less than or equal to ${maxInt32}`)];
+    return [];
+  }
+
+  validateScaleStatus(obj: Obj): FieldError[] {
+    if (!this.scale) return [];
+    const errs: FieldError[] = [];
+    const p = this.scale.statusReplicasPath;
+    const r = nestedInt64(obj, splitJSONPath(p));
+    if (r.error) errs.push(invalid(p, r.value, r.error));
+    else if (r.value < 0) errs.push(invalid(p, r.value, 'should be a non-negative integer'));
+    else if (r.value > maxInt32) errs.push(invalid(p, r.value, `should be less than or equal to ${maxInt32}`));
+    const lp = this.scale.labelSelectorPath;
+    if (lp !== undefined) {
+      const s = nestedString(obj, splitJSONPath(lp));
+      if (s.error) errs.push(invalid(lp, s.value, s.error));
+    }
+    return errs;
+  }
+
+  validate(_ctx: RequestContext, obj: Obj): FieldError[] {
+    const tm = this.validateTypeMeta(obj);
+    if (tm.length > 0) return tm;
+    return [
+      ...validateObjectMetaWith(obj, this.namespaced, nameIsDNSSubdomain),
+      ...(this.hooks.validate?.(obj) ?? []),
+      ...this.validateScaleSpec(obj),
+      ...this.validateScaleStatus(obj),
+    ];
+  }
+
+  validateUpdate(_ctx: RequestContext, obj: Obj, old: Obj): FieldError[] {
+    const tm = this.validateTypeMeta(obj);
+    if (tm.length > 0) return tm;
+    return [
+      ...validateObjectMetaWith(obj, this.namespaced, nameIsDNSSubdomain),
+      ...(this.hooks.validateUpdate?.(obj, old) ?? this.hooks.validate?.(obj) ?? []),
+      ...this.validateScaleSpec(obj),
+      ...this.validateScaleStatus(obj),
+    ];
+  }
+
+  warningsOnCreate(_ctx: RequestContext, obj: Obj): string[] {
+    return this.hooks.warnings?.(obj) ?? [];
+  }
+
+  warningsOnUpdate(_ctx: RequestContext, obj: Obj, old: Obj): string[] {
+    return this.hooks.warnings?.(obj, old) ?? [];
+  }
+
+  canonicalize = strategyDefaults.canonicalize;
+
+  getAttrs(obj: Obj): Attrs {
+    return defaultAttrs(obj, this.namespaced, this.selectablePaths.length === 0 ? undefined : (o) => this.selectableAttrs(o));
+  }
+
+  private selectableAttrs(obj: Obj): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const p of this.selectablePaths) {
+      const r = nestedField(obj, p.fields);
+      const v = r.found ? r.value : undefined;
+      out[p.label] = typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
+    }
+    return out;
+  }
+
+  subresourceStrategy(sub: 'status' | 'scale'): Strategy | undefined {
+    // Scale writes go through the main strategy (upstream's ScaleREST updates the whole object).
+    if (sub === 'status' && this.hasStatus) return this.statusStrategy;
+    return undefined;
+  }
+}
+
+/** The status subresource: only status (and managedFields) change; everything else is the stored object. */
+export class CustomResourceStatusStrategy implements Strategy {
+  readonly namespaced: boolean;
+  readonly allowCreateOnUpdate = false;
+  readonly allowUnconditionalUpdate = false;
+  readonly returnDeletedObject = false;
+  readonly selectableFields: readonly string[];
+
+  constructor(private readonly main: CustomResourceStrategy) {
+    this.namespaced = main.namespaced;
+    this.selectableFields = main.selectableFields;
+  }
+
+  prepareForCreate(ctx: RequestContext, obj: Obj): void {
+    this.main.prepareForCreate(ctx, obj);
+  }
+
+  prepareForUpdate(ctx: RequestContext, obj: Obj, old: Obj): void {
+    this.main.normalize(ctx, obj);
+    const hasStatus = 'status' in obj;
+    const status = obj.status;
+    const managedFields = metaOf(obj).managedFields;
+    for (const k of Object.keys(obj)) delete obj[k];
+    Object.assign(obj, deepCopy(old));
+    const m = metaOf(obj);
+    if (managedFields !== undefined) m.managedFields = managedFields;
+    else delete m.managedFields;
+    if (hasStatus) obj.status = status;
+    else delete obj.status;
+  }
+
+  validate(ctx: RequestContext, obj: Obj): FieldError[] {
+    return this.main.validate(ctx, obj);
+  }
+
+  /** ValidateStatusUpdate: type meta, ObjectMeta, the schema (with the old object), scale status. */
+  validateUpdate(_ctx: RequestContext, obj: Obj, old: Obj): FieldError[] {
+    const tm = this.main.validateTypeMeta(obj);
+    if (tm.length > 0) return tm;
+    const hooks = this.main.cfg.hooks ?? {};
+    return [
+      ...validateObjectMetaWith(obj, this.namespaced, nameIsDNSSubdomain),
+      ...(hooks.validateUpdate?.(obj, old) ?? hooks.validate?.(obj) ?? []),
+      ...this.main.validateScaleStatus(obj),
+    ];
+  }
+
+  warningsOnCreate(ctx: RequestContext, obj: Obj): string[] {
+    return this.main.warningsOnCreate(ctx, obj);
+  }
+
+  warningsOnUpdate(ctx: RequestContext, obj: Obj, old: Obj): string[] {
+    return this.main.warningsOnUpdate(ctx, obj, old);
+  }
+
+  canonicalize = strategyDefaults.canonicalize;
+
+  getAttrs(obj: Obj): Attrs {
+    return this.main.getAttrs(obj);
+  }
+}

@@ -1,0 +1,566 @@
+/**
+ * The one RESTStore implementation: Kubernetes object semantics over the MVCC Store contract,
+ * parameterised by a per-kind Strategy — what k8s.io/apiserver's
+ * `pkg/registry/generic/registry/store.go` does over `pkg/storage/etcd3` and the watch cache.
+ *
+ * Objects are stored as canonical JSON (keys sorted, as Go encodes unstructured maps) without
+ * metadata.resourceVersion; on the way out the resourceVersion is the key's modRevision.
+ * Writes carry the revision they were computed from, so a lost race is a storage conflict and the
+ * update is recomputed from the fresh object (GuaranteedUpdate).
+ */
+import { randomUUID } from 'node:crypto';
+import { invalid, type FieldError } from '../apimachinery/field/errors.ts';
+import {
+  failureStatus,
+  isAlreadyExists,
+  newAlreadyExists,
+  newBadRequest,
+  newConflict,
+  newGenerateNameConflict,
+  newInvalid,
+  newNotFound,
+  StatusError,
+  successStatus,
+  type GroupKind,
+  type GroupResource,
+} from '../apimachinery/status.ts';
+import { formatRFC3339 } from '../apimachinery/time.ts';
+import { ConflictError, type KeyValue, type Store } from '../storage/store.ts';
+import { KeyLayout } from './keys.ts';
+import {
+  canonicalJSON,
+  deepCopy,
+  getFinalizers,
+  getGeneration,
+  getName,
+  getNamespace,
+  getResourceVersion,
+  getUID,
+  hasDeletionTimestamp,
+  metaOf,
+  setResourceVersion,
+} from './meta.ts';
+import { generateName, maxNameGenerationCreateAttempts } from './names.ts';
+import { validateObjectMetaForCreate, validateObjectMetaForUpdate } from './objectmeta-checks.ts';
+import { Lister } from './list.ts';
+import { startWatch } from './watch.ts';
+import { parseGoUint } from './resource-version.ts';
+import { validateDeleteOptions } from './list-options.ts';
+import type {
+  CreateOptions,
+  CreateResult,
+  DeleteOptions,
+  DeleteResult,
+  ListOptions,
+  Obj,
+  ObjList,
+  ResourceInfo,
+  RESTStore,
+  TryUpdate,
+  UpdateOptions,
+  UpdateResult,
+  Watcher,
+  WatchEvent,
+  WatchOptions,
+} from './rest.ts';
+import type { RequestContext, Strategy } from './strategy.ts';
+
+/** OptimisticLockErrorMsg */
+export const optimisticLockErrorMsg = 'the object has been modified; please apply your changes to the latest version and try again';
+
+export interface GenericStoreConfig {
+  store: Store;
+  info: ResourceInfo;
+  strategy: Strategy;
+  /** How long a read or watch asking for a resourceVersion newer than the store waits (the watch cache's 3s). */
+  freshnessTimeoutMs?: number;
+  /** Interval of periodic BOOKMARK events for watches that allow them (upstream: about a minute). */
+  bookmarkIntervalMs?: number;
+  /** The clock for creationTimestamp and deletionTimestamp. */
+  now?: () => Date;
+}
+
+/** An update computed inside GuaranteedUpdate: the object to write, or an instruction. */
+interface WriteOutcome {
+  object: Obj;
+  created: boolean;
+}
+
+export class GenericStore implements RESTStore {
+  readonly info: ResourceInfo;
+  readonly strategy: Strategy;
+  readonly keys: KeyLayout;
+  readonly store: Store;
+  /** The qualified resource in messages (`widgets.example.com`). */
+  readonly gr: GroupResource;
+  /** The qualified kind in Invalid messages (`Widget.example.com`). */
+  readonly gk: GroupKind;
+  readonly apiVersion: string;
+  readonly freshnessTimeoutMs: number;
+  readonly bookmarkIntervalMs: number;
+  private readonly now: () => Date;
+  private readonly lister: Lister;
+
+  constructor(cfg: GenericStoreConfig) {
+    this.info = cfg.info;
+    this.strategy = cfg.strategy;
+    this.store = cfg.store;
+    this.keys = new KeyLayout(cfg.info.group, cfg.info.resource, cfg.strategy.namespaced);
+    this.gr = { group: cfg.info.group, resource: cfg.info.resource };
+    this.gk = { group: cfg.info.group, kind: cfg.info.kind };
+    this.apiVersion = cfg.info.group === '' ? cfg.info.version : `${cfg.info.group}/${cfg.info.version}`;
+    this.freshnessTimeoutMs = cfg.freshnessTimeoutMs ?? 3000;
+    this.bookmarkIntervalMs = cfg.bookmarkIntervalMs ?? 60_000;
+    this.now = cfg.now ?? (() => new Date());
+    this.lister = new Lister(this);
+  }
+
+  // ---- reading ----
+
+  /** The object stored in `kv`, with its resourceVersion, as clients see it. */
+  decode(kv: KeyValue): Obj {
+    const obj = JSON.parse(kv.value) as Obj;
+    setResourceVersion(obj, String(kv.modRevision));
+    this.strategy.decorate?.(obj);
+    return obj;
+  }
+
+  /** The stored form: canonical JSON without resourceVersion (PrepareObjectForStorage). */
+  encode(obj: Obj): string {
+    const m = obj.metadata as Record<string, unknown> | undefined;
+    if (m && typeof m === 'object' && 'resourceVersion' in m) {
+      const { resourceVersion: _rv, ...rest } = m;
+      return canonicalJSON({ ...obj, metadata: rest });
+    }
+    return canonicalJSON(obj);
+  }
+
+  async get(ns: string | undefined, name: string, opts?: { resourceVersion?: string }): Promise<Obj> {
+    const key = this.keys.key(ns, name);
+    const rv = opts?.resourceVersion ?? '';
+    const minRV = this.lister.parseRV(rv);
+    if (minRV > 0) await this.lister.waitFresh(minRV);
+    const kv = await this.store.get(key);
+    if (!kv) throw newNotFound(this.gr, name);
+    return this.decode(kv);
+  }
+
+  list(ns: string | undefined, opts: ListOptions): Promise<ObjList> {
+    return this.lister.list(ns, opts);
+  }
+
+  watch(
+    ns: string | undefined,
+    opts: WatchOptions,
+    onEvent: (ev: WatchEvent) => void,
+    onEnd?: (err?: Error) => void,
+  ): Promise<Watcher> {
+    return startWatch(this, this.lister, ns, opts, onEvent, onEnd);
+  }
+
+  // ---- create ----
+
+  async create(ns: string | undefined, input: Obj, opts: CreateOptions): Promise<CreateResult> {
+    const ctx = this.context(opts);
+    const m = (input.metadata ?? {}) as Record<string, unknown>;
+    const generating = typeof m.generateName === 'string' && m.generateName !== '' && !m.name;
+    // RetryGenerateName: a generated name that collides is replaced and the create tried again.
+    const attempts = generating ? maxNameGenerationCreateAttempts : 1;
+    let last: unknown;
+    for (let i = 0; i < attempts; i++) {
+      ctx.warnings.length = 0;
+      try {
+        const object = await this.createOnce(ns, deepCopy(input), ctx, this.strategy);
+        return { object, warnings: ctx.warnings };
+      } catch (e) {
+        last = e;
+        if (!generating || !isAlreadyExists(e)) throw e;
+      }
+    }
+    throw last;
+  }
+
+  private context(opts: CreateOptions & { subresource?: 'status' | 'scale' }): RequestContext {
+    return {
+      warnings: [],
+      fieldValidation: opts.fieldValidation ?? 'Warn',
+      dryRun: opts.dryRun === true,
+      subresource: opts.subresource,
+    };
+  }
+
+  private async createOnce(ns: string | undefined, obj: Obj, ctx: RequestContext, strategy: Strategy): Promise<Obj> {
+    const m = metaOf(obj);
+    // The create handler wipes what only the system sets (WipeObjectMetaSystemFields), then
+    // the store fills it (FillObjectMetaSystemFields).
+    delete m.deletionTimestamp;
+    delete m.deletionGracePeriodSeconds;
+    delete m.selfLink;
+    this.fillSystemFields(m);
+    if (typeof m.generateName === 'string' && m.generateName !== '' && !m.name) m.name = generateName(m.generateName);
+    this.beforeCreate(ctx, strategy, ns, obj);
+    const name = getName(obj);
+    const key = this.keys.key(strategy.namespaced ? getNamespace(obj) : undefined, name);
+    // etcd3's Create refuses a set resourceVersion (a plain error: 500 with reason Unknown);
+    // one that does not parse is ignored there, and dropped on storage.
+    const rvText = getResourceVersion(obj);
+    if (rvText !== '') {
+      const rv = parseGoUint(rvText);
+      if (rv.ok && rv.value !== 0n && !ctx.dryRun) {
+        throw new StatusError(failureStatus(500, '', 'resourceVersion should not be set on objects to be created'));
+      }
+      setResourceVersion(obj, '');
+    }
+    if (ctx.dryRun) {
+      const existing = await this.store.get(key);
+      if (existing) throw this.alreadyExists(obj, existing);
+      return obj;
+    }
+    try {
+      const kv = await this.store.create(key, this.encode(obj));
+      setResourceVersion(obj, String(kv.modRevision));
+      strategy.decorate?.(obj);
+      return obj;
+    } catch (e) {
+      if (e instanceof ConflictError && e.reason === 'exists') {
+        throw this.alreadyExists(obj, e.current ?? (await this.store.get(key)));
+      }
+      throw e;
+    }
+  }
+
+  /** AlreadyExists as the store reports it: the generated-name form, `object is being deleted: ` when it is. */
+  private alreadyExists(obj: Obj, existing: KeyValue | undefined): StatusError {
+    const m = metaOf(obj);
+    const name = getName(obj);
+    const err =
+      typeof m.generateName === 'string' && m.generateName !== ''
+        ? newGenerateNameConflict(this.gr, name, 1)
+        : newAlreadyExists(this.gr, name);
+    if (existing) {
+      let deleting = false;
+      try {
+        deleting = hasDeletionTimestamp(JSON.parse(existing.value) as Obj);
+      } catch {
+        // an undecodable stored object changes nothing in the answer
+      }
+      if (deleting) return new StatusError({ ...err.status, message: `object is being deleted: ${err.status.message}` });
+    }
+    return err;
+  }
+
+  private fillSystemFields(m: Record<string, unknown>): void {
+    m.creationTimestamp = formatRFC3339(this.now());
+    m.uid = randomUUID();
+  }
+
+  /** rest.BeforeCreate */
+  private beforeCreate(ctx: RequestContext, strategy: Strategy, ns: string | undefined, obj: Obj): void {
+    const m = metaOf(obj);
+    this.ensureNamespace(m, strategy.namespaced ? (ns ?? '') : '');
+    strategy.prepareForCreate(ctx, obj);
+    let errs = strategy.validate(ctx, obj);
+    if (errs.length > 0) throw newInvalid(this.gk, getName(obj), errs);
+    errs = validateObjectMetaForCreate(obj, strategy.namespaced);
+    if (errs.length > 0) throw newInvalid(this.gk, getName(obj), errs);
+    ctx.warnings.push(...strategy.warningsOnCreate(ctx, obj));
+    strategy.canonicalize(obj);
+  }
+
+  /** EnsureObjectNamespaceMatchesRequestNamespace */
+  private ensureNamespace(m: Record<string, unknown>, requestNs: string): void {
+    const objNs = typeof m.namespace === 'string' ? m.namespace : '';
+    if (objNs === requestNs) {
+      if (requestNs === '') delete m.namespace;
+      return;
+    }
+    if (objNs === '') {
+      m.namespace = requestNs;
+      return;
+    }
+    if (requestNs === '') {
+      delete m.namespace;
+      return;
+    }
+    throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+
+  // ---- update ----
+
+  async update(ns: string | undefined, name: string, tryUpdate: TryUpdate, opts: UpdateOptions): Promise<UpdateResult> {
+    const key = this.keys.key(ns, name);
+    const strategy = (opts.subresource && this.strategy.subresourceStrategy?.(opts.subresource)) || this.strategy;
+    const ctx = this.context(opts);
+    for (;;) {
+      ctx.warnings.length = 0;
+      const kv = await this.store.get(key);
+      const existing = kv ? this.decode(kv) : undefined;
+      if (!existing && !strategy.allowCreateOnUpdate) throw newNotFound(this.gr, name);
+      const desired = deepCopy(await tryUpdate(existing ? deepCopy(existing) : undefined));
+      if (desired === null || typeof desired !== 'object' || Array.isArray(desired)) {
+        throw newBadRequest('the body of the request must be an object');
+      }
+      this.checkName(desired, name, ns);
+      if (!existing || !kv) {
+        try {
+          const object = await this.createOnce(ns, desired, ctx, strategy);
+          return { object, created: true, warnings: ctx.warnings };
+        } catch (e) {
+          if (isAlreadyExists(e)) continue; // created meanwhile: update it instead
+          throw e;
+        }
+      }
+      const outcome = await this.updateExisting(ctx, strategy, ns, name, key, kv, existing, desired);
+      if (outcome === 'retry') continue;
+      return { object: outcome.object, created: outcome.created, warnings: ctx.warnings };
+    }
+  }
+
+  /** checkName of the update handler: the body names the object the URL names. */
+  private checkName(obj: Obj, name: string, ns: string | undefined): void {
+    const objName = getName(obj);
+    if (objName !== name) {
+      throw newBadRequest(`the name of the object (${objName}) does not match the name on the URL (${name})`);
+    }
+    const objNs = getNamespace(obj);
+    if (ns && objNs !== '' && objNs !== ns) {
+      throw newBadRequest(`the namespace of the object (${objNs}) does not match the namespace on the URL (${ns})`);
+    }
+  }
+
+  private async updateExisting(
+    ctx: RequestContext,
+    strategy: Strategy,
+    ns: string | undefined,
+    name: string,
+    key: string,
+    kv: KeyValue,
+    existing: Obj,
+    obj: Obj,
+  ): Promise<WriteOutcome | 'retry'> {
+    const rvText = getResourceVersion(obj);
+    let newRV = 0n;
+    if (rvText !== '') {
+      const parsed = parseGoUint(rvText);
+      // Versioner.ObjectResourceVersion's error is a plain error: 500 with its text.
+      if (!parsed.ok) throw new StatusError(failureStatus(500, '', parsed.error));
+      newRV = parsed.value;
+    }
+    if (newRV === 0n) {
+      if (!strategy.allowUnconditionalUpdate) {
+        // Upstream names the resource in the kind's place here (kubernetes#18526).
+        const errs: FieldError[] = [invalid('metadata.resourceVersion', 0, 'must be specified for an update')];
+        throw newInvalid({ group: this.gr.group, kind: this.gr.resource }, name, errs);
+      }
+      setResourceVersion(obj, String(kv.modRevision));
+    } else if (newRV !== BigInt(kv.modRevision)) {
+      throw newConflict(this.gr, name, optimisticLockErrorMsg);
+    }
+    this.beforeUpdate(ctx, strategy, ns, obj, existing);
+    if (this.shouldDeleteDuringUpdate(strategy, obj, existing)) {
+      if (ctx.dryRun) return { object: obj, created: false };
+      try {
+        await this.store.delete(key, kv.modRevision);
+      } catch (e) {
+        if (e instanceof ConflictError) return 'retry';
+        throw e;
+      }
+      return { object: obj, created: false };
+    }
+    const data = this.encode(obj);
+    if (data === kv.value) return { object: existing, created: false }; // no-op: no write, same resourceVersion
+    if (ctx.dryRun) return { object: obj, created: false };
+    try {
+      const written = await this.store.update(key, data, kv.modRevision);
+      setResourceVersion(obj, String(written.modRevision));
+      strategy.decorate?.(obj);
+      return { object: obj, created: false };
+    } catch (e) {
+      if (e instanceof ConflictError) return 'retry';
+      throw e;
+    }
+  }
+
+  /** rest.BeforeUpdate */
+  private beforeUpdate(ctx: RequestContext, strategy: Strategy, ns: string | undefined, obj: Obj, old: Obj): void {
+    const m = metaOf(obj);
+    const om = metaOf(old);
+    if (strategy.namespaced) {
+      // ValidNamespace: an empty namespace takes the request's.
+      if (!m.namespace) m.namespace = ns ?? '';
+      if (m.namespace !== (ns ?? '')) {
+        throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+    } else {
+      delete m.namespace;
+    }
+    // Requests cannot set generation; strategies bump it.
+    if (om.generation !== undefined) m.generation = om.generation;
+    else delete m.generation;
+    strategy.prepareForUpdate(ctx, obj, old);
+    const nm = metaOf(obj); // a strategy may have replaced the object's metadata
+    if (!nm.uid) nm.uid = om.uid;
+    if (om.creationTimestamp) nm.creationTimestamp = om.creationTimestamp;
+    // An update can never remove or change a deletion timestamp or grace period.
+    if (om.deletionTimestamp) nm.deletionTimestamp = om.deletionTimestamp;
+    if (om.deletionGracePeriodSeconds !== undefined && nm.deletionGracePeriodSeconds === undefined) {
+      nm.deletionGracePeriodSeconds = om.deletionGracePeriodSeconds;
+    }
+    const errs = [...validateObjectMetaForUpdate(obj, old, strategy.namespaced), ...strategy.validateUpdate(ctx, obj, old)];
+    if (errs.length > 0) throw newInvalid(this.gk, getName(obj), errs);
+    ctx.warnings.push(...strategy.warningsOnUpdate(ctx, obj, old));
+    strategy.canonicalize(obj);
+  }
+
+  /** ShouldDeleteDuringUpdate: a deleting object whose last finalizer is gone is removed. */
+  private shouldDeleteDuringUpdate(strategy: Strategy, obj: Obj, old: Obj): boolean {
+    if (getFinalizers(obj).length > 0) return false;
+    if (!hasDeletionTimestamp(old)) return false;
+    if (strategy.hasPendingFinalization?.(obj)) return false;
+    const grace = metaOf(old).deletionGracePeriodSeconds;
+    return grace === undefined || grace === null || grace === 0;
+  }
+
+  // ---- delete ----
+
+  async delete(ns: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult> {
+    const key = this.keys.key(ns, name);
+    const optErrs = validateDeleteOptions(opts);
+    if (optErrs.length > 0) throw newInvalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', optErrs);
+    for (;;) {
+      const kv = await this.store.get(key);
+      if (!kv) throw newNotFound(this.gr, name);
+      const existing = this.decode(kv);
+      this.checkPreconditions(existing, opts);
+      const pending = getFinalizers(existing).length > 0 || this.strategy.hasPendingFinalization?.(existing) === true;
+      if (pending) {
+        const marked = deepCopy(existing);
+        this.markAsDeleting(marked);
+        const data = this.encode(marked);
+        if (data === kv.value || opts.dryRun) return this.deleteResult(data === kv.value ? existing : marked, false);
+        try {
+          const written = await this.store.update(key, data, kv.modRevision);
+          setResourceVersion(marked, String(written.modRevision));
+          this.strategy.decorate?.(marked);
+          return this.deleteResult(marked, false);
+        } catch (e) {
+          if (e instanceof ConflictError) continue;
+          throw e;
+        }
+      }
+      if (opts.dryRun) return this.deleteResult(existing, true);
+      try {
+        const deleted = await this.store.delete(key, kv.modRevision);
+        return this.deleteResult(this.decode(deleted), true);
+      } catch (e) {
+        if (e instanceof ConflictError) {
+          if (e.reason === 'not-found') throw newNotFound(this.gr, name);
+          continue;
+        }
+        throw e;
+      }
+    }
+  }
+
+  private deleteResult(object: Obj, deleted: boolean): DeleteResult {
+    let response: Obj = object;
+    if (deleted && !this.strategy.returnDeletedObject) {
+      // finalizeDelete: details name the resource in the kind's place, as upstream does.
+      response = successStatus({ name: getName(object), group: this.gr.group, kind: this.gr.resource, uid: getUID(object) }) as unknown as Obj;
+    }
+    return { object, deleted, response };
+  }
+
+  /** BeforeDelete's precondition checks; the conflict names the kind as the resource, as upstream. */
+  private checkPreconditions(obj: Obj, opts: DeleteOptions): void {
+    const p = opts.preconditions;
+    if (!p) return;
+    const gr = { group: this.gk.group, resource: this.gk.kind };
+    if (p.uid !== undefined && p.uid !== getUID(obj)) {
+      throw newConflict(
+        gr,
+        getName(obj),
+        `the UID in the precondition (${p.uid}) does not match the UID in record (${getUID(obj)}). The object might have been deleted and then recreated`,
+      );
+    }
+    if (p.resourceVersion !== undefined && p.resourceVersion !== getResourceVersion(obj)) {
+      throw newConflict(
+        gr,
+        getName(obj),
+        `the ResourceVersion in the precondition (${p.resourceVersion}) does not match the ResourceVersion in record (${getResourceVersion(obj)}). The object might have been modified`,
+      );
+    }
+  }
+
+  /** markAsDeleting: deletionTimestamp now (never later than a set one), grace period 0, generation bumped once. */
+  private markAsDeleting(obj: Obj): void {
+    const m = metaOf(obj);
+    const now = this.now();
+    if (!hasDeletionTimestamp(obj) && getGeneration(obj) > 0) m.generation = getGeneration(obj) + 1;
+    const existing = typeof m.deletionTimestamp === 'string' ? Date.parse(m.deletionTimestamp) : NaN;
+    if (!hasDeletionTimestamp(obj) || (!Number.isNaN(existing) && existing > now.getTime())) {
+      m.deletionTimestamp = formatRFC3339(now);
+    }
+    m.deletionGracePeriodSeconds = 0;
+    this.strategy.onMarkDeleting?.(obj);
+  }
+
+  async deleteCollection(ns: string | undefined, listOpts: ListOptions, opts: DeleteOptions): Promise<ObjList> {
+    const optErrs = validateDeleteOptions(opts);
+    if (optErrs.length > 0) throw newInvalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', optErrs);
+    const hasLimit = (listOpts.limit ?? 0) > 0;
+    const pageOpts: ListOptions = { ...listOpts, limit: hasLimit ? listOpts.limit : 10_000 };
+    let result: ObjList | undefined;
+    const items: Obj[] = [];
+    for (;;) {
+      const page = await this.list(ns, pageOpts);
+      for (const item of page.items) {
+        try {
+          await this.delete(this.strategy.namespaced ? getNamespace(item) : undefined, getName(item), opts);
+        } catch (e) {
+          if (!(e instanceof StatusError && e.reason === 'NotFound')) throw e;
+        }
+      }
+      items.push(...page.items);
+      result ??= page;
+      if (hasLimit) return page;
+      if (!page.metadata.continue) break;
+      pageOpts.continue = page.metadata.continue;
+      pageOpts.resourceVersion = undefined;
+      pageOpts.resourceVersionMatch = undefined;
+    }
+    return { ...result, metadata: { resourceVersion: result.metadata.resourceVersion }, items };
+  }
+
+  /**
+   * GuaranteedUpdate for kind-specific REST code (Namespace finalize and delete): applies `fn` to the
+   * fresh object until the write lands; `fn` may throw a StatusError. Returns the stored object.
+   */
+  async guaranteedUpdate(
+    ns: string | undefined,
+    name: string,
+    fn: (current: Obj) => Obj,
+    opts: { dryRun?: boolean; preconditions?: DeleteOptions['preconditions'] } = {},
+  ): Promise<Obj> {
+    const key = this.keys.key(ns, name);
+    for (;;) {
+      const kv = await this.store.get(key);
+      if (!kv) throw newNotFound(this.gr, name);
+      const existing = this.decode(kv);
+      this.checkPreconditions(existing, { preconditions: opts.preconditions });
+      const next = fn(deepCopy(existing));
+      const data = this.encode(next);
+      if (data === kv.value) return existing;
+      if (opts.dryRun) return next;
+      try {
+        const written = await this.store.update(key, data, kv.modRevision);
+        setResourceVersion(next, String(written.modRevision));
+        this.strategy.decorate?.(next);
+        return next;
+      } catch (e) {
+        if (e instanceof ConflictError) continue;
+        throw e;
+      }
+    }
+  }
+}

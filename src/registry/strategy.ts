@@ -1,0 +1,96 @@
+/**
+ * The per-kind behaviour the generic store is parameterised by — k8s.io/apiserver's
+ * RESTCreateStrategy, RESTUpdateStrategy and RESTDeleteStrategy folded into one interface, plus
+ * the attribute function for field selectors and the hooks a kind needs around deletion
+ * (Namespace keeps itself while `spec.finalizers` is non-empty).
+ *
+ * Strategies mutate the object they are given (as upstream's do); the store hands them copies.
+ */
+import type { FieldError } from '../apimachinery/field/errors.ts';
+import type { FieldValidation, Obj } from './rest.ts';
+import { getLabels, getName, getNamespace } from './meta.ts';
+
+/** Per-request state a strategy may read and add to. */
+export interface RequestContext {
+  /** Warnings for the client (`Warning` headers); strategies append. */
+  warnings: string[];
+  fieldValidation: FieldValidation;
+  dryRun: boolean;
+  /** The subresource being written, if any. */
+  subresource?: 'status' | 'scale';
+}
+
+/** What label and field selectors match against (storage.AttrFunc). */
+export interface Attrs {
+  labels: Record<string, string>;
+  fields: Record<string, string>;
+}
+
+export interface Strategy {
+  /** NamespaceScoped(): the object must live in a namespace. */
+  readonly namespaced: boolean;
+  /** AllowCreateOnUpdate(): a PUT of a missing object creates it. */
+  readonly allowCreateOnUpdate: boolean;
+  /** AllowUnconditionalUpdate(): an update without metadata.resourceVersion is applied to the latest. */
+  readonly allowUnconditionalUpdate: boolean;
+  /** Store.ReturnDeletedObject: a completed delete answers with the object instead of a Status. */
+  readonly returnDeletedObject: boolean;
+  /** Field selector labels besides metadata.name and metadata.namespace. */
+  readonly selectableFields: readonly string[];
+
+  /** Normalise a new object before validation (clear status, set generation, ...). */
+  prepareForCreate(ctx: RequestContext, obj: Obj): void;
+  /** Normalise an updated object against the stored one before validation. */
+  prepareForUpdate(ctx: RequestContext, obj: Obj, old: Obj): void;
+  /** Kind-specific validation on create; ObjectMeta is validated by the store afterwards. */
+  validate(ctx: RequestContext, obj: Obj): FieldError[];
+  /** Kind-specific validation on update; ObjectMeta (and its update rules) are validated by the store. */
+  validateUpdate(ctx: RequestContext, obj: Obj, old: Obj): FieldError[];
+  warningsOnCreate(ctx: RequestContext, obj: Obj): string[];
+  warningsOnUpdate(ctx: RequestContext, obj: Obj, old: Obj): string[];
+  /** Mutate a valid object into its canonical stored form. */
+  canonicalize(obj: Obj): void;
+  /** Attributes for selectors. */
+  getAttrs(obj: Obj): Attrs;
+  /** Applied to every object read from storage before it is returned (read-time defaulting). */
+  decorate?(obj: Obj): void;
+
+  /** Strategies used when writing through a subresource (upstream's separate status/scale strategies). */
+  subresourceStrategy?(sub: 'status' | 'scale'): Strategy | undefined;
+
+  /** True when the object must be kept (not removed) even with no metadata.finalizers left. */
+  hasPendingFinalization?(obj: Obj): boolean;
+  /** Extra changes when a delete marks the object as deleting (e.g. Namespace phase Terminating). */
+  onMarkDeleting?(obj: Obj): void;
+}
+
+/** DefaultNamespaceScopedAttr / DefaultClusterScopedAttr plus the declared selectable fields. */
+export function defaultAttrs(obj: Obj, namespaced: boolean, extra?: (obj: Obj) => Record<string, string>): Attrs {
+  const fields: Record<string, string> = { 'metadata.name': getName(obj) };
+  if (namespaced) fields['metadata.namespace'] = getNamespace(obj);
+  if (extra) Object.assign(fields, extra(obj));
+  return { labels: getLabels(obj), fields };
+}
+
+/** Defaults for the optional parts, so a strategy can list only what it changes. */
+export const strategyDefaults = {
+  allowCreateOnUpdate: false,
+  allowUnconditionalUpdate: true,
+  returnDeletedObject: false,
+  selectableFields: [] as readonly string[],
+  prepareForCreate(_ctx: RequestContext, _obj: Obj): void {},
+  prepareForUpdate(_ctx: RequestContext, _obj: Obj, _old: Obj): void {},
+  validate(_ctx: RequestContext, _obj: Obj): FieldError[] {
+    return [];
+  },
+  validateUpdate(_ctx: RequestContext, _obj: Obj, _old: Obj): FieldError[] {
+    return [];
+  },
+  warningsOnCreate(_ctx: RequestContext, _obj: Obj): string[] {
+    return [];
+  },
+  warningsOnUpdate(_ctx: RequestContext, _obj: Obj, _old: Obj): string[] {
+    return [];
+  },
+  canonicalize(_obj: Obj): void {},
+};

@@ -1,0 +1,76 @@
+/**
+ * Test fixtures for the registry's own tests: a real SQLite store in a temporary directory and a
+ * custom-resource store for a `Widget` kind (widgets.example.com/v1), with status and scale
+ * subresources and a selectable field.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqliteStore } from '../storage/sqlite/index.ts';
+import type { Store } from '../storage/store.ts';
+import { CustomResourceStrategy, type CustomResourceHooks } from './customresource/strategy.ts';
+import { GenericStore, type GenericStoreConfig } from './generic-store.ts';
+import type { Obj, ResourceInfo } from './rest.ts';
+
+export interface TempStore {
+  store: Store;
+  dir: string;
+  close(): Promise<void>;
+}
+
+export async function openTempStore(): Promise<TempStore> {
+  const dir = mkdtempSync(join(tmpdir(), 'registry-test-'));
+  // The compactor is off: tests compact explicitly.
+  const store = await openSqliteStore({ path: join(dir, 'db.sqlite'), compactIntervalMs: 0 });
+  return {
+    store,
+    dir,
+    async close() {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const widgetInfo: ResourceInfo = {
+  group: 'example.com',
+  version: 'v1',
+  resource: 'widgets',
+  kind: 'Widget',
+  listKind: 'WidgetList',
+  namespaced: true,
+  singular: 'widget',
+};
+
+export function widgetStore(
+  store: Store,
+  opts: { hooks?: CustomResourceHooks; status?: boolean; scale?: boolean } & Partial<GenericStoreConfig> = {},
+): GenericStore {
+  const strategy = new CustomResourceStrategy({
+    group: 'example.com',
+    version: 'v1',
+    kind: 'Widget',
+    namespaced: true,
+    subresources: {
+      ...(opts.status === false ? {} : { status: {} }),
+      ...(opts.scale === false
+        ? {}
+        : { scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } }),
+    },
+    selectableFields: [{ jsonPath: '.spec.color' }],
+    hooks: opts.hooks,
+  });
+  return new GenericStore({ freshnessTimeoutMs: 200, ...opts, store, info: widgetInfo, strategy });
+}
+
+/** A Widget manifest. */
+export function widget(name: string, extra: Partial<Obj> & { labels?: Record<string, string>; spec?: unknown } = {}): Obj {
+  const { labels, ...rest } = extra;
+  return {
+    apiVersion: 'example.com/v1',
+    kind: 'Widget',
+    metadata: { name, ...(labels ? { labels } : {}) },
+    spec: { color: 'blue', replicas: 1 },
+    ...rest,
+  };
+}
