@@ -1,0 +1,154 @@
+/**
+ * Kubernetes' static cost figures (k8s.io/apiserver/pkg/cel/library cost_test.go), run as data from
+ * testdata/cel-checker/k8s_cost_cases.json with kubernetesCallCost, Kubernetes' presence-test
+ * setting and the test's size estimator. The library functions are declared here with the
+ * signatures Kubernetes gives them (only their types matter to the estimate).
+ * Prints passed/failed/skipped counts.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse } from '../syntax/parser.ts';
+import { check } from './checker.ts';
+import { CheckEnv } from './env.ts';
+import { estimateCost, type SizeEstimator } from './cost.ts';
+import { kubernetesCallCost } from './kubernetes-cost.ts';
+import { optionalLibrary, standardLibrary } from '../lib/std/decls.ts';
+import type { Library, OverloadDecl } from '../lib/decls.ts';
+import {
+  BoolType,
+  DoubleType,
+  IntType,
+  StringType,
+  kindOf,
+  listOf,
+  structType,
+  typeParam,
+  type Type,
+} from './types.ts';
+
+const dataDir = fileURLToPath(new URL('../../../testdata/cel-checker/', import.meta.url));
+const table = JSON.parse(readFileSync(dataDir + 'k8s_cost_cases.json', 'utf8')) as {
+  cases: { suite: string; expr: string; wanted: [string, string] }[];
+};
+
+const A = typeParam('A');
+const UrlType = structType('kubernetes.URL');
+const Quantity = structType('kubernetes.Quantity');
+
+const member = (id: string, params: Type[], result: Type): OverloadDecl => ({ id, receiver: true, params, result });
+const global = (id: string, params: Type[], result: Type): OverloadDecl => ({ id, params, result });
+
+/** The Kubernetes and cel-go extension functions the cases call, by their upstream signatures. */
+const kubernetesFunctions: Library = {
+  name: 'test.kubernetes',
+  functions: [
+    { name: 'lowerAscii', overloads: [member('string_lower_ascii', [StringType], StringType)] },
+    { name: 'upperAscii', overloads: [member('string_upper_ascii', [StringType], StringType)] },
+    { name: 'strings.quote', overloads: [global('strings_quote', [StringType], StringType)] },
+    {
+      name: 'replace',
+      overloads: [
+        member('string_replace_string_string', [StringType, StringType, StringType], StringType),
+        member('string_replace_string_string_int', [StringType, StringType, StringType, IntType], StringType),
+      ],
+    },
+    {
+      name: 'split',
+      overloads: [
+        member('string_split_string', [StringType, StringType], listOf(StringType)),
+        member('string_split_string_int', [StringType, StringType, IntType], listOf(StringType)),
+      ],
+    },
+    {
+      name: 'substring',
+      overloads: [
+        member('string_substring_int', [StringType, IntType], StringType),
+        member('string_substring_int_int', [StringType, IntType, IntType], StringType),
+      ],
+    },
+    { name: 'trim', overloads: [member('string_trim', [StringType], StringType)] },
+    {
+      name: 'join',
+      overloads: [
+        member('list_join', [listOf(StringType)], StringType),
+        member('list_join_string', [listOf(StringType), StringType], StringType),
+      ],
+    },
+    { name: 'find', overloads: [member('string_find_n', [StringType, StringType], StringType)] },
+    {
+      name: 'findAll',
+      overloads: [
+        member('string_find_all', [StringType, StringType], listOf(StringType)),
+        member('string_find_all_n', [StringType, StringType, IntType], listOf(StringType)),
+      ],
+    },
+    { name: 'jsonpatch.escapeKey', overloads: [global('string_to_jsonpatch_key', [StringType], StringType)] },
+    { name: 'url', overloads: [global('string_to_url', [StringType], UrlType)] },
+    ...['getScheme', 'getHostname', 'getHost', 'getPort', 'getEscapedPath', 'getQuery'].map((name) => ({
+      name,
+      overloads: [member(`url_${name}`, [UrlType], StringType)],
+    })),
+    { name: 'quantity', overloads: [global('string_to_quantity', [StringType], Quantity)] },
+    { name: 'isQuantity', overloads: [global('is_quantity_string', [StringType], BoolType)] },
+    { name: 'isLessThan', overloads: [member('quantity_is_less_than', [Quantity, Quantity], BoolType)] },
+    { name: 'isGreaterThan', overloads: [member('quantity_is_greater_than', [Quantity, Quantity], BoolType)] },
+    { name: 'compareTo', overloads: [member('quantity_compare_to', [Quantity, Quantity], IntType)] },
+    {
+      name: 'add',
+      overloads: [
+        member('quantity_add', [Quantity, Quantity], Quantity),
+        member('quantity_add_int', [Quantity, IntType], Quantity),
+      ],
+    },
+    {
+      name: 'sub',
+      overloads: [
+        member('quantity_sub', [Quantity, Quantity], Quantity),
+        member('quantity_sub_int', [Quantity, IntType], Quantity),
+      ],
+    },
+    { name: 'asInteger', overloads: [member('quantity_get_int', [Quantity], IntType)] },
+    { name: 'isInteger', overloads: [member('quantity_is_integer', [Quantity], BoolType)] },
+    { name: 'asApproximateFloat', overloads: [member('quantity_get_float', [Quantity], DoubleType)] },
+    { name: 'sum', overloads: [member('list_sum', [listOf(A)], A)] },
+    { name: 'isSorted', overloads: [member('list_is_sorted', [listOf(A)], BoolType)] },
+    { name: 'max', overloads: [member('list_max', [listOf(A)], A)] },
+    { name: 'min', overloads: [member('list_min', [listOf(A)], A)] },
+    { name: 'indexOf', overloads: [member('list_index_of', [listOf(A), A], IntType)] },
+    { name: 'lastIndexOf', overloads: [member('list_last_index_of', [listOf(A), A], IntType)] },
+  ],
+};
+
+/** Kubernetes' testCostEstimator: strings and bytes are at most 12 long. */
+const sizeEstimator: SizeEstimator = (node) => {
+  const k = kindOf(node.type);
+  return k === 'string' || k === 'bytes' ? { min: 0n, max: 12n } : undefined;
+};
+
+test('Kubernetes estimated cost table', () => {
+  const env = new CheckEnv({
+    libraries: [standardLibrary, optionalLibrary, kubernetesFunctions],
+    crossTypeNumericComparisons: true,
+  });
+  let passed = 0;
+  const failed: string[] = [];
+  for (const c of table.cases) {
+    const p = parse(c.expr);
+    const r = p.parsed && check(p.parsed, env);
+    if (!r?.checked) {
+      failed.push(`${c.suite} ${c.expr}: ${p.issues.toString() || r?.issues.toString()}`);
+      continue;
+    }
+    const est = estimateCost(r.checked, { sizeEstimator, callCost: kubernetesCallCost, presenceTestHasCost: false });
+    const got = [est.min.toString(), est.max.toString()];
+    if (got[0] !== c.wanted[0] || got[1] !== c.wanted[1]) {
+      failed.push(`${c.suite} ${c.expr}: got [${got.join(', ')}], want [${c.wanted.join(', ')}]`);
+    } else {
+      passed++;
+    }
+  }
+  console.log(`Kubernetes cost table: ${passed} passed, ${failed.length} failed, 0 skipped`);
+  assert.deepEqual(failed, []);
+});
