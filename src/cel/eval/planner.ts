@@ -227,7 +227,7 @@ class Planner {
    * are not declared, a runtime search over the candidates.
    */
   private planGlobal(parts: string[], id: number): { fn: Closure; used: number } | undefined {
-    const checkedName = this.o.checked?.identNames?.get(id);
+    const checkedName = this.o.checked?.identNames?.get(id)?.replace(/^\./, '');
     if (checkedName !== undefined) {
       return { fn: this.globalGetter(checkedName, parts.join('.'), id), used: parts.length };
     }
@@ -308,7 +308,7 @@ class Planner {
     if (!e.testOnly) {
       const chain = this.chainOf(e, sc);
       if (chain) {
-        const checkedName = this.o.checked?.identNames?.get(e.id);
+        const checkedName = this.o.checked?.identNames?.get(e.id)?.replace(/^\./, '');
         if (checkedName !== undefined) return this.globalGetter(checkedName, chain.join('.'), e.id);
         if (!this.o.declaredVars) {
           const g = this.planGlobal(chain, e.id);

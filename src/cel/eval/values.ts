@@ -313,36 +313,51 @@ export function bytesToString(b: Uint8Array): string | undefined {
 // ---- equality and ordering ---------------------------------------------------------------------
 
 function numericCompare(a: Val, b: Val): number | undefined {
-  // Returns -1/0/1, NaN-as-undefined for incomparable doubles, or undefined when not numbers.
-  let x: bigint | number;
-  let y: bigint | number;
-  if (typeof a === 'bigint') x = a;
-  else if (typeof a === 'number') x = a;
-  else if (a instanceof Uint) x = a.v;
-  else return undefined;
-  if (typeof b === 'bigint') y = b;
-  else if (typeof b === 'number') y = b;
+  // -1/0/1, NaN for a NaN operand, undefined when either is not a number. Mixed double/integer
+  // comparisons follow cel-go's compare.go: out-of-range doubles order outside, otherwise the
+  // integer is converted to double (lossy, as cel-go does).
+  const ta = typeof a;
+  const tb = typeof b;
+  if (ta === 'bigint' && tb === 'bigint') return (a as bigint) < (b as bigint) ? -1 : (a as bigint) > (b as bigint) ? 1 : 0;
+  if (ta === 'number' && tb === 'number') return cmpNum(a as number, b as number);
+  let x: bigint;
+  let xu = false;
+  if (ta === 'bigint') x = a as bigint;
+  else if (a instanceof Uint) {
+    x = a.v;
+    xu = true;
+  } else if (ta === 'number') {
+    const r = cmpIntDouble(b, a as number);
+    return r === undefined ? undefined : -r;
+  } else return undefined;
+  if (tb === 'number') return cmpIntDouble(a, b as number);
+  let y: bigint;
+  if (tb === 'bigint') y = b as bigint;
   else if (b instanceof Uint) y = b.v;
   else return undefined;
-  if (typeof x === 'number' && typeof y === 'number') {
-    if (Number.isNaN(x) || Number.isNaN(y)) return NaN;
-    return x < y ? -1 : x > y ? 1 : 0;
-  }
-  if (typeof x === 'bigint' && typeof y === 'bigint') return x < y ? -1 : x > y ? 1 : 0;
-  // Mixed double and integer: compare exactly.
-  if (typeof x === 'number') return -cmpBigDouble(y as bigint, x);
-  return cmpBigDouble(x, y as number);
+  void xu;
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
-function cmpBigDouble(i: bigint, d: number): number {
+function cmpNum(x: number, y: number): number {
+  if (Number.isNaN(x) || Number.isNaN(y)) return NaN;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Compares an int or uint with a double as cel-go's compareIntDouble / compareUintDouble. */
+function cmpIntDouble(i: Val, d: number): number | undefined {
   if (Number.isNaN(d)) return NaN;
-  if (d === Infinity) return -1;
-  if (d === -Infinity) return 1;
-  const f = Math.floor(d);
-  const fb = BigInt(f);
-  if (i < fb) return -1;
-  if (i > fb) return 1;
-  return f === d ? 0 : -1;
+  if (typeof i === 'bigint') {
+    if (d < -9223372036854775808) return 1;
+    if (d > 9223372036854775807) return -1;
+    return cmpNum(Number(i), d);
+  }
+  if (i instanceof Uint) {
+    if (d < 0) return 1;
+    if (d > 18446744073709551615) return -1;
+    return cmpNum(Number(i.v), d);
+  }
+  return undefined;
 }
 
 /**

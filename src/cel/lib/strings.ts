@@ -35,12 +35,13 @@ function charAt(s: string, ind: bigint): Val {
 }
 
 function indexOf(s: string, sub: string, offset: bigint): Val {
-  if (offset < 0n) return err(`index out of range: ${offset}`);
+  // As the cel-spec conformance suite (and cel-go before v0.22): an offset outside the string is
+  // an error, except that the empty string is found at any offset.
+  if (sub === '') return offset;
   const r = cps(s);
+  if (offset < 0n || offset >= BigInt(r.length)) return err(`index out of range: ${offset}`);
   const off = Number(offset);
-  if (sub === '') return off > r.length ? BigInt(r.length) : offset;
   const sr = cps(sub);
-  if (off >= r.length) return -1n;
   outer: for (let i = off; i < r.length - (sr.length - 1); i++) {
     for (let j = 0; j < sr.length; j++) if (r[i + j] !== sr[j]) continue outer;
     return BigInt(i);
@@ -52,14 +53,12 @@ function lastIndexOf(s: string, sub: string, offset?: bigint): Val {
   const r = cps(s);
   if (offset === undefined) {
     if (sub === '') return BigInt(r.length);
-    if (s.length < sub.length) return -1n;
     offset = BigInt(r.length - 1);
-  }
-  if (offset < 0n) return err(`index out of range: ${offset}`);
-  let off = Number(offset);
-  if (sub === '') return off > r.length ? BigInt(r.length) : offset;
+    if (r.length === 0) return -1n;
+  } else if (sub === '') return offset;
+  if (offset < 0n || offset >= BigInt(r.length)) return err(`index out of range: ${offset}`);
   const sr = cps(sub);
-  if (off >= r.length) return -1n;
+  let off = Number(offset);
   if (off > r.length - sr.length) off = r.length - sr.length;
   outer: for (let i = off; i >= 0; i--) {
     for (let j = 0; j < sr.length; j++) if (r[i + j] !== sr[j]) continue outer;
@@ -246,9 +245,33 @@ function numberArg(v: Val, clause: string): number {
   throw new FormatError(`${clause} clause can only be used on ints, uints, and doubles, was given ${typeName(v)}`);
 }
 
-/** Go's %.Nf with round-half-even on the exact binary value (toFixed rounds the same way for doubles). */
+/** Go's %.Nf: the exact binary value rounded half-to-even at `prec` decimals. */
 function fixed(d: number, prec: number): string {
-  return nonFinite(d) ?? d.toFixed(prec);
+  const nf = nonFinite(d);
+  if (nf) return nf;
+  const neg = d < 0 || Object.is(d, -0);
+  // d = mant * 2^exp exactly.
+  const buf = new DataView(new ArrayBuffer(8));
+  buf.setFloat64(0, Math.abs(d));
+  const bits = buf.getBigUint64(0);
+  const e = Number((bits >> 52n) & 0x7ffn);
+  let mant = bits & ((1n << 52n) - 1n);
+  let exp: number;
+  if (e === 0) exp = -1074;
+  else {
+    mant |= 1n << 52n;
+    exp = e - 1075;
+  }
+  let num = mant * 10n ** BigInt(prec);
+  let den = 1n;
+  if (exp >= 0) num <<= BigInt(exp);
+  else den <<= BigInt(-exp);
+  let q = num / den;
+  const r2 = (num % den) * 2n;
+  if (r2 > den || (r2 === den && q % 2n === 1n)) q++;
+  let digits = q.toString().padStart(prec + 1, '0');
+  if (prec > 0) digits = `${digits.slice(0, -prec)}.${digits.slice(-prec)}`;
+  return (neg ? '-' : '') + digits;
 }
 
 function scientific(d: number, prec: number): string {

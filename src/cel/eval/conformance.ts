@@ -1,0 +1,355 @@
+/**
+ * The CEL conformance harness (run by scripts/cel-conformance.ts and src/cel/conformance.test.ts):
+ * runs the suite (google/cel-spec `tests/simple/testdata`, vendored in
+ * testdata/cel-spec/) against this implementation: every test of every SimpleTestFile is parsed,
+ * checked (unless `disable_check`), planned and evaluated with its bindings, and its result compared
+ * with the expected value, error, or typed result. Prints `N passed, N failed, N skipped` per file
+ * and in total, then each skip reason. Tests that need what this project does not carry (protobuf
+ * test messages, unknowns, cel.@block) are skipped with that reason.
+ *
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  BoolType,
+  BytesType,
+  DoubleType,
+  DurationType,
+  DynType,
+  ErrorType,
+  IntType,
+  NullType,
+  StringType,
+  TimestampType,
+  UintType,
+  AnyType,
+  formatType,
+  listOf,
+  mapOf,
+  opaque,
+  structType,
+  typeOf,
+  typeParam,
+  type Type,
+} from '../check/types.ts';
+import {
+  field,
+  messageField,
+  messages,
+  parseTextProto,
+  stringField,
+  type TextMessage,
+  type TextValue,
+} from './textproto.ts';
+import { CelMap, CelType, Uint, type Val, formatValue } from './values.ts';
+import { Env, allExtensionLibraries } from '../index.ts';
+import type { FunctionDecl } from '../lib/decls.ts';
+
+export const SPEC_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'testdata', 'cel-spec');
+
+/** Whole files skipped, with the reason. */
+const SKIPPED_FILES: Record<string, string> = {
+  'block_ext.textproto': 'cel.@block (the block extension) is not supported',
+  'network_ext.textproto': 'the network extension (ip, cidr) belongs to the Kubernetes libraries, not installed here',
+  'proto2.textproto': 'needs protobuf test messages (TestAllTypes)',
+  'proto2_ext.textproto': 'needs protobuf test messages (TestAllTypes)',
+  'proto3.textproto': 'needs protobuf test messages (TestAllTypes)',
+  'wrappers.textproto': 'needs protobuf well-known wrapper messages',
+  'enums.textproto': 'needs protobuf test messages (TestAllTypes)',
+};
+
+/**
+ * Tests expected to fail while work is in progress: `file/section/test` -> why. The list only
+ * shrinks; the conformance test fails if any other non-skipped test fails.
+ */
+export const KNOWN_FAILURES: Record<string, string> = {
+  'optionals/optionals/none_optMap_hasValue': 'the parser does not expand the optMap/optFlatMap macros yet (src/cel/syntax/macros.ts)',
+  'optionals/optionals/empty_map_optFlatMap_hasValue': 'the parser does not expand the optMap/optFlatMap macros yet (src/cel/syntax/macros.ts)',
+  'optionals/optionals/map_empty_submap_optFlatMap_hasValue': 'the parser does not expand the optMap/optFlatMap macros yet (src/cel/syntax/macros.ts)',
+  'optionals/optionals/map_submap_subkey_optFlatMap_value': 'the parser does not expand the optMap/optFlatMap macros yet (src/cel/syntax/macros.ts)',
+  'optionals/optionals/map_submap_optFlatMap_value': 'the parser does not expand the optMap/optFlatMap macros yet (src/cel/syntax/macros.ts)',
+  'optionals/optionals/map_optindex_optFlatMap_optional_ofNonZeroValue_hasValue': 'the parser does not expand the optMap/optFlatMap macros yet (src/cel/syntax/macros.ts)',
+  'optionals/optionals/optional_of_optMap_value': 'the parser does not expand the optMap/optFlatMap macros yet (src/cel/syntax/macros.ts)',
+  'type_deduction/legacy_nullable_types/null_assignable_to_abstract_parameter_candidate':
+    'the checker deduces null instead of optional_type(int) for a null argument to an abstract type parameter',
+};
+
+export interface TestOutcome {
+  file: string;
+  section: string;
+  name: string;
+  status: 'pass' | 'fail' | 'skip';
+  reason?: string;
+}
+
+const PROTO_RE = /TestAllTypes|NestedTestAllTypes|TestRequired|GlobalEnum|NestedEnum|cel\.expr\.conformance\.proto|google\.protobuf\.(Any|Struct|Value|ListValue|NullValue|BoolValue|BytesValue|DoubleValue|FloatValue|Int32Value|Int64Value|StringValue|UInt32Value|UInt64Value|FieldMask|Empty)\b/;
+
+function textOf(v: TextValue | undefined): string {
+  if (v === undefined) return '';
+  if (v instanceof Map) return [...v.entries()].map(([k, vs]) => k + ':' + vs.map(textOf).join(',')).join(';');
+  return v.kind === 'string' ? new TextDecoder().decode(v.bytes) : v.text;
+}
+
+class Unsupported extends Error {}
+
+function token(m: TextMessage, name: string): string {
+  const v = field(m, name);
+  if (v === undefined || v instanceof Map) throw new Unsupported(`bad field ${name}`);
+  return v.kind === 'string' ? new TextDecoder().decode(v.bytes) : v.text;
+}
+
+function parseDouble(t: string): number {
+  const l = t.toLowerCase();
+  if (l === 'inf' || l === 'infinity') return Infinity;
+  if (l === '-inf' || l === '-infinity') return -Infinity;
+  if (l === 'nan') return NaN;
+  return Number(t.replace(/[fF]$/, ''));
+}
+
+/** A cel.expr.Value as a runtime value. */
+export function valueOf(m: TextMessage): Val {
+  const [k] = [...m.keys()];
+  switch (k) {
+    case 'null_value':
+      return null;
+    case 'bool_value':
+      return token(m, k) === 'true';
+    case 'int64_value':
+      return BigInt(token(m, k));
+    case 'uint64_value':
+      return new Uint(BigInt(token(m, k)));
+    case 'double_value':
+      return parseDouble(token(m, k));
+    case 'string_value':
+      return token(m, k);
+    case 'bytes_value': {
+      const v = field(m, k)!;
+      return v instanceof Map || v.kind !== 'string' ? new Uint8Array() : v.bytes;
+    }
+    case 'type_value':
+      return new CelType(token(m, k));
+    case 'list_value':
+      return messages(messageField(m, k)!, 'values').map(valueOf);
+    case 'map_value': {
+      const out = new CelMap();
+      for (const e of messages(messageField(m, k)!, 'entries')) {
+        out.set(valueOf(messageField(e, 'key')!), valueOf(messageField(e, 'value')!));
+      }
+      return out;
+    }
+    default:
+      throw new Unsupported(`value kind ${k ?? '(empty)'} (protobuf messages or enums)`);
+  }
+}
+
+const PRIMS: Record<string, Type> = {
+  BOOL: BoolType,
+  INT64: IntType,
+  UINT64: UintType,
+  DOUBLE: DoubleType,
+  STRING: StringType,
+  BYTES: BytesType,
+};
+
+/** A cel.expr.Type as a checker type. */
+export function typeFromProto(m: TextMessage): Type {
+  const [k] = [...m.keys()];
+  switch (k) {
+    case 'primitive':
+      return PRIMS[token(m, k)] ?? DynType;
+    case 'well_known': {
+      const w = token(m, k);
+      return w === 'TIMESTAMP' ? TimestampType : w === 'DURATION' ? DurationType : AnyType;
+    }
+    case 'list_type':
+      return listOf(typeFromProto(messageField(messageField(m, k)!, 'elem_type')!));
+    case 'map_type': {
+      const mt = messageField(m, k)!;
+      return mapOf(typeFromProto(messageField(mt, 'key_type')!), typeFromProto(messageField(mt, 'value_type')!));
+    }
+    case 'dyn':
+      return DynType;
+    case 'null':
+      return NullType;
+    case 'error':
+      return ErrorType;
+    case 'type_param':
+      return typeParam(token(m, k));
+    case 'type':
+      return typeOf(typeFromProto(messageField(m, k)!));
+    case 'message_type':
+      return structType(token(m, k));
+    case 'wrapper': {
+      const p = PRIMS[token(m, k)];
+      return { kind: 'wrapper', prim: (p?.kind ?? 'int') as 'int' };
+    }
+    case 'abstract_type': {
+      const a = messageField(m, k)!;
+      return opaque(stringField(a, 'name') ?? '', ...messages(a, 'parameter_types').map(typeFromProto));
+    }
+    default:
+      throw new Unsupported(`type kind ${k}`);
+  }
+}
+
+/** Strict equality for comparing results with expectations (types must match exactly). */
+export function sameValue(a: Val, b: Val): boolean {
+  if (typeof a !== typeof b) return false;
+  if (typeof a === 'number') return Number.isNaN(a) ? Number.isNaN(b as number) : a === b;
+  if (typeof a !== 'object' || a === null || b === null) return a === b;
+  if (a instanceof Uint) return b instanceof Uint && a.v === b.v;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]!));
+  if (a instanceof CelMap) {
+    if (!(b instanceof CelMap) || a.size !== b.size) return false;
+    for (const [k, v] of a.entries()) {
+      const w = b.get(k);
+      if (w === undefined || !sameValue(v, w)) return false;
+      if (!b.keys().some((bk) => sameValue(bk, k))) return false;
+    }
+    return true;
+  }
+  if (a instanceof Uint8Array) return b instanceof Uint8Array && a.length === b.length && a.every((x, i) => x === b[i]);
+  if (a instanceof CelType) return b instanceof CelType && a.name === b.name;
+  return formatValue(a) === formatValue(b);
+}
+
+const envCache = new Map<string, Env>();
+
+function envFor(test: TextMessage, disableCheck: boolean): Env {
+  const variables: Record<string, Type> = {};
+  const functions: FunctionDecl[] = [];
+  for (const d of messages(test, 'type_env')) {
+    const name = stringField(d, 'name')!;
+    const ident = messageField(d, 'ident');
+    if (ident) variables[name] = typeFromProto(messageField(ident, 'type')!);
+    const fdecl = messageField(d, 'function');
+    if (fdecl) {
+      functions.push({
+        name,
+        overloads: messages(fdecl, 'overloads').map((o) => ({
+          id: stringField(o, 'overload_id')!,
+          receiver: stringField(o, 'is_instance_function') === 'true',
+          params: messages(o, 'params').map(typeFromProto),
+          result: typeFromProto(messageField(o, 'result_type')!),
+          typeParams: (o.get('type_params') ?? []).map((t) => textOf(t)),
+        })),
+      });
+    }
+  }
+  const container = stringField(test, 'container') ?? '';
+  const disableMacros = stringField(test, 'disable_macros') === 'true';
+  const key = JSON.stringify([
+    container,
+    disableCheck,
+    disableMacros,
+    Object.entries(variables).map(([n, t]) => [n, formatType(t)]),
+    functions.map((f) => [f.name, f.overloads.map((o) => o.id)]),
+  ]);
+  let env = envCache.get(key);
+  if (!env) {
+    env = new Env({
+      variables,
+      container,
+      disableCheck,
+      libraries: [...allExtensionLibraries, ...(functions.length ? [{ name: 'test.functions', functions }] : [])],
+      parse: disableMacros ? { macros: false } : undefined,
+    });
+    envCache.set(key, env);
+  }
+  return env;
+}
+
+function skipReason(file: string, test: TextMessage): string | undefined {
+  const fileReason = SKIPPED_FILES[file];
+  if (fileReason) return fileReason;
+  const texts = [stringField(test, 'expr') ?? '', stringField(test, 'container') ?? '', textOf(test.get('type_env')?.[0])];
+  for (const d of messages(test, 'type_env')) texts.push(textOf(d));
+  if ((stringField(test, 'container') ?? '').startsWith('google.protobuf')) return 'needs protobuf test messages (TestAllTypes) or well-known types';
+  if (texts.some((t) => PROTO_RE.test(t))) return 'needs protobuf test messages (TestAllTypes) or well-known types';
+  const all = textOf(test as unknown as TextValue);
+  if (/object_value|enum_value/.test(all)) return 'needs protobuf test messages (TestAllTypes) or well-known types';
+  if (test.has('unknown') || test.has('any_unknowns')) return 'unknowns (partial activations) are not supported';
+  return undefined;
+}
+
+/** Runs one test; returns undefined on pass or the failure description. */
+function runTest(file: string, test: TextMessage): string | undefined {
+  const expr = stringField(test, 'expr')!;
+  const disableCheck = stringField(test, 'disable_check') === 'true';
+  const checkOnly = stringField(test, 'check_only') === 'true';
+  const env = envFor(test, disableCheck);
+  const expectsError = test.has('eval_error') || test.has('any_eval_errors');
+  const typed = messageField(test, 'typed_result');
+  const compiled = env.compile(expr);
+  if (!compiled.program) return expectsError ? undefined : `compile: ${compiled.issues}`;
+  const program = compiled.program;
+  if (typed) {
+    const want = messageField(typed, 'deduced_type');
+    if (want) {
+      const wt = formatType(typeFromProto(want));
+      const got = formatType(program.type);
+      if (wt !== got) return `deduced type ${got}, want ${wt}`;
+    }
+  }
+  if (checkOnly) return undefined;
+  const vars: Record<string, Val> = {};
+  for (const b of messages(test, 'bindings')) {
+    const ev = messageField(b, 'value')!;
+    const v = messageField(ev, 'value');
+    if (!v) throw new Unsupported('binding without a value');
+    vars[stringField(b, 'key')!] = valueOf(v);
+  }
+  const r = program.eval(vars);
+  if (expectsError) return r.error ? undefined : `got ${formatValue(r.value!)}, want an error`;
+  if (r.error) return `error: ${r.error.message}`;
+  const wantMsg = messageField(test, 'value') ?? (typed && messageField(typed, 'result'));
+  const want: Val = wantMsg ? valueOf(wantMsg) : true;
+  return sameValue(r.value!, want) ? undefined : `got ${formatValue(r.value!)}, want ${formatValue(want)}`;
+}
+
+/** Runs the suite over the given files (default: every .textproto in dir). */
+export function runConformance(dir = SPEC_DIR, only?: string[]): TestOutcome[] {
+  const out: TestOutcome[] = [];
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.textproto'))
+    .filter((f) => !only?.length || only.some((o) => f.startsWith(o)))
+    .sort();
+  for (const file of files) {
+    const tf = parseTextProto(readFileSync(join(dir, file), 'utf8'));
+    for (const section of messages(tf, 'section')) {
+      const sname = stringField(section, 'name') ?? '';
+      for (const test of messages(section, 'test')) {
+        const name = stringField(test, 'name') ?? '';
+        const base = { file: file.replace(/\.textproto$/, ''), section: sname, name };
+        const skip = skipReason(file, test);
+        if (skip) {
+          out.push({ ...base, status: 'skip', reason: skip });
+          continue;
+        }
+        let failure: string | undefined;
+        try {
+          failure = runTest(file, test);
+        } catch (e) {
+          if (e instanceof Unsupported) {
+            out.push({ ...base, status: 'skip', reason: `needs protobuf test messages (TestAllTypes) or well-known types` });
+            continue;
+          }
+          failure = `threw: ${(e as Error).stack ?? String(e)}`;
+        }
+        out.push(failure === undefined ? { ...base, status: 'pass' } : { ...base, status: 'fail', reason: failure });
+      }
+    }
+  }
+  return out;
+}
+
+/** `file/section/test`, the key of KNOWN_FAILURES. */
+export const testKey = (t: TestOutcome) => `${t.file}/${t.section}/${t.name}`;
+
+/** `N passed, N failed, N skipped`. */
+export function summary(ts: TestOutcome[]): string {
+  const n = (s: TestOutcome['status']) => ts.filter((t) => t.status === s).length;
+  return `${n('pass')} passed, ${n('fail')} failed, ${n('skip')} skipped`;
+}
+
