@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from '../syntax/parser.ts';
 import { check } from './checker.ts';
 import { CheckEnv } from './env.ts';
-import { estimateCost, type SizeEstimator } from './cost.ts';
+import { estimateCost, type AstNode, type SizeEstimator } from './cost.ts';
 import { kubernetesCallCost } from './kubernetes-cost.ts';
 import { optionalLibrary, standardLibrary } from '../lib/std/decls.ts';
 import type { Library, OverloadDecl } from '../lib/decls.ts';
@@ -23,6 +23,7 @@ import {
   StringType,
   kindOf,
   listOf,
+  mapOf,
   structType,
   typeParam,
   type Type,
@@ -31,9 +32,12 @@ import {
 const dataDir = fileURLToPath(new URL('../../../testdata/cel-checker/', import.meta.url));
 const table = JSON.parse(readFileSync(dataDir + 'k8s_cost_cases.json', 'utf8')) as {
   cases: { suite: string; expr: string; wanted: [string, string] }[];
+  sizes: { cases: { name: string; target: [number, number]; args: [number, number][]; want: [number, number] }[] };
 };
 
 const A = typeParam('A');
+const K = typeParam('K');
+const V = typeParam('V');
 const UrlType = structType('kubernetes.URL');
 const Quantity = structType('kubernetes.Quantity');
 
@@ -118,6 +122,13 @@ const kubernetesFunctions: Library = {
     { name: 'min', overloads: [member('list_min', [listOf(A)], A)] },
     { name: 'indexOf', overloads: [member('list_index_of', [listOf(A), A], IntType)] },
     { name: 'lastIndexOf', overloads: [member('list_last_index_of', [listOf(A), A], IntType)] },
+    {
+      name: 'cel.@mapInsert',
+      overloads: [
+        global('@mapInsert_map_key_value', [mapOf(K, V), K, V], mapOf(K, V)),
+        global('@mapInsert_map_map', [mapOf(K, V), mapOf(K, V)], mapOf(K, V)),
+      ],
+    },
   ],
 };
 
@@ -151,4 +162,17 @@ test('Kubernetes estimated cost table', () => {
   }
   console.log(`Kubernetes cost table: ${passed} passed, ${failed.length} failed, 0 skipped`);
   assert.deepEqual(failed, []);
+});
+
+test('Kubernetes replace() result sizes (TestSize)', () => {
+  const node = ([min, max]: [number, number]): AstNode => ({
+    path: undefined,
+    type: StringType,
+    expr: undefined,
+    computedSize: { min: BigInt(min), max: BigInt(max) },
+  });
+  for (const c of table.sizes.cases) {
+    const est = kubernetesCallCost('replace', '', node(c.target), c.args.map(node), (n) => n.computedSize!);
+    assert.deepEqual(est?.resultSize, { min: BigInt(c.want[0]), max: BigInt(c.want[1]) }, c.name);
+  }
 });
