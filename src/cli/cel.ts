@@ -1,0 +1,182 @@
+/**
+ * `crd-apiserver cel`: evaluate or check one CEL expression from the command line.
+ *
+ *   crd-apiserver cel eval 'EXPR' [--vars JSON]    -> {"type": "<CEL type>", "value": <JSON>}
+ *   crd-apiserver cel check 'EXPR' [--decls JSON]  -> {"type": "<CEL type>", "cost": {"min": N, "max": N}}
+ *
+ * Every extension library is installed. `--vars` is a JSON object (integral numbers are int,
+ * others double); its names are declared as dyn. `--decls` maps names to type names
+ * (`{"self": "map(string, int)"}`). Exit status: 0 success, 1 evaluation error, 2 usage, parse
+ * or check error; errors print `{"error": "..."}`.
+ */
+import {
+  BoolType,
+  BytesType,
+  DoubleType,
+  DurationType,
+  DynType,
+  IntType,
+  NullType,
+  StringType,
+  TimestampType,
+  UintType,
+  listOf,
+  mapOf,
+  opaque,
+  structType,
+  typeOf,
+  type Type,
+} from '../cel/check/types.ts';
+import { JSONSyntaxError, parseJSONToCel } from '../cel/eval/json.ts';
+import { CelMap, type Val, toJSON } from '../cel/eval/values.ts';
+import { Env, allExtensionLibraries, typeDisplay } from '../cel/index.ts';
+
+const usage = `usage: crd-apiserver cel eval 'EXPR' [--vars JSON]
+       crd-apiserver cel check 'EXPR' [--decls JSON]
+`;
+
+function out(obj: unknown): void {
+  process.stdout.write(JSON.stringify(obj) + '\n');
+}
+
+function fail(code: number, message: string): number {
+  out({ error: message });
+  return code;
+}
+
+/** Parses `--flag VALUE` / `--flag=VALUE` options and positional arguments. */
+function parseArgs(argv: string[]): { positional: string[]; flags: Map<string, string> } {
+  const positional: string[] = [];
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      if (eq > 0) flags.set(a.slice(2, eq), a.slice(eq + 1));
+      else flags.set(a.slice(2), argv[++i] ?? '');
+    } else positional.push(a);
+  }
+  return { positional, flags };
+}
+
+const NAMED: Record<string, Type> = {
+  bool: BoolType,
+  int: IntType,
+  uint: UintType,
+  double: DoubleType,
+  string: StringType,
+  bytes: BytesType,
+  null_type: NullType,
+  dyn: DynType,
+  timestamp: TimestampType,
+  'google.protobuf.Timestamp': TimestampType,
+  duration: DurationType,
+  'google.protobuf.Duration': DurationType,
+  list: listOf(DynType),
+  map: mapOf(DynType, DynType),
+};
+
+/** Parses a type name as cel-go prints types: `int`, `list(int)`, `map(string, dyn)`, `optional_type(int)`. */
+export function parseTypeName(s: string): Type {
+  let i = 0;
+  const ws = () => {
+    while (s[i] === ' ') i++;
+  };
+  const one = (): Type => {
+    ws();
+    const m = /[A-Za-z_][A-Za-z0-9_.]*/y;
+    m.lastIndex = i;
+    const r = m.exec(s);
+    if (!r) throw new Error(`invalid type "${s}"`);
+    i = m.lastIndex;
+    const name = r[0];
+    ws();
+    const params: Type[] = [];
+    if (s[i] === '(') {
+      i++;
+      for (;;) {
+        params.push(one());
+        ws();
+        if (s[i] === ',') {
+          i++;
+          continue;
+        }
+        if (s[i++] !== ')') throw new Error(`invalid type "${s}"`);
+        break;
+      }
+    }
+    if (name === 'list' && params.length === 1) return listOf(params[0]!);
+    if (name === 'map' && params.length === 2) return mapOf(params[0]!, params[1]!);
+    if (name === 'type' && params.length === 1) return typeOf(params[0]!);
+    if (params.length) return opaque(name, ...params);
+    return NAMED[name] ?? structType(name);
+  };
+  const t = one();
+  ws();
+  if (i !== s.length) throw new Error(`invalid type "${s}"`);
+  return t;
+}
+
+function evalCommand(expr: string, flags: Map<string, string>): number {
+  let vars: Record<string, Val> = {};
+  const varsText = flags.get('vars');
+  if (varsText !== undefined) {
+    let parsed: Val;
+    try {
+      parsed = parseJSONToCel(varsText);
+    } catch (e) {
+      if (e instanceof JSONSyntaxError) return fail(2, `--vars: ${e.message}`);
+      throw e;
+    }
+    if (!(parsed instanceof CelMap)) return fail(2, '--vars must be a JSON object');
+    vars = Object.fromEntries(parsed.m) as Record<string, Val>;
+  }
+  const variables: Record<string, Type> = {};
+  for (const k of Object.keys(vars)) variables[k] = DynType;
+  const env = new Env({ variables, libraries: [...allExtensionLibraries], crossTypeNumericComparisons: true });
+  const c = env.compile(expr);
+  if (!c.program) return fail(2, c.issues);
+  const r = c.program.eval(vars);
+  if (r.error) return fail(1, r.error.message);
+  out({ type: typeDisplay(r.value, c.program.type), value: toJSON(r.value) });
+  return 0;
+}
+
+function checkCommand(expr: string, flags: Map<string, string>): number {
+  const variables: Record<string, Type> = {};
+  const declsText = flags.get('decls');
+  if (declsText !== undefined) {
+    let decls: unknown;
+    try {
+      decls = JSON.parse(declsText);
+    } catch (e) {
+      return fail(2, `--decls: invalid JSON: ${(e as Error).message}`);
+    }
+    if (typeof decls !== 'object' || decls === null || Array.isArray(decls)) return fail(2, '--decls must be a JSON object of name -> type');
+    for (const [k, v] of Object.entries(decls)) {
+      try {
+        variables[k] = parseTypeName(String(v));
+      } catch (e) {
+        return fail(2, `--decls: ${(e as Error).message}`);
+      }
+    }
+  }
+  const env = new Env({ variables, libraries: [...allExtensionLibraries], crossTypeNumericComparisons: true });
+  const c = env.check(expr);
+  if (!c.checked) return fail(2, c.issues!);
+  const cost = env.estimateCost(c.checked);
+  const t = c.checked.typeMap.get(c.checked.expr.id) ?? DynType;
+  out({ type: typeDisplay(null, t), cost: { min: Number(cost.min) <= Number.MAX_SAFE_INTEGER ? Number(cost.min) : String(cost.min), max: cost.max <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(cost.max) : String(cost.max) } });
+  return 0;
+}
+
+/** Runs `crd-apiserver cel ARGS...`; returns the exit status. */
+export async function runCel(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  const { positional, flags } = parseArgs(rest);
+  if ((sub !== 'eval' && sub !== 'check') || positional.length !== 1) {
+    process.stderr.write(usage);
+    return 2;
+  }
+  return sub === 'eval' ? evalCommand(positional[0]!, flags) : checkCommand(positional[0]!, flags);
+}
