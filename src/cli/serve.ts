@@ -1,0 +1,170 @@
+/**
+ * `crd-apiserver serve`: opens the SQLite store under --data-dir, serves the API over plain HTTP
+ * on a loopback --listen address (no TLS or authentication yet, so nothing else is allowed),
+ * writes DIR/kubeconfig for kubectl and the client libraries, and shuts down cleanly on SIGINT
+ * or SIGTERM.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { resolve, join } from 'node:path';
+import { openBackend } from '../server/backend.ts';
+import { ApiServer } from '../server/server.ts';
+
+const usage = `usage: crd-apiserver serve [--listen 127.0.0.1:PORT] [--data-dir DIR]
+
+  --listen ADDR     address to serve plain HTTP on (default 127.0.0.1:6443; port 0 picks a free port);
+                    only loopback addresses are accepted until TLS and authentication exist
+  --data-dir DIR    where the SQLite database and the kubeconfig live (default ./data)
+`;
+
+export interface ServeArgs {
+  host: string;
+  port: number;
+  dataDir: string;
+}
+
+/** Splits `host:port` (`[::1]:6443` for IPv6). */
+export function parseListen(addr: string): { host: string; port: number } {
+  const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(addr);
+  if (!m) throw new Error(`invalid --listen address ${JSON.stringify(addr)}: expected HOST:PORT`);
+  const host = m[1] ?? m[2] ?? '';
+  const port = Number(m[3]);
+  if (port > 65535) throw new Error(`invalid --listen port ${port}`);
+  return { host: host === '' ? '127.0.0.1' : host, port };
+}
+
+/** True for loopback hosts: 127.0.0.0/8, ::1 and localhost. */
+export function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  if (isIP(host) === 6) return host === '::1' || host === '0:0:0:0:0:0:0:1';
+  return false;
+}
+
+/** Parses the serve flags (`--flag value` and `--flag=value`). */
+export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
+  let listen = '127.0.0.1:6443';
+  let dataDir = './data';
+  for (let i = 0; i < argv.length; i++) {
+    let a = argv[i]!;
+    let value: string | undefined;
+    const eq = a.indexOf('=');
+    if (a.startsWith('--') && eq > 0) {
+      value = a.slice(eq + 1);
+      a = a.slice(0, eq);
+    }
+    const next = (): string => {
+      if (value !== undefined) return value;
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`flag ${a} needs a value`);
+      return v;
+    };
+    switch (a) {
+      case '-h':
+      case '--help':
+        return 'help';
+      case '--listen':
+        listen = next();
+        break;
+      case '--data-dir':
+        dataDir = next();
+        break;
+      default:
+        throw new Error(`unknown flag ${JSON.stringify(a)}`);
+    }
+  }
+  const { host, port } = parseListen(listen);
+  if (!isLoopback(host)) {
+    throw new Error(
+      `refusing to listen on ${listen}: only loopback addresses (127.0.0.1, ::1, localhost) are allowed, because the server has no TLS or authentication yet`,
+    );
+  }
+  return { host, port, dataDir };
+}
+
+/** The kubeconfig for a server at `url` (client-node needs insecure-skip-tls-verify to accept http). */
+export function kubeconfigYAML(url: string): string {
+  return `apiVersion: v1
+kind: Config
+clusters:
+- name: crd-apiserver
+  cluster:
+    server: ${url}
+    insecure-skip-tls-verify: true
+contexts:
+- name: crd-apiserver
+  context:
+    cluster: crd-apiserver
+    namespace: default
+    user: crd-apiserver
+current-context: crd-apiserver
+preferences: {}
+users:
+- name: crd-apiserver
+  user: {}
+`;
+}
+
+/** Runs the server until SIGINT/SIGTERM; resolves with the exit code. */
+export async function runServe(argv: string[]): Promise<number> {
+  let args: ServeArgs | 'help';
+  try {
+    args = parseServeArgs(argv);
+  } catch (e) {
+    process.stderr.write(`crd-apiserver serve: ${e instanceof Error ? e.message : String(e)}\n\n${usage}`);
+    return 2;
+  }
+  if (args === 'help') {
+    process.stdout.write(usage);
+    return 0;
+  }
+  const dataDir = resolve(args.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const backend = await openBackend(dataDir);
+  const server = new ApiServer(backend.deps);
+  let bound: { host: string; port: number };
+  try {
+    bound = await server.listen(args.host, args.port);
+  } catch (e) {
+    await backend.close();
+    process.stderr.write(`crd-apiserver serve: cannot listen on ${args.host}:${args.port}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+  const hostForUrl = bound.host.includes(':') ? `[${bound.host}]` : bound.host;
+  const url = `http://${hostForUrl}:${bound.port}`;
+  const kubeconfig = join(dataDir, 'kubeconfig');
+  writeFileSync(kubeconfig, kubeconfigYAML(url), { mode: 0o600 });
+  process.stdout.write(
+    `crd-apiserver listening on ${url} (data in ${dataDir})\n` +
+      `kubeconfig written to ${kubeconfig}; use it with:\n` +
+      `  export KUBECONFIG=${kubeconfig}\n` +
+      `  kubectl get crds\n`,
+  );
+  return await new Promise<number>((done) => {
+    let stopping = false;
+    const stop = (signal: string): void => {
+      if (stopping) return;
+      stopping = true;
+      process.stdout.write(`received ${signal}, shutting down\n`);
+      server
+        .close()
+        .then(() => backend.close())
+        .then(
+          () => done(0),
+          (e: unknown) => {
+            process.stderr.write(`crd-apiserver serve: error during shutdown: ${e instanceof Error ? e.message : String(e)}\n`);
+            done(1);
+          },
+        );
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+}
+
+// Run directly (`tsx src/cli/serve.ts ...`) as well as through the CLI entry.
+if (process.argv[1] && import.meta.url === new URL(`file://${resolve(process.argv[1])}`).href) {
+  runServe(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,109 @@
+/**
+ * The stores the served binary runs on: one SQLite file under the data directory, GenericStores
+ * for Namespaces and CRDs, and a GenericStore per served CRD version built with the registry's
+ * custom-resource strategy. Also makes sure the namespaces kube-apiserver creates at start
+ * (`default`, `kube-system`, `kube-public`, `kube-node-lease`) exist.
+ */
+import { join } from 'node:path';
+import { openSqliteStore } from '../storage/sqlite/index.ts';
+import { GenericStore } from '../registry/generic-store.ts';
+import { CustomResourceStrategy } from '../registry/customresource/strategy.ts';
+import { defaultAttrs, strategyDefaults, type Strategy } from '../registry/strategy.ts';
+import type { Obj, ResourceInfo } from '../registry/rest.ts';
+import { isAlreadyExists } from '../apimachinery/status.ts';
+import type { ApiServerDeps } from './server.ts';
+
+// Interim cluster-scoped strategies for Namespaces and CRDs, used until the registry's own
+// Namespace and CRD strategies are wired here.
+function clusterStrategy(withStatus: boolean, prepareForCreate?: (obj: Obj) => void): Strategy {
+  const s: Strategy = {
+    ...strategyDefaults,
+    namespaced: false,
+    getAttrs: (o: Obj) => defaultAttrs(o, false),
+  };
+  if (prepareForCreate) s.prepareForCreate = (_ctx, obj) => prepareForCreate(obj);
+  if (withStatus) {
+    const status: Strategy = {
+      ...s,
+      prepareForCreate: () => {},
+      prepareForUpdate(_c, obj, old) {
+        const st = obj.status;
+        for (const k of Object.keys(obj)) delete obj[k];
+        Object.assign(obj, structuredClone(old));
+        obj.status = st;
+      },
+    };
+    s.prepareForUpdate = (_c, obj, old) => {
+      if ('status' in old) obj.status = structuredClone(old.status);
+    };
+    s.subresourceStrategy = (sub) => (sub === 'status' ? status : undefined);
+  }
+  return s;
+}
+
+export interface Backend {
+  deps: ApiServerDeps;
+  close(): Promise<void>;
+}
+
+const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+/** Opens (or creates) the SQLite database in `dataDir` and the stores over it. */
+export async function openBackend(dataDir: string): Promise<Backend> {
+  const store = await openSqliteStore({ path: join(dataDir, 'crd-apiserver.sqlite') });
+  const namespaces = new GenericStore({
+    store,
+    info: { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', listKind: 'NamespaceList', namespaced: false, singular: 'namespace' },
+    strategy: clusterStrategy(true, (obj) => {
+      obj.status = { phase: 'Active' };
+      const spec = ((obj.spec ??= {}) as Obj);
+      spec.finalizers = ['kubernetes'];
+    }),
+  });
+  const crds = new GenericStore({
+    store,
+    info: {
+      group: 'apiextensions.k8s.io',
+      version: 'v1',
+      resource: 'customresourcedefinitions',
+      kind: 'CustomResourceDefinition',
+      listKind: 'CustomResourceDefinitionList',
+      namespaced: false,
+      singular: 'customresourcedefinition',
+    },
+    strategy: clusterStrategy(true, (obj) => {
+      obj.status = { conditions: [], acceptedNames: { plural: '', kind: '' }, storedVersions: [] };
+      const m = obj.metadata as Obj;
+      const fins = Array.isArray(m.finalizers) ? (m.finalizers as string[]) : [];
+      if (!fins.includes('customresourcecleanup.apiextensions.k8s.io')) m.finalizers = [...fins, 'customresourcecleanup.apiextensions.k8s.io'];
+    }),
+  });
+  for (const name of systemNamespaces) {
+    try {
+      await namespaces.create(undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, {});
+    } catch (e) {
+      if (!isAlreadyExists(e)) throw e;
+    }
+  }
+  const customResourceStore = (crd: Obj, version: string, info: ResourceInfo) => {
+    const spec = crd.spec as Obj;
+    const v = ((spec.versions as Obj[]) ?? []).find((x) => x.name === version) ?? {};
+    const subs = (v.subresources ?? {}) as { status?: object; scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string } };
+    return new GenericStore({
+      store,
+      info,
+      strategy: new CustomResourceStrategy({
+        group: info.group,
+        version,
+        kind: info.kind,
+        namespaced: info.namespaced,
+        subresources: subs,
+        selectableFields: (v.selectableFields as { jsonPath: string }[] | undefined) ?? [],
+      }),
+    });
+  };
+  return {
+    deps: { namespaces, crds, customResourceStore },
+    close: () => store.close(),
+  };
+}
