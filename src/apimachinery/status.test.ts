@@ -17,6 +17,7 @@ import {
   newUnauthorized,
   successStatus,
   errorToStatus,
+  newGenericServerResponse,
   isStatusError,
   isNotFound,
   StatusError,
@@ -138,4 +139,17 @@ test('successStatus and errorToStatus', () => {
   const e = newNotFound(crontabs, 'y');
   assert.equal(errorToStatus(e), e.status);
   assert.ok(e instanceof StatusError && e instanceof Error);
+});
+
+test('generic server response for a failed JSON patch hides the library text', () => {
+  const e = newGenericServerResponse(422, '', { group: '', resource: '' }, '', 'testing value /a failed: test failed', 0, false);
+  assert.equal(
+    JSON.stringify(e.status),
+    '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the server rejected our request due to an error in our request","reason":"Invalid","details":{},"code":422}',
+  );
+  const c = newGenericServerResponse(409, 'POST', { group: 'g', resource: 'r' }, 'n', '', 0, false);
+  assert.equal(c.reason, 'AlreadyExists');
+  assert.equal(c.message, 'the server reported a conflict (post r.g n)');
+  assert.equal(newGenericServerResponse(502, 'GET', { group: '', resource: '' }, '', 'bad gateway', 0, false).message,
+    'an error on the server ("bad gateway") has prevented the request from succeeding');
 });

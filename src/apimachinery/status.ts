@@ -301,6 +301,68 @@ export function newMethodNotAllowed(message: string): StatusError {
   return fail(405, 'MethodNotAllowed', message);
 }
 
+const genericMessages: Record<number, [string, string]> = {
+  400: ['BadRequest', 'the server rejected our request for an unknown reason'],
+  401: ['Unauthorized', 'the server has asked for the client to provide credentials'],
+  404: ['NotFound', 'the server could not find the requested resource'],
+  405: ['MethodNotAllowed', 'the server does not allow this method on the requested resource'],
+  422: ['Invalid', 'the server rejected our request due to an error in our request'],
+  429: ['TooManyRequests', 'the server has received too many requests and has asked us to try again later'],
+  503: ['ServiceUnavailable', 'the server is currently unable to handle the request'],
+  504: ['Timeout', 'the server was unable to return a response in the time allotted, but may still be processing the request'],
+};
+
+/**
+ * NewGenericServerResponse: the Status for a bare HTTP code. kube-apiserver uses it to answer a
+ * JSON patch that fails to apply: `newGenericServerResponse(422, '', {group:'',resource:''}, '',
+ * err, 0, false)` — the message is the generic one; the library's error text is not shown.
+ */
+export function newGenericServerResponse(
+  code: number,
+  verb: string,
+  gr: GroupResource,
+  name: string,
+  serverMessage: string,
+  retryAfterSeconds: number,
+  isUnexpectedResponse: boolean,
+): StatusError {
+  let reason = '';
+  let message = `the server responded with the status code ${code} but did not return more information`;
+  const known = genericMessages[code];
+  if (known) [reason, message] = known;
+  switch (code) {
+    case 409:
+      reason = verb === 'POST' ? 'AlreadyExists' : 'Conflict';
+      message = 'the server reported a conflict';
+      break;
+    case 403:
+      reason = 'Forbidden';
+      message = serverMessage;
+      break;
+    case 406:
+      reason = 'NotAcceptable';
+      message =
+        serverMessage === '' || serverMessage === 'unknown'
+          ? 'the server was unable to respond with a content type that the client supports'
+          : serverMessage;
+      break;
+    case 415:
+      reason = 'UnsupportedMediaType';
+      message = serverMessage;
+      break;
+    default:
+      if (!known && code >= 500) {
+        reason = 'InternalError';
+        message = `an error on the server (${q(serverMessage)}) has prevented the request from succeeding`;
+      }
+  }
+  const grEmpty = gr.group === '' && gr.resource === '';
+  if (!grEmpty && name !== '') message = `${message} (${verb.toLowerCase()} ${groupResourceString(gr)} ${name})`;
+  else if (!grEmpty) message = `${message} (${verb.toLowerCase()} ${groupResourceString(gr)})`;
+  const causes = isUnexpectedResponse ? [{ reason: 'UnexpectedServerResponse', message: serverMessage }] : undefined;
+  return fail(code, reason, message, { group: gr.group, kind: gr.resource, name, causes, retryAfterSeconds });
+}
+
 /** A Success status (as DELETE returns when it does not return the object). */
 export function successStatus(d?: StatusDetails): Status {
   const s = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' } as Status;
