@@ -284,3 +284,74 @@ export function isEmptyValueValidation(v: ValueValidation | undefined): boolean 
     v.not === undefined
   );
 }
+
+/**
+ * Structural.ToKubeOpenAPI: the schema a structural node stands for, as JSONSchemaProps. As
+ * upstream, x-kubernetes-int-or-string does not become a type list here (used to validate
+ * defaults, where only the anyOf/allOf clauses constrain int-or-string values).
+ */
+export function structuralToSchema(s: Structural | undefined): JSONSchemaProps | undefined {
+  if (s === undefined) return undefined;
+  const out: JSONSchemaProps = {};
+  if (s.items !== undefined) out.items = structuralToSchema(s.items);
+  if (s.properties !== undefined) {
+    out.properties = {};
+    for (const [k, v] of s.properties) out.properties[k] = structuralToSchema(v)!;
+  }
+  if (s.additionalProperties !== undefined) {
+    out.additionalProperties =
+      s.additionalProperties.structural !== undefined ? structuralToSchema(s.additionalProperties.structural)! : s.additionalProperties.bool;
+  }
+  if (s.type !== '') out.type = s.type;
+  if (s.nullable) out.nullable = true;
+  if (s.description !== '') out.description = s.description;
+  if (s.title !== '') out.title = s.title;
+  if (s.default !== undefined) out.default = s.default;
+  if (s.xPreserveUnknownFields) out['x-kubernetes-preserve-unknown-fields'] = true;
+  if (s.xEmbeddedResource) out['x-kubernetes-embedded-resource'] = true;
+  if (s.xListMapKeys !== undefined && s.xListMapKeys.length > 0) out['x-kubernetes-list-map-keys'] = s.xListMapKeys;
+  if (s.xListType !== undefined) out['x-kubernetes-list-type'] = s.xListType;
+  if (s.xMapType !== undefined) out['x-kubernetes-map-type'] = s.xMapType;
+  if (s.xValidations !== undefined && s.xValidations.length > 0) out['x-kubernetes-validations'] = s.xValidations;
+  valueValidationToSchema(s.valueValidation, out);
+  return out;
+}
+
+function valueValidationToSchema(v: ValueValidation | undefined, out: JSONSchemaProps): void {
+  if (v === undefined) return;
+  if (v.format !== '') out.format = v.format;
+  if (v.maximum !== undefined) out.maximum = v.maximum;
+  if (v.exclusiveMaximum) out.exclusiveMaximum = true;
+  if (v.minimum !== undefined) out.minimum = v.minimum;
+  if (v.exclusiveMinimum) out.exclusiveMinimum = true;
+  if (v.maxLength !== undefined) out.maxLength = v.maxLength;
+  if (v.minLength !== undefined) out.minLength = v.minLength;
+  if (v.pattern !== '') out.pattern = v.pattern;
+  if (v.maxItems !== undefined) out.maxItems = v.maxItems;
+  if (v.minItems !== undefined) out.minItems = v.minItems;
+  if (v.uniqueItems) out.uniqueItems = true;
+  if (v.multipleOf !== undefined) out.multipleOf = v.multipleOf;
+  if (v.enum !== undefined) out.enum = v.enum;
+  if (v.maxProperties !== undefined) out.maxProperties = v.maxProperties;
+  if (v.minProperties !== undefined) out.minProperties = v.minProperties;
+  if (v.required !== undefined) out.required = v.required;
+  if (v.allOf !== undefined) out.allOf = v.allOf.map(nestedToSchema);
+  if (v.anyOf !== undefined) out.anyOf = v.anyOf.map(nestedToSchema);
+  if (v.oneOf !== undefined) out.oneOf = v.oneOf.map(nestedToSchema);
+  if (v.not !== undefined) out.not = nestedToSchema(v.not);
+}
+
+function nestedToSchema(v: NestedValueValidation): JSONSchemaProps {
+  const out: JSONSchemaProps = {};
+  valueValidationToSchema(v, out);
+  if (v.xValidations !== undefined && v.xValidations.length > 0) out['x-kubernetes-validations'] = v.xValidations;
+  if (v.items !== undefined) out.items = nestedToSchema(v.items);
+  if (v.properties !== undefined) {
+    out.properties = {};
+    for (const [k, p] of v.properties) out.properties[k] = nestedToSchema(p);
+  }
+  // ForbiddenGenerics: normally empty; the int-or-string clauses carry their type here.
+  if (v.forbiddenGenerics.type !== '') out.type = v.forbiddenGenerics.type;
+  if (v.forbiddenGenerics.nullable) out.nullable = true;
+  return out;
+}

@@ -1,0 +1,104 @@
+/**
+ * ValidateDefaults (apiextensions-apiserver pkg/apiserver/schema/defaulting/validation.go): every
+ * `default` in a structural schema must be pruned (no unknown fields), coerce to valid metadata
+ * where it lands inside ObjectMeta/TypeMeta, and validate against the schema at its node.
+ * CEL rules on defaults are checked once rule compilation lands (src/schema/cel).
+ */
+import type { Path } from '../../apimachinery/field/path.ts';
+import { aggregateString, errorString, invalid, type FieldError } from '../../apimachinery/field/errors.ts';
+import { coerce, validateEmbedded } from '../objectmeta.ts';
+import { prune } from '../prune.ts';
+import { structuralToSchema, type Structural } from '../structural.ts';
+import { compileValidator } from '../validate/validator.ts';
+import { deepCopyJSON, deepEqualJSON, isObject } from '../value.ts';
+
+/** How a default nested under the resource root is wrapped back into a whole object. */
+type Wrap = { kind: 'child'; key: string } | { kind: 'index' };
+
+class DefaultsError extends Error {}
+
+/** NewRootObjectFunc().WithTypeMeta(validation/v1 Validation) applied through the wraps. */
+function surroundingObject(x: unknown, wraps: readonly Wrap[]): Record<string, unknown> {
+  let v = x;
+  for (let i = wraps.length - 1; i >= 0; i--) {
+    const w = wraps[i]!;
+    v = w.kind === 'child' ? { [w.key]: v } : [v];
+  }
+  if (!isObject(v)) throw new DefaultsError('object root default value must be of object type');
+  if (!Object.hasOwn(v, 'kind')) v.kind = 'Validation';
+  if (!Object.hasOwn(v, 'apiVersion')) v.apiVersion = 'validation/v1';
+  return v;
+}
+
+/**
+ * ValidateDefaults(pth, s, isResourceRoot, requirePrunedDefaults). Returns field errors, or throws
+ * an Error for the internal failure upstream returns as `error` (reported by the caller).
+ */
+export function validateDefaults(pth: Path, s: Structural | undefined, isResourceRoot: boolean, requirePrunedDefaults: boolean): FieldError[] {
+  if (isResourceRoot) {
+    const base = s ?? undefined;
+    if (base !== undefined && !base.xEmbeddedResource) s = { ...base, xEmbeddedResource: true };
+  }
+  const errs: FieldError[] = [];
+  try {
+    walk(pth, s, s, [], false, requirePrunedDefaults, errs);
+  } catch (e) {
+    if (e instanceof DefaultsError) throw new Error(`failed to validate default value inside metadata: ${e.message}`);
+    throw e;
+  }
+  return errs;
+}
+
+function walk(
+  pth: Path,
+  s: Structural | undefined,
+  rootSchema: Structural | undefined,
+  wraps: Wrap[],
+  insideMeta: boolean,
+  requirePruned: boolean,
+  errs: FieldError[],
+): void {
+  if (s === undefined) return;
+  if (s.xEmbeddedResource) {
+    insideMeta = false;
+    wraps = [];
+    rootSchema = s;
+  }
+  if (s.default !== undefined) {
+    const validator = compileValidator(structuralToSchema(s));
+    const dpath = pth.child('default');
+    if (insideMeta) {
+      const obj = surroundingObject(deepCopyJSON(s.default), wraps);
+      const c = coerce(undefined, obj, rootSchema, true, {});
+      if (c.error !== undefined) {
+        errs.push(invalid(dpath, s.default, `must result in valid metadata: ${errorString(c.error)}`));
+      } else {
+        const me = validateEmbedded(undefined, obj, rootSchema, true);
+        if (me.length > 0) errs.push(invalid(dpath, s.default, `must result in valid metadata: ${aggregateString(me)}`));
+        else errs.push(...validator.validate(s.default, dpath.toString()));
+      }
+    } else {
+      if (requirePruned) {
+        const pruned = deepCopyJSON(s.default);
+        prune(pruned, s, s.xEmbeddedResource);
+        if (!deepEqualJSON(pruned, s.default)) errs.push(invalid(dpath, s.default, 'must not have unknown fields'));
+      }
+      // Upstream coerces the schema's default in place; a copy keeps the CRD object unchanged.
+      const d = deepCopyJSON(s.default);
+      const c = coerce(dpath, d, s, s.xEmbeddedResource, {});
+      if (c.error !== undefined) errs.push(c.error);
+      else {
+        const me = validateEmbedded(dpath, d, s, s.xEmbeddedResource);
+        if (me.length > 0) errs.push(...me);
+        else errs.push(...validator.validate(d, dpath.toString()));
+      }
+    }
+  }
+  if (s.items !== undefined) walk(pth.child('items'), s.items, rootSchema, [...wraps, { kind: 'index' }], insideMeta, requirePruned, errs);
+  if (s.properties) {
+    for (const [k, sub] of s.properties) {
+      const subInside = insideMeta || (s.xEmbeddedResource && (k === 'metadata' || k === 'apiVersion' || k === 'kind'));
+      walk(pth.child('properties').key(k), sub, rootSchema, [...wraps, { kind: 'child', key: k }], subInside, requirePruned, errs);
+    }
+  }
+}
