@@ -120,11 +120,11 @@ test('explain, api-resources and diff use discovery and OpenAPI', async () => {
   assert.match(e.stdout, /cronSpec\s+<string>\n\s+The cron schedule\./);
   const ar = await kubectl(s, ['api-resources', '--api-group=stable.example.com']);
   assert.match(ar.stdout, /\ncrontabs\s+ct\s+stable\.example\.com\/v1\s+true\s+CronTab\n/);
-  const same = await kubectl(s, ['get', 'ct', 'c1', '-o', 'yaml']);
-  assert.equal(same.code, 0);
-  const unchanged = await kubectl(s, ['diff', '-f', manifest(s, 'c1d.yaml', ct('c1'))]);
-  assert.equal(unchanged.code, 0, unchanged.stderr);
-  const changed = await kubectl(s, ['diff', '-f', manifest(s, 'c1e.yaml', ct('c1').replace('replicas: 1', 'replicas: 7'))]);
+  const d1 = manifest(s, 'd1.yaml', ct('d1'));
+  assert.equal((await kubectl(s, ['apply', '-f', d1])).stdout, 'crontab.stable.example.com/d1 created\n');
+  const unchanged = await kubectl(s, ['diff', '-f', d1]);
+  assert.equal(unchanged.code, 0, unchanged.stdout + unchanged.stderr);
+  const changed = await kubectl(s, ['diff', '-f', manifest(s, 'd1e.yaml', ct('d1').replace('replicas: 1', 'replicas: 7'))]);
   assert.equal(changed.code, 1, changed.stderr);
   assert.match(changed.stdout, /\n-  replicas: 1\n\+  replicas: 7\n/);
 });

@@ -1,12 +1,14 @@
 /**
- * PATCH bodies by content type, as the patch handler dispatches them: JSON patch (RFC 6902) and
- * JSON merge patch (RFC 7386) through apimachinery's patch modules; strategic merge patch only
- * for built-in kinds, where it is applied as a merge patch (Namespaces have no lists whose
- * strategy would differ for the fields clients patch); server-side apply is not yet served.
+ * PATCH bodies by content type, as k8s.io/apiserver's patch handler applies them: JSON patch
+ * (RFC 6902) and JSON merge patch (RFC 7386) through apimachinery's patch modules, with the
+ * handler's error mapping (an undecodable patch is 400, a failing JSON patch 422, more than
+ * 10000 operations 413). Strategic merge patch is accepted for built-in kinds only, applied as
+ * a merge patch (Namespaces have no lists whose strategy would differ for the fields clients
+ * patch); server-side apply is not served yet.
  */
-import { newBadRequest } from '../../apimachinery/status.ts';
-import { applyJSONPatch } from '../../apimachinery/patch/json-patch.ts';
-import { applyMergePatch } from '../../apimachinery/patch/merge-patch.ts';
+import { failureStatus, newBadRequest, newRequestEntityTooLarge, StatusError } from '../../apimachinery/status.ts';
+import { applyJSONPatch, decodeJSONPatch, JSONPatchError, MaxJSONPatchOperations } from '../../apimachinery/patch/json-patch.ts';
+import { applyMergePatch, MergePatchError } from '../../apimachinery/patch/merge-patch.ts';
 import type { Obj } from '../../registry/rest.ts';
 import type { ServedResource } from '../served.ts';
 
@@ -21,25 +23,57 @@ function isObj(v: unknown): v is Obj {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-/** Applies a decoded patch document of media type `mt` to `current`; 400/422 for bad patches. */
+function goKind(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'number') return 'number';
+  if (typeof v === 'boolean') return 'bool';
+  return 'object';
+}
+
+/** NewGenericServerResponse(422, ...): how the handler reports a JSON patch that cannot apply. */
+function patchApplyError(message: string): StatusError {
+  return new StatusError(
+    failureStatus(422, 'Invalid', 'the server rejected our request due to an error in our request', {
+      causes: [{ reason: 'UnexpectedServerResponse', message }],
+    }),
+  );
+}
+
+/** Applies a decoded patch document of media type `mt` to `current`. */
 export function applyPatch(mt: string, current: Obj, patch: unknown): Obj {
   let out: unknown;
   switch (mt) {
-    case 'application/json-patch+json':
-      if (!Array.isArray(patch)) throw newBadRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
-      out = applyJSONPatch(current, patch);
+    case 'application/json-patch+json': {
+      let ops;
+      try {
+        ops = decodeJSONPatch(patch);
+      } catch (e) {
+        throw newBadRequest(e instanceof Error ? e.message : String(e));
+      }
+      if (ops.length > MaxJSONPatchOperations) {
+        throw newRequestEntityTooLarge(`The allowed maximum operations in a JSON patch is ${MaxJSONPatchOperations}, got ${ops.length}`);
+      }
+      try {
+        out = applyJSONPatch(current, ops);
+      } catch (e) {
+        if (e instanceof JSONPatchError) throw patchApplyError(e.message);
+        throw e;
+      }
       break;
+    }
     case 'application/merge-patch+json':
     case 'application/strategic-merge-patch+json':
-      if (!isObj(patch)) {
-        const what = Array.isArray(patch) ? 'array' : patch === null ? 'null' : typeof patch === 'string' ? 'string' : typeof patch;
-        throw newBadRequest(`json: cannot unmarshal ${what} into Go value of type map[string]interface {}`);
+      try {
+        out = applyMergePatch(current, patch);
+      } catch (e) {
+        if (e instanceof MergePatchError) throw newBadRequest(e.message);
+        throw e;
       }
-      out = applyMergePatch(current, patch);
       break;
     default:
       throw newBadRequest(`unsupported patch type ${JSON.stringify(mt)}`);
   }
-  if (!isObj(out)) throw newBadRequest('the patched object is not a JSON object');
+  if (!isObj(out)) throw newBadRequest(`json: cannot unmarshal ${goKind(out)} into Go value of type map[string]interface {}`);
   return out;
 }

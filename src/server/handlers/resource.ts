@@ -24,6 +24,7 @@ import { parseIncludeObject, toTable } from '../table/convert.ts';
 import { deleteOptions, listOptions, writeOptions, type WriteOptions } from './options.ts';
 import { serveWatch } from './watch.ts';
 import { fromScale, toScale } from './scale.ts';
+import { applyPatch, patchMediaTypes } from './patch.ts';
 
 export interface ResourceRequest {
   req: IncomingMessage;
@@ -247,11 +248,10 @@ async function handleUpdate(r: ResourceRequest): Promise<void> {
 async function handlePatch(r: ResourceRequest): Promise<void> {
   const sub = subresourceOf(r);
   const mt = mediaTypeOf(r.req.headers['content-type']);
-  const { applyPatch, patchMediaTypes } = await import('./patch.ts');
   const accepted = patchMediaTypes(r.served);
   if (!accepted.includes(mt)) throw newUnsupportedMediaType(accepted);
   if (mt === 'application/apply-patch+yaml') {
-    throw newUnsupportedMediaType(accepted.filter((t: string) => t !== 'application/apply-patch+yaml'));
+    throw newUnsupportedMediaType(accepted.filter((t) => t !== 'application/apply-patch+yaml'));
   }
   const opts = writeOptions(r.query, 'PatchOptions');
   const n = negotiate(r.req.headers.accept, { yaml: true, partialMetadata: true });
