@@ -12,6 +12,7 @@ import type { Constant, Expr, ParsedExpr, SourceInfo } from '../syntax/ast.ts';
 import { CelSource, Issues } from '../common/issues.ts';
 import type { FunctionDecl, OverloadDecl, VariableDecl } from '../lib/decls.ts';
 import type { CheckEnv } from './env.ts';
+import { validateChecked } from './validators.ts';
 import {
   BoolType,
   BytesType,
@@ -52,9 +53,9 @@ export interface CheckedExpr {
 }
 
 /**
- * Type-checks a parsed expression. Never throws for bad input: problems are returned as issues
- * (rendered with `issues.toString()` exactly as cel-go's ToDisplayString); `checked` is present
- * only when there are none. The input is not modified.
+ * Type-checks a parsed expression, then runs the environment's validators. Never throws for bad
+ * input: problems are returned as issues (rendered with `issues.toString()` exactly as cel-go's
+ * ToDisplayString); `checked` is present only when there are none. The input is not modified.
  */
 export function check(parsed: ParsedExpr, env: CheckEnv): { checked?: CheckedExpr; issues: Issues } {
   const expr = structuredClone(parsed.expr);
@@ -71,15 +72,17 @@ export function check(parsed: ParsedExpr, env: CheckEnv): { checked?: CheckedExp
   for (const [id, off] of info.positions) if (ids.has(id)) positions.set(id, off);
   const macroCalls = new Map<number, Expr>();
   for (const [id, call] of info.macroCalls) if (ids.has(id)) macroCalls.set(id, call);
-  return {
-    checked: {
-      expr,
-      sourceInfo: { ...info, positions, macroCalls },
-      typeMap: c.typeMap,
-      referenceMap: c.referenceMap,
-    },
-    issues,
+  const checked: CheckedExpr = {
+    expr,
+    sourceInfo: { ...info, positions, macroCalls },
+    typeMap: c.typeMap,
+    referenceMap: c.referenceMap,
   };
+  if (env.validators) {
+    validateChecked(checked, issues, env.validators);
+    if (issues.hasErrors()) return { issues };
+  }
+  return { checked, issues };
 }
 
 /** Type-parameter bindings, keyed by parameter name (cel-go's mapping). */

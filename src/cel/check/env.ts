@@ -7,6 +7,7 @@
  * Built once and reused for every expression; checking never mutates it.
  */
 import type { FunctionDecl, Library, OverloadDecl, VariableDecl } from '../lib/decls.ts';
+import type { ValidatorOptions } from './validators.ts';
 import {
   BoolType,
   BytesType,
@@ -42,12 +43,18 @@ export interface CheckEnvOptions {
    * Off by default, as in cel-go; Kubernetes turns it on.
    */
   crossTypeNumericComparisons?: boolean;
-  /** Reject mixed-type list/map literals instead of typing them dyn (cel-go's HomogeneousAggregateLiterals). */
+  /**
+   * Reject mixed-type list/map literals while checking instead of typing them dyn (cel-go's
+   * checker-level option, no longer reachable from cel-go's public API: Kubernetes gets the same
+   * rule from the homogeneous-literals validator, see `validators`).
+   */
   homogeneousAggregateLiterals?: boolean;
   /** Libraries to install (their functions and variables). */
   libraries?: Library[];
   /** Variables to declare: name -> type. */
   variables?: Record<string, Type>;
+  /** Validators run after a successful check (cel-go's ASTValidators; Kubernetes installs four). */
+  validators?: ValidatorOptions;
 }
 
 /** The overloads cel-go filters unless cross-type numeric comparisons are enabled. */
@@ -120,6 +127,7 @@ export class CheckEnv {
   readonly aliases: ReadonlyMap<string, string>;
   readonly provider: TypeProvider;
   readonly homogeneousAggregateLiterals: boolean;
+  readonly validators: ValidatorOptions | undefined;
   private readonly disabledOverloads: ReadonlySet<string>;
   private readonly variables = new Map<string, VariableDecl>();
   private readonly functions = new Map<string, FunctionDecl>();
@@ -129,6 +137,7 @@ export class CheckEnv {
     this.aliases = new Map(Object.entries(opts.aliases ?? {}));
     this.provider = opts.provider ?? emptyProvider;
     this.homogeneousAggregateLiterals = opts.homogeneousAggregateLiterals ?? false;
+    this.validators = opts.validators;
     this.disabledOverloads = opts.crossTypeNumericComparisons ? new Set() : CROSS_TYPE_NUMERIC_COMPARISONS;
     for (const lib of opts.libraries ?? []) this.addLibrary(lib);
     for (const [name, type] of Object.entries(opts.variables ?? {})) this.addVariable(name, type);

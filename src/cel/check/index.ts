@@ -1,6 +1,6 @@
 /**
- * The CEL checker's public face: type-check a parsed expression against an environment, print
- * the checked tree, and estimate its cost statically.
+ * The CEL checker's public face: type-check a parsed expression against an environment (with the
+ * AST validators Kubernetes installs), print the checked tree, and estimate its cost statically.
  */
 export { check, type CheckedExpr, type Reference } from './checker.ts';
 export { CheckEnv, type CheckEnvOptions } from './env.ts';
@@ -16,4 +16,5 @@ export {
   type SizeEstimator,
 } from './cost.ts';
 export { kubernetesCallCost } from './kubernetes-cost.ts';
+export { kubernetesValidators, validateChecked, type ValidatorOptions } from './validators.ts';
 export * from './types.ts';
