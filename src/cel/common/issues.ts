@@ -28,19 +28,36 @@ const MAX_SNIPPET_LENGTH = 16384;
 export class CelSource {
   readonly text: string;
   readonly description: string;
-  /** Code points of text (as strings, so astral characters count once). */
-  readonly codePoints: string[];
-  /** Code-point offsets at which each line starts; lineStarts[0] is 0. */
-  readonly lineStarts: number[];
+  private cps?: string[];
+  private starts?: number[];
 
   constructor(text: string, description = '<input>') {
     this.text = text;
     this.description = description;
-    this.codePoints = Array.from(text);
-    const starts = [0];
-    const cps = this.codePoints;
-    for (let i = 0; i < cps.length; i++) if (cps[i] === '\n') starts.push(i + 1);
-    this.lineStarts = starts;
+  }
+
+  /** Code points of text (as strings, so astral characters count once); computed on first use. */
+  get codePoints(): string[] {
+    return (this.cps ??= Array.from(this.text));
+  }
+
+  /** Code-point offsets at which each line starts; lineStarts[0] is 0. Computed on first use. */
+  get lineStarts(): number[] {
+    if (!this.starts) {
+      const starts = [0];
+      const t = this.text;
+      let cp = 0;
+      for (let i = 0; i < t.length; i++, cp++) {
+        const c = t.charCodeAt(i);
+        if (c === 10) starts.push(cp + 1);
+        else if (c >= 0xd800 && c <= 0xdbff && i + 1 < t.length) {
+          const d = t.charCodeAt(i + 1);
+          if (d >= 0xdc00 && d <= 0xdfff) i++;
+        }
+      }
+      this.starts = starts;
+    }
+    return this.starts;
   }
 
   /** cel-go's OffsetLocation: {line 1-based, column 0-based}; offsets past the end stay on the last line. */

@@ -11,7 +11,7 @@
  */
 import type { Constant, Expr, MapEntry, ParsedExpr, SourceInfo, StructField } from './ast.ts';
 import { CelSource, Issues } from '../common/issues.ts';
-import { Lexer, T, TOKEN_DISPLAY, antlrEscape, codePoints, type Token } from './lexer.ts';
+import { Lexer, T as Tok, TOKEN_DISPLAY, antlrEscape, codePoints, type Token } from './lexer.ts';
 import { unescape } from './unescape.ts';
 import {
   ACCUMULATOR_NAME, ALL_MACROS, HIDDEN_ACCUMULATOR_NAME, macroKey, type Macro, type MacroError, type MacroHelper,
@@ -26,7 +26,7 @@ export interface ParseOptions {
   enableOptionalSyntax?: boolean;
   /** Back-quoted field names (`` a.`b-c` ``); default true as cel-go. */
   enableIdentEscapeSyntax?: boolean;
-  /** Default 250; -1 means unlimited (still guarded against stack exhaustion). */
+  /** Default 250 (cel-go's); -1 means as deep as the JS stack safely allows (HARD_DEPTH_LIMIT). */
   maxRecursionDepth?: number;
   /** Default 100_000 code points; -1 means unlimited. */
   expressionSizeCodePointLimit?: number;
@@ -46,14 +46,18 @@ export interface ParseResult {
   issues: Issues;
 }
 
+// A module-local copy: reading an imported binding goes through a getter on every access.
+type T = Tok;
+const T = Tok;
+
 const RESERVED = new Set([
   'as', 'break', 'const', 'continue', 'else', 'false', 'for', 'function', 'if', 'import', 'in', 'let',
   'loop', 'package', 'namespace', 'null', 'return', 'true', 'var', 'void', 'while',
 ]);
 
 const UNLIMITED = 0x7fffffff;
-/** Beyond this many nested expressions the JS stack, not the option, is the limit: stop first. */
-const HARD_DEPTH_LIMIT = 2000;
+/** Beyond this many nested expressions the JS stack, not the option, would be the limit: stop first. */
+export const HARD_DEPTH_LIMIT = 1000;
 
 // ---- token sets (ANTLR expected/follow sets), as sorted arrays of token types ----
 
@@ -207,7 +211,8 @@ class Parser {
     this.optional = opts.enableOptionalSyntax ?? true;
     this.escapeIdents = opts.enableIdentEscapeSyntax ?? true;
     this.accuName = opts.enableHiddenAccumulatorName === false ? ACCUMULATOR_NAME : HIDDEN_ACCUMULATOR_NAME;
-    this.maxDepth = normLimit(opts.maxRecursionDepth, 250);
+    // -1 (unlimited in cel-go) is bounded here by what the JS stack safely holds
+    this.maxDepth = Math.min(normLimit(opts.maxRecursionDepth, 250), HARD_DEPTH_LIMIT);
     this.reportLimit = opts.errorReportingLimit && opts.errorReportingLimit > 0 ? opts.errorReportingLimit : 100;
     this.recoveryLimit = normLimit(opts.errorRecoveryLimit, 30);
     this.lookaheadLimit = normLimit(opts.errorRecoveryLookaheadTokenLimit, 256);
@@ -422,13 +427,6 @@ class Parser {
     while (!stop.has(this.LA(1))) this.consume();
   }
 
-  private call<R>(follow: TokenSet, fn: () => R): R {
-    this.follow.push(follow);
-    const r = fn();
-    this.follow.pop();
-    return r;
-  }
-
   // ---------------------------------------------------------------- grammar
 
   private start(): Expr {
@@ -447,7 +445,7 @@ class Parser {
 
   /** expr: conditionalOr ('?' conditionalOr ':' expr)? */
   private expr(): Expr {
-    if (++this.exprDepth > this.maxDepth || this.exprDepth > HARD_DEPTH_LIMIT) {
+    if (++this.exprDepth > this.maxDepth) {
       throw new Abort(`expression recursion limit exceeded: ${this.maxDepth}`);
     }
     const base = this.follow.length;
@@ -483,16 +481,19 @@ class Parser {
   }
 
   private conditionalOr(): Expr {
-    return this.logical(T.LOGICAL_OR, '_||_', F_OR, () => this.conditionalAnd());
+    return this.logical(T.LOGICAL_OR, '_||_', F_OR);
   }
 
   private conditionalAnd(): Expr {
-    return this.logical(T.LOGICAL_AND, '_&&_', F_AND, () => this.relation());
+    return this.logical(T.LOGICAL_AND, '_&&_', F_AND);
   }
 
   /** A chain of `||` or `&&`, built as cel-go's balanced tree. */
-  private logical(op: T, fn: string, follow: TokenSet, next: () => Expr): Expr {
-    const first = this.call(follow, next);
+  private logical(op: T, fn: string, follow: TokenSet): Expr {
+    const or = op === T.LOGICAL_OR;
+    this.follow.push(follow);
+    const first = or ? this.conditionalAnd() : this.relation();
+    this.follow.pop();
     if (this.LA(1) !== op) return first;
     let depth = this.vd;
     const terms = [first];
@@ -500,7 +501,9 @@ class Parser {
     while (this.LA(1) === op) {
       const t = this.consume();
       this.errorRecoveryMode = false;
-      terms.push(this.call(follow, next));
+      this.follow.push(follow);
+      terms.push(or ? this.conditionalAnd() : this.relation());
+      this.follow.pop();
       depth = Math.max(depth, this.vd);
       ops.push(this.id(t.start));
     }
@@ -523,13 +526,15 @@ class Parser {
    * operand on the right of an operator is one more nested invocation of that rule.
    */
   private enterRule(rule: number): void {
-    if (++this.ruleDepth[rule]! > this.maxDepth || this.ruleDepth[rule]! > HARD_DEPTH_LIMIT) {
+    if (++this.ruleDepth[rule]! > this.maxDepth) {
       throw new Abort(`expression recursion limit exceeded: ${this.maxDepth}`);
     }
   }
 
   private relationBody(): Expr {
-    let lhs = this.call(RELOPS, () => this.calc(0));
+    this.follow.push(RELOPS);
+    let lhs = this.calc(0);
+    this.follow.pop();
     let ld = this.vd;
     for (;;) {
       const fn = RELOP_FN[this.LA(1)];
@@ -540,7 +545,9 @@ class Parser {
       this.enterRule(1);
       let rhs: Expr;
       try {
-        rhs = this.call(RELOPS, () => this.calc(0));
+        this.follow.push(RELOPS);
+        rhs = this.calc(0);
+        this.follow.pop();
       } finally {
         this.ruleDepth[1]--;
       }
@@ -562,7 +569,9 @@ class Parser {
   }
 
   private calcBody(minPrec: number): Expr {
-    let lhs = this.call(CALCOPS, () => this.unary());
+    this.follow.push(CALCOPS);
+    let lhs = this.unary();
+    this.follow.pop();
     let ld = this.vd;
     for (;;) {
       const la = this.LA(1);
@@ -573,7 +582,9 @@ class Parser {
       const t = this.consume();
       this.errorRecoveryMode = false;
       const opId = this.id(t.start);
-      const rhs = this.call(CALCOPS, () => this.calc(prec + 1));
+      this.follow.push(CALCOPS);
+      const rhs = this.calc(prec + 1);
+      this.follow.pop();
       this.setDepth(Math.max(ld, this.vd) + 1);
       ld = this.vd;
       lhs = this.globalCallOrMacro(opId, fn, undefined, [lhs, rhs]);
@@ -635,7 +646,9 @@ class Parser {
     const base = this.follow.length;
     let operand: Expr;
     try {
-      operand = this.call(F_MEMBER, () => this.primary());
+      this.follow.push(F_MEMBER);
+      operand = this.primary();
+      this.follow.pop();
     } catch (err) {
       if (err !== RECOGNITION) throw err;
       this.recover(base);
@@ -658,7 +671,9 @@ class Parser {
             optTok = this.consume();
             opt = true;
           }
-          const index = this.call(F_RBRACKET, () => this.expr());
+          this.follow.push(F_RBRACKET);
+          const index = this.expr();
+          this.follow.pop();
           this.match(T.RPRACKET, 'end');
           this.setDepth(Math.max(od, this.vd) + 1);
           const d = this.vd;
@@ -735,7 +750,9 @@ class Parser {
     if (this.LA(1) !== T.RPAREN) {
       this.follow.push(F_RPAREN);
       for (;;) {
-        args.push(this.call(F_COMMA, () => this.expr()));
+        this.follow.push(F_COMMA);
+        args.push(this.expr());
+        this.follow.pop();
         d = Math.max(d, this.vd);
         if (this.LA(1) !== T.COMMA) break;
         this.consume();
@@ -758,7 +775,9 @@ class Parser {
       case T.LPAREN: {
         this.consume();
         this.errorRecoveryMode = false;
-        const e = this.call(F_RPAREN, () => this.expr());
+        this.follow.push(F_RPAREN);
+        const e = this.expr();
+        this.follow.pop();
         const d = this.vd;
         this.match(T.RPAREN, 'end');
         this.vd = d;
@@ -846,7 +865,9 @@ class Parser {
           this.follow.pop();
           const col = this.match(T.COLON, EXPR_START);
           const colId = this.id(col.start);
-          const value = this.call(F_COMMA, () => this.expr());
+          this.follow.push(F_COMMA);
+          const value = this.expr();
+          this.follow.pop();
           d = Math.max(d, this.vd);
           if (f.optional && !this.optional) {
             this.visitError(f.tok.start, "unsupported syntax '?'");
@@ -929,7 +950,9 @@ class Parser {
             optTok = this.consume();
             this.errorRecoveryMode = false;
           }
-          elements.push(this.call(F_COMMA, () => this.expr()));
+          this.follow.push(F_COMMA);
+          elements.push(this.expr());
+          this.follow.pop();
           d = Math.max(d, this.vd);
           if (optTok) {
             if (!this.optional) this.visitError(optTok.start, "unsupported syntax '?'");
@@ -978,7 +1001,9 @@ class Parser {
           const kd = this.vd;
           const col = this.match(T.COLON, EXPR_START);
           this.positions.set(colId, col.start);
-          const value = this.call(F_COMMA, () => this.expr());
+          this.follow.push(F_COMMA);
+          const value = this.expr();
+          this.follow.pop();
           d = Math.max(d, kd, this.vd);
           if (optTok && !this.optional) {
             this.visitError(optTok.start, "unsupported syntax '?'");
