@@ -1,13 +1,13 @@
 /**
  * The stores the served binary runs on: one SQLite file under the data directory, GenericStores
- * for Namespaces and CRDs, and a GenericStore per served CRD version built with the registry's
- * custom-resource strategy. Also makes sure the namespaces kube-apiserver creates at start
+ * for Namespaces and CRDs, and a GenericStore per served CRD version with the strategy the
+ * registry compiles for it (schema pruning, defaulting and validation). Also makes sure the namespaces kube-apiserver creates at start
  * (`default`, `kube-system`, `kube-public`, `kube-node-lease`) exist.
  */
 import { join } from 'node:path';
 import { openSqliteStore } from '../storage/sqlite/index.ts';
 import { GenericStore } from '../registry/generic-store.ts';
-import { CustomResourceStrategy } from '../registry/customresource/strategy.ts';
+import { servedVersions, type ServedVersion } from '../registry/crd/serving.ts';
 import { defaultAttrs, strategyDefaults, type Strategy } from '../registry/strategy.ts';
 import type { Obj, ResourceInfo } from '../registry/rest.ts';
 import { isAlreadyExists } from '../apimachinery/status.ts';
@@ -85,22 +85,14 @@ export async function openBackend(dataDir: string): Promise<Backend> {
       if (!isAlreadyExists(e)) throw e;
     }
   }
+  // servedVersions compiles every version of a CRD at once; the server asks per version.
+  const compiled = new WeakMap<Obj, ServedVersion[]>();
   const customResourceStore = (crd: Obj, version: string, info: ResourceInfo) => {
-    const spec = crd.spec as Obj;
-    const v = ((spec.versions as Obj[]) ?? []).find((x) => x.name === version) ?? {};
-    const subs = (v.subresources ?? {}) as { status?: object; scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string } };
-    return new GenericStore({
-      store,
-      info,
-      strategy: new CustomResourceStrategy({
-        group: info.group,
-        version,
-        kind: info.kind,
-        namespaced: info.namespaced,
-        subresources: subs,
-        selectableFields: (v.selectableFields as { jsonPath: string }[] | undefined) ?? [],
-      }),
-    });
+    let versions = compiled.get(crd);
+    if (!versions) compiled.set(crd, (versions = servedVersions(crd)));
+    const v = versions.find((x) => x.name === version);
+    if (!v) throw new Error(`CRD ${String((crd.metadata as Obj | undefined)?.name)} has no version ${version}`);
+    return new GenericStore({ store, info, strategy: v.strategy });
   };
   return {
     deps: { namespaces, crds, customResourceStore },

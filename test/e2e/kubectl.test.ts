@@ -78,6 +78,21 @@ test('create, conflicts and not-found errors print as from a real cluster', asyn
   assert.equal(del.stderr, 'Error from server (NotFound): crontabs.stable.example.com "nope" not found\n');
 });
 
+test('unknown fields: Strict refuses, Warn warns and prunes them', async () => {
+  const bad = manifest(s, 'bad.yaml', ct('my-bad').replace('  replicas: 1', '  replicas: 1\n  bogusField: x'));
+  const strict = await kubectl(s, ['apply', '-f', bad]);
+  assert.equal(strict.code, 1);
+  assert.equal(
+    strict.stderr,
+    `Error from server (BadRequest): error when creating "${bad}": CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: unknown field "spec.bogusField"\n`,
+  );
+  const warn = await kubectl(s, ['apply', '--validate=warn', '-f', bad]);
+  assert.equal(warn.stdout, 'crontab.stable.example.com/my-bad created\n');
+  assert.match(warn.stderr, /Warning: unknown field "spec.bogusField"/);
+  const g = await kubectl(s, ['get', 'ct', 'my-bad', '-o', 'jsonpath={.spec}']);
+  assert.doesNotMatch(g.stdout, /bogusField/);
+});
+
 test('chunked lists page through every object', async () => {
   for (const n of ['c1', 'c2', 'c3']) await kubectl(s, ['create', '-f', manifest(s, `${n}.yaml`, ct(n))]);
   const r = await kubectl(s, ['get', 'ct', '--chunk-size=1', '-o', 'name']);

@@ -102,6 +102,23 @@ function checkDuplicates(r: ResourceRequest, dups: string[], opts: WriteOptions,
   warnings.push(...msgs);
 }
 
+/**
+ * Strict decoding errors found below the handler (pruning) read as the decoder's do:
+ * `CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: ...`.
+ */
+async function decodeErrorsPrefixed<T>(r: ResourceRequest, p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (e) {
+    if (e instanceof StatusError && e.code === 400 && e.status.message?.startsWith('strict decoding error:')) {
+      const k = r.served.kind;
+      e.status.message = `${k} in version ${JSON.stringify(r.served.version)} cannot be handled as a ${k}: ${e.status.message}`;
+      e.message = e.status.message;
+    }
+    throw e;
+  }
+}
+
 /** The body's apiVersion/kind must be the endpoint's (when given); set them when absent. */
 function checkTypeMeta(r: ResourceRequest, obj: Obj, expectKind = r.served.kind, expectAV = apiVersionOf(r.served)): void {
   const kind = obj.kind;
@@ -209,7 +226,7 @@ async function handleCreate(r: ResourceRequest): Promise<void> {
   ensureNamespace(r, obj);
   const m = metaOf(obj);
   await checkNamespaceLifecycle(r, typeof m.name === 'string' ? m.name : '');
-  const result = await r.served.store.create(r.info.namespace, obj, opts);
+  const result = await decodeErrorsPrefixed(r, r.served.store.create(r.info.namespace, obj, opts));
   if (r.served.deprecationWarning) warnings.unshift(r.served.deprecationWarning);
   setWarnings(r.res, [...warnings, ...result.warnings]);
   writeObject(r.res, 201, transform(r, n, result.object, false), n);
@@ -238,7 +255,7 @@ async function handleUpdate(r: ResourceRequest): Promise<void> {
     ensureName(r, body);
     tryUpdate = () => body;
   }
-  const result = await r.served.store.update(r.info.namespace, r.info.name!, tryUpdate, uopts);
+  const result = await decodeErrorsPrefixed(r, r.served.store.update(r.info.namespace, r.info.name!, tryUpdate, uopts));
   if (r.served.deprecationWarning) warnings.unshift(r.served.deprecationWarning);
   setWarnings(r.res, [...warnings, ...result.warnings]);
   const out = sub === 'scale' ? toScale(r.served, result.object) : transform(r, n, result.object, false);
@@ -273,7 +290,7 @@ async function handlePatch(r: ResourceRequest): Promise<void> {
     ensureName(r, next);
     return next;
   };
-  const result = await r.served.store.update(r.info.namespace, r.info.name!, tryUpdate, uopts);
+  const result = await decodeErrorsPrefixed(r, r.served.store.update(r.info.namespace, r.info.name!, tryUpdate, uopts));
   if (r.served.deprecationWarning) warnings.unshift(r.served.deprecationWarning);
   setWarnings(r.res, [...warnings, ...result.warnings]);
   const out = sub === 'scale' ? toScale(r.served, result.object) : transform(r, n, result.object, false);
