@@ -1,18 +1,32 @@
 #!/usr/bin/env node
 /**
- * The `crd-apiserver` command: dispatches to the subcommands (serve, validate, cel).
+ * The `crd-apiserver` command: dispatches to the subcommands (serve, validate, cel). Each
+ * subcommand lives in its own module, loaded only when used, so that `cel eval` does not pay for
+ * opening SQLite or building the HTTP server.
  */
 const usage = `usage: crd-apiserver <command> [options]
 
 commands:
-  serve      run the API server (SQLite under --data-dir)
-  validate   validate manifests against CRDs, offline
-  cel        evaluate or check CEL expressions
+  serve      run the API server: crd-apiserver serve [--listen 127.0.0.1:PORT] [--data-dir DIR]
+  validate   validate manifests against CRDs, offline: crd-apiserver validate --crds PATH FILE_OR_DIR...
+  cel        evaluate or check CEL expressions: crd-apiserver cel eval 'EXPR' [--vars JSON]
 `;
 
 async function main(argv: string[]): Promise<number> {
-  const [cmd] = argv;
+  const [cmd, ...rest] = argv;
   switch (cmd) {
+    case 'serve': {
+      const { runServe } = await import('./serve.ts');
+      return runServe(rest);
+    }
+    case 'validate': {
+      const { runValidate } = await import('./validate.ts');
+      return runValidate(rest);
+    }
+    case 'cel': {
+      const { runCel } = await import('./cel.ts');
+      return runCel(rest);
+    }
     case undefined:
     case '-h':
     case '--help':

@@ -159,7 +159,8 @@ export function toInternal(v1: JsonObject): InternalCRD {
     names: spec.names as CRDNames | undefined,
     scope: spec.scope as string | undefined,
     versions: Array.isArray(spec.versions) ? (spec.versions as InternalVersion[]) : [],
-    preserveUnknownFields: spec.preserveUnknownFields as boolean | undefined,
+    // v1's preserveUnknownFields is a plain bool (false when absent); internally it is a pointer.
+    preserveUnknownFields: spec.preserveUnknownFields === true,
   };
   if (isObject(spec.conversion)) {
     const c = spec.conversion as JsonObject;

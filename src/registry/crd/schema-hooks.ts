@@ -10,7 +10,8 @@ import { validFieldPath, type PathSchema } from '../../schema/cel/field-path.ts'
 import { newStructural } from '../../schema/structural.ts';
 import { validateStructural } from '../../schema/crd/structural-checks.ts';
 import type { JSONSchemaProps } from '../../schema/types.ts';
-import { invalid, forbidden } from '../../apimachinery/field/errors.ts';
+import { validateCustomResourceValidation } from '../../schema/crd/openapi-schema.ts';
+import { validateDefaults } from '../../schema/crd/defaults.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -85,8 +86,8 @@ const hooks = {
       return false;
     }),
   schemaIsNonStructural: (s: Schema) => schemaIsNonStructural(s),
-  schemaHasUnprunedDefaults: (_s: Schema) => false,
-  hasInvalidMapListKeysMapSet: (_s: Schema) => false,
+  schemaHasUnprunedDefaults: (s: Schema) => schemaHasUnprunedDefaults(s),
+  hasInvalidMapListKeysMapSet: (s: Schema) => schemaHas(s, (x) => mapListKeysMapSetInvalid(x)),
   collectExpressions(s: Schema, out: { rules: Set<string>; messageExpressions: Set<string> }) {
     schemaHas(s, (x) => {
       const rules = x['x-kubernetes-validations'];
@@ -112,7 +113,7 @@ const hooks = {
     opts: SchemaValidationOptions,
     fld: Path,
   ): FieldError[] {
-    return validateSchemaStructure(validation, statusEnabled, opts, fld);
+    return validateCustomResourceValidation(validation as { openAPIV3Schema?: JSONSchemaProps | null } | undefined, statusEnabled, opts, fld);
   },
 };
 
@@ -125,24 +126,36 @@ function schemaIsNonStructural(s: Schema): boolean {
   }
 }
 
-/** The structural part of validateCustomResourceDefinitionValidation. */
-function validateSchemaStructure(
-  validation: { openAPIV3Schema?: Schema | null } | undefined,
-  _statusEnabled: boolean,
-  opts: SchemaValidationOptions,
-  fld: Path,
-): FieldError[] {
-  const schema = validation?.openAPIV3Schema;
-  if (!schema) return [];
-  const errs: FieldError[] = [];
-  if (schema.nullable === true) errs.push(forbidden(fld.child('openAPIV3Schema.nullable'), 'nullable cannot be true at the root'));
-  if (opts.requireStructuralSchema) {
-    try {
-      const ss = newStructural(schema as JSONSchemaProps);
-      errs.push(...validateStructural(fld.child('openAPIV3Schema'), ss));
-    } catch (e) {
-      errs.push(invalid(fld.child('openAPIV3Schema'), '', (e as Error).message));
-    }
+function schemaHasUnprunedDefaults(s: Schema): boolean {
+  if (!hooks.schemaHasDefaults(s)) return false;
+  try {
+    const ss = newStructural(s as JSONSchemaProps);
+    if (validateStructural(Path.root(), ss).length > 0) return false;
+    // Defaults that pruning would change are reported as such by validateDefaults.
+    return validateDefaults(Path.root(), ss, true, true).some((e) => e.detail.includes('pruned'));
+  } catch {
+    return false;
   }
-  return errs;
+}
+
+/**
+ * validateMapListKeysMapSet, as a predicate: set and map list items may not be nullable; map keys
+ * must be required or defaulted and not nullable. An old CRD that broke these rules keeps being
+ * accepted on update (ratcheting), which is all this is used for.
+ */
+function mapListKeysMapSetInvalid(s: Schema): boolean {
+  const items = s.items;
+  if (!isSchema(items)) return false;
+  const lt = s['x-kubernetes-list-type'];
+  if (lt !== 'set' && lt !== 'map') return false;
+  if (items.nullable === true) return true;
+  if (lt !== 'map') return false;
+  const req = new Set(Array.isArray(items.required) ? (items.required as string[]) : []);
+  const props = isSchema(items.properties) ? items.properties : {};
+  const keys = Array.isArray(s['x-kubernetes-list-map-keys']) ? (s['x-kubernetes-list-map-keys'] as string[]) : [];
+  return keys.some((k) => {
+    const p = props[k];
+    if (!isSchema(p)) return false;
+    return (!req.has(k) && (p.default === undefined || p.default === null)) || p.nullable === true;
+  });
 }

@@ -62,12 +62,15 @@ const fixups: Record<string, { why: string; apply(c: Case): void }> = {
   },
 };
 
-const SCHEMA_SKIP_REASON = 'needs the full openAPIV3Schema checks (ValidateCustomResourceDefinitionOpenAPISchema, ValidateDefaults), not wired yet';
-
-/** True when every mismatch is inside a CRD's openAPIV3Schema, whose checks are not wired yet. */
-function schemaOnly(m: string): boolean {
-  return m.split('\n').every((line) => line.includes('openAPIV3Schema'));
-}
+/** Cases skipped, each with its reason. */
+const skips: Record<string, string> = {
+  'x-kubernetes-validations should have valid fieldPath for array':
+    'needs CEL rules compiled against the schema (x-kubernetes-validations are not compiled at CRD write yet)',
+  'suppress per-expression cost limit in pre-existing versions':
+    'needs CEL cost estimation of x-kubernetes-validations at CRD write (not wired yet)',
+  'suppress per-expression cost limit in new object during top-level schema to Versions extraction':
+    'needs CEL cost estimation of x-kubernetes-validations at CRD write (not wired yet)',
+};
 
 /** TestValidateCustomResourceDefinition duplicates v1beta1 defaulting before validating. */
 function duplicateDefaulting(c: Case): void {
@@ -82,15 +85,18 @@ test('crd-validation.json: CRD object validation', () => {
   const failures: string[] = [];
   const skipped: string[] = [];
   for (const c of cases) {
+    if (skips[c.name] !== undefined) {
+      skipped.push(`${c.name}: ${skips[c.name]}`);
+      continue;
+    }
     fixups[c.name]?.apply(c);
     duplicateDefaulting(c);
     const got = c.oldCRD ? validateCRDUpdate(c.crd, c.oldCRD) : validateCRD(c.crd);
     const m = mismatch(got, c.expectErrorDetails);
     if (m === undefined) passed++;
-    else if (schemaOnly(m)) skipped.push(c.name);
     else failures.push(`${c.source} / ${c.name}:\n${m}`);
   }
   console.log(`crd-validation.json (CRD objects): ${passed} passed, ${failures.length} failed, ${skipped.length} skipped`);
-  if (skipped.length > 0) console.log(`  skipped (${skipped.length}): ${SCHEMA_SKIP_REASON}: ${skipped.join('; ')}`);
+  for (const s of skipped) console.log(`  skipped: ${s}`);
   assert.deepEqual(failures, []);
 });

@@ -1,0 +1,90 @@
+/**
+ * What serving one version of a CRD takes, built once when the CRD is established: the resource
+ * names, the compiled schema (pruner, defaulter, validator) and the custom-resource strategy wired
+ * to it. The HTTP server's CRD handler and the offline `validate` command both start from here, so
+ * that a manifest is judged the same way online and offline.
+ */
+import { compileSchema, type CompiledSchema } from '../../schema/compile.ts';
+import type { JSONSchemaProps } from '../../schema/types.ts';
+import { CustomResourceStrategy, type ScaleSpec } from '../customresource/strategy.ts';
+import type { Obj, ResourceInfo } from '../rest.ts';
+import { isObject, type ColumnDefinition, type JsonObject } from './internal.ts';
+
+export interface ServedVersion {
+  info: ResourceInfo;
+  /** The version's name and whether it is the storage version. */
+  name: string;
+  storage: boolean;
+  served: boolean;
+  deprecated: boolean;
+  deprecationWarning?: string;
+  schema: JSONSchemaProps | undefined;
+  compiled: CompiledSchema;
+  strategy: CustomResourceStrategy;
+  printerColumns: ColumnDefinition[];
+  subresources: { status?: object; scale?: ScaleSpec };
+  shortNames: string[];
+  categories: string[];
+}
+
+/** The versions of a (v1, defaulted, valid) CRD, each compiled. Throws if a schema cannot compile. */
+export function servedVersions(crd: JsonObject): ServedVersion[] {
+  const spec = (isObject(crd.spec) ? crd.spec : {}) as JsonObject;
+  const names = (isObject(spec.names) ? spec.names : {}) as JsonObject;
+  const group = String(spec.group ?? '');
+  const namespaced = spec.scope === 'Namespaced';
+  const preserveUnknownFields = spec.preserveUnknownFields === true;
+  const versions = Array.isArray(spec.versions) ? (spec.versions as JsonObject[]) : [];
+  return versions.map((v) => {
+    const name = String(v.name ?? '');
+    const schema = isObject(v.schema) && isObject((v.schema as JsonObject).openAPIV3Schema)
+      ? ((v.schema as JsonObject).openAPIV3Schema as JSONSchemaProps)
+      : undefined;
+    const compiled = compileSchema(schema, { preserveUnknownFields });
+    const sub = (isObject(v.subresources) ? v.subresources : {}) as { status?: object; scale?: ScaleSpec };
+    const subresources: { status?: object; scale?: ScaleSpec } = {};
+    if (isObject(sub.status)) subresources.status = sub.status;
+    if (isObject(sub.scale)) subresources.scale = sub.scale;
+    const info: ResourceInfo = {
+      group,
+      version: name,
+      resource: String(names.plural ?? ''),
+      kind: String(names.kind ?? ''),
+      listKind: String(names.listKind ?? `${String(names.kind ?? '')}List`),
+      namespaced,
+      singular: String(names.singular ?? String(names.kind ?? '').toLowerCase()),
+    };
+    const strategy = new CustomResourceStrategy({
+      group,
+      version: name,
+      kind: info.kind,
+      namespaced,
+      subresources,
+      selectableFields: Array.isArray(v.selectableFields) ? (v.selectableFields as { jsonPath: string }[]) : [],
+      hooks: {
+        prune: (obj: Obj) => {
+          const r = compiled.prune(obj, { isResourceRoot: true, trackUnknown: true });
+          return r.prunedPaths;
+        },
+        default: (obj: Obj) => compiled.default(obj),
+        validate: (obj: Obj) => compiled.validate(obj),
+        validateUpdate: (obj: Obj, old: Obj) => compiled.validate(obj, old),
+      },
+    });
+    return {
+      info,
+      name,
+      storage: v.storage === true,
+      served: v.served === true,
+      deprecated: v.deprecated === true,
+      ...(typeof v.deprecationWarning === 'string' ? { deprecationWarning: v.deprecationWarning } : {}),
+      schema,
+      compiled,
+      strategy,
+      printerColumns: Array.isArray(v.additionalPrinterColumns) ? (v.additionalPrinterColumns as ColumnDefinition[]) : [],
+      subresources,
+      shortNames: Array.isArray(names.shortNames) ? (names.shortNames as string[]) : [],
+      categories: Array.isArray(names.categories) ? (names.categories as string[]) : [],
+    };
+  });
+}
