@@ -1,0 +1,140 @@
+/**
+ * `crd-apiserver validate` end to end: the real CLI process, real CRDs (Gateway API, cert-manager)
+ * and manifests written to a temp dir; exit codes, `file:line:column` output and the Status JSON.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = new URL('../..', import.meta.url).pathname;
+const gatewayCRDs = join(root, 'testdata/crds/gateway-api/crds');
+
+function validate(...args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'validate', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'validate-'));
+const crdFile = join(dir, 'crd.yaml');
+writeFileSync(
+  crdFile,
+  `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: crontabs.stable.example.com
+spec:
+  group: stable.example.com
+  scope: Namespaced
+  names: {plural: crontabs, singular: crontab, kind: CronTab}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              cronSpec: {type: string}
+              replicas: {type: integer, minimum: 1, maximum: 10}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: not-a-crd}
+`,
+);
+
+test('valid manifests exit 0 and say so', () => {
+  const f = join(dir, 'good.yaml');
+  writeFileSync(f, 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: ok\nspec:\n  replicas: 3\n');
+  const r = validate('--crds', crdFile, f);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /1 documents: 1 valid, 0 invalid/);
+  assert.match(r.stderr, /note: skipping .*crd\.yaml \(document 2\): not an apiextensions\.k8s\.io\/v1 CustomResourceDefinition \(v1 ConfigMap\)/);
+});
+
+test('invalid fields are reported with file:line:column and the Kubernetes message, exit 1', () => {
+  const f = join(dir, 'bad.yaml');
+  writeFileSync(f, 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: x\nspec:\n  replicas: 20\n');
+  const r = validate('--crds', crdFile, f);
+  assert.equal(r.code, 1);
+  assert.ok(
+    r.stdout.includes(`${f}:6:13: spec.replicas: Invalid value: 20: spec.replicas in body should be less than or equal to 10`),
+    r.stdout,
+  );
+  assert.ok(r.stdout.includes(`CronTab.stable.example.com "x" is invalid: spec.replicas: Invalid value: 20`), r.stdout);
+});
+
+test('--output json prints the Status kube-apiserver would return, per document', () => {
+  const f = join(dir, 'multi.yaml');
+  writeFileSync(
+    f,
+    'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: a}\nspec: {replicas: 1}\n---\n' +
+      'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: b}\nspec: {replicas: 0, bogus: true}\n',
+  );
+  const r = validate('--crds', crdFile, '--output', 'json', f);
+  assert.equal(r.code, 1);
+  const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(lines.length, 2);
+  assert.deepEqual(lines[0].status, { status: 'Success' });
+  assert.equal(lines[1].status.code, 400);
+  assert.equal(lines[1].status.reason, 'BadRequest');
+  assert.equal(
+    lines[1].status.message,
+    'CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: unknown field "spec.bogus"',
+  );
+});
+
+test('a kind no CRD defines is an error, never a silent pass', () => {
+  const f = join(dir, 'unknown.yaml');
+  writeFileSync(f, 'apiVersion: other.example.com/v1\nkind: Widget\nmetadata: {name: w}\n');
+  const r = validate('--crds', crdFile, f);
+  assert.equal(r.code, 1);
+  assert.match(r.stdout, /Widget\/w: no CRD given with --crds serves kind "Widget" in version "other.example.com\/v1"/);
+});
+
+test('unusable input exits 2 with a clear message', () => {
+  const bad = join(dir, 'broken.yaml');
+  writeFileSync(bad, 'a: [1, 2\n');
+  let r = validate('--crds', crdFile, bad);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /broken\.yaml:\d+:\d+: malformed YAML/);
+  r = validate('--crds', crdFile, join(dir, 'missing.yaml'));
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /cannot read .*missing\.yaml: no such file or directory/);
+  r = validate(join(dir, 'good.yaml'));
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /at least one --crds PATH is required/);
+});
+
+test('an invalid CRD is unusable input, reported with the API server message', () => {
+  const f = join(dir, 'badcrd.yaml');
+  writeFileSync(
+    f,
+    'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: wrong.example.com}\n' +
+      'spec: {group: example.com, scope: Namespaced, names: {plural: things, kind: Thing}, versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}]}\n',
+  );
+  const r = validate('--crds', f, join(dir, 'good.yaml'));
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /metadata\.name: Invalid value: "wrong\.example\.com": must be spec\.names\.plural\+"\."\+spec\.group/);
+});
+
+test('directories are read recursively; Gateway API examples validate against the Gateway API CRDs', () => {
+  const sub = join(dir, 'tree', 'nested');
+  mkdirSync(sub, { recursive: true });
+  writeFileSync(
+    join(sub, 'route.yaml'),
+    'apiVersion: gateway.networking.k8s.io/v1beta1\nkind: HTTPRoute\nmetadata: {name: r}\nspec:\n  parentRefs: [{name: gw}]\n  rules:\n  - backendRefs: [{name: svc, port: 8080}]\n',
+  );
+  const r = validate('--crds', gatewayCRDs, join(dir, 'tree'));
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /1 documents: 1 valid, 0 invalid/);
+});
