@@ -1,0 +1,38 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
+import { decodeObjectBody, readBody } from './body.ts';
+import { goParseBool, Query } from './query.ts';
+import { StatusError } from '../../apimachinery/status.ts';
+
+const code = (n: number) => (e: unknown) => e instanceof StatusError && e.code === n;
+
+test('readBody caps bodies at the limit with 413', async () => {
+  const small = Readable.from([Buffer.from('abc'), Buffer.from('def')]) as unknown as IncomingMessage;
+  (small as { headers?: object }).headers = {};
+  assert.equal((await readBody(small, 10)).toString(), 'abcdef');
+  const big = Readable.from([Buffer.alloc(8), Buffer.alloc(8)]) as unknown as IncomingMessage;
+  (big as { headers?: object }).headers = {};
+  await assert.rejects(readBody(big, 10), (e: unknown) => code(413)(e) && (e as StatusError).message === 'Request entity too large: limit is 10');
+});
+
+test('decodeObjectBody takes JSON and YAML, reports duplicates, refuses other types', () => {
+  assert.deepEqual(decodeObjectBody(Buffer.from('{"a":1,"a":2}'), 'application/json', false), { value: { a: 2 }, duplicates: ['a'] });
+  assert.deepEqual(decodeObjectBody(Buffer.from('a: 1\nb: [x]\n'), 'application/yaml; charset=utf-8', false).value, { a: 1, b: ['x'] });
+  assert.deepEqual(decodeObjectBody(Buffer.from('{"a":true}'), undefined, false).value, { a: true });
+  assert.throws(() => decodeObjectBody(Buffer.from('{'), 'application/json', false), code(400));
+  assert.throws(() => decodeObjectBody(Buffer.from('x'), 'text/plain', false), code(415));
+  assert.throws(() => decodeObjectBody(Buffer.from('k8s\0'), 'application/vnd.kubernetes.protobuf', false), code(415));
+});
+
+test('query booleans follow strconv.ParseBool', () => {
+  for (const t of ['1', 't', 'T', 'true', 'TRUE', 'True']) assert.equal(goParseBool(t), true);
+  for (const f of ['0', 'f', 'F', 'false', 'FALSE', 'False']) assert.equal(goParseBool(f), false);
+  assert.equal(goParseBool('yes'), undefined);
+  const q = new Query(new URLSearchParams('watch=True&limit=5&bad=x&n=abc'));
+  assert.equal(q.bool('watch'), true);
+  assert.equal(q.int('limit'), 5);
+  assert.throws(() => q.bool('bad'), code(400));
+  assert.throws(() => q.int('n'), code(400));
+});
