@@ -517,7 +517,10 @@ class Checker {
       return undefined;
     }
     const ft = this.env.findFieldType(structName, field);
-    if (ft) return ft;
+    if (ft) {
+      if (this.env.jsonFieldNames && !ft.isJsonField) this.errorAt(exprId, `undefined field '${field}'`);
+      return ft.type;
+    }
     this.errorAt(exprId, `undefined field '${field}'`);
     return undefined;
   }

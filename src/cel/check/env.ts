@@ -26,6 +26,7 @@ import {
   typeName,
   typeOf,
   wellKnownType,
+  type FieldType,
   type Type,
   type TypeProvider,
 } from './types.ts';
@@ -53,6 +54,8 @@ export interface CheckEnvOptions {
   libraries?: Library[];
   /** Variables to declare: name -> type. */
   variables?: Record<string, Type>;
+  /** Object fields are named by their JSON names (cel-go's JSONFieldNames). */
+  jsonFieldNames?: boolean;
   /** Validators run after a successful check (cel-go's ASTValidators; Kubernetes installs four). */
   validators?: ValidatorOptions;
 }
@@ -128,6 +131,7 @@ export class CheckEnv {
   readonly provider: TypeProvider;
   readonly homogeneousAggregateLiterals: boolean;
   readonly validators: ValidatorOptions | undefined;
+  readonly jsonFieldNames: boolean;
   private readonly disabledOverloads: ReadonlySet<string>;
   private readonly variables = new Map<string, VariableDecl>();
   private readonly functions = new Map<string, FunctionDecl>();
@@ -138,6 +142,7 @@ export class CheckEnv {
     this.provider = opts.provider ?? emptyProvider;
     this.homogeneousAggregateLiterals = opts.homogeneousAggregateLiterals ?? false;
     this.validators = opts.validators;
+    this.jsonFieldNames = opts.jsonFieldNames ?? false;
     this.disabledOverloads = opts.crossTypeNumericComparisons ? new Set() : CROSS_TYPE_NUMERIC_COMPARISONS;
     for (const lib of opts.libraries ?? []) this.addLibrary(lib);
     for (const [name, type] of Object.entries(opts.variables ?? {})) this.addVariable(name, type);
@@ -286,11 +291,12 @@ export class CheckEnv {
     return wellKnownType(name);
   }
 
-  /** The type of a field of an object type, or undefined if there is no such field. */
-  findFieldType(structName: string, field: string): Type | undefined {
+  /** A field of an object type, or undefined if there is no such field. */
+  findFieldType(structName: string, field: string): FieldType | undefined {
     const f = this.provider.findFieldType(structName, field);
-    if (f) return sanitize(f.type);
-    return WELL_KNOWN_FIELDS[structName]?.[field];
+    if (f) return { ...f, type: sanitize(f.type) };
+    const wkt = WELL_KNOWN_FIELDS[structName]?.[field];
+    return wkt ? { type: wkt } : undefined;
   }
 }
 

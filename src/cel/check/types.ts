@@ -66,6 +66,8 @@ export const typeParam = (name: string): Type => ({ kind: 'typeParam', name });
 /** A field of an object type. */
 export interface FieldType {
   type: Type;
+  /** The field was found by its JSON name (only meaningful with CheckEnv's jsonFieldNames). */
+  isJsonField?: boolean;
 }
 
 /**
