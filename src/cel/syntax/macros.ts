@@ -29,6 +29,9 @@ export interface MacroHelper {
   list(...elements: Expr[]): Expr;
   map(): Expr;
   call(fn: string, ...args: Expr[]): Expr;
+  memberCall(fn: string, target: Expr, ...args: Expr[]): Expr;
+  /** A deep copy with fresh ids, each positioned where the original node was (cel-go's Copy). */
+  copy(e: Expr): Expr;
   presenceTest(operand: Expr, field: string): Expr;
   comprehension(
     iterRange: Expr, iterVar: string, iterVar2: string, accuVar: string, accuInit: Expr,
@@ -213,5 +216,30 @@ export const TWO_VAR_MACROS: readonly Macro[] = [
   { name: 'transformMapEntry', argCount: 4, receiver: true, expand: transform('entry') },
 ];
 
-/** Every macro Kubernetes enables: the standard ones, cel.bind and the two-variable comprehensions. */
-export const ALL_MACROS: readonly Macro[] = [...STANDARD_MACROS, BIND_MACRO, ...TWO_VAR_MACROS];
+function optMapper(name: 'optMap' | 'optFlatMap'): MacroExpander {
+  return (h, target, args) => {
+    const v = identName(args[0]!);
+    if (v === undefined) return h.error(args[0]!.id, `${name}() variable name must be a simple identifier`);
+    const hasValue = h.memberCall('hasValue', target!);
+    const init = h.list();
+    const value = h.memberCall('value', h.copy(target!));
+    const compre = h.comprehension(init, '#unused', '', v, value, h.literal(FALSE), h.ident(v), args[1]!);
+    const present = name === 'optMap' ? h.call('optional.of', compre) : compre;
+    return h.call('_?_:_', hasValue, present, h.call('optional.none'));
+  };
+}
+
+/**
+ * `opt.optMap(v, expr)` and `opt.optFlatMap(v, expr)` of cel-go's optional library
+ * (cel.OptionalTypes): `opt.hasValue() ? optional.of(<bind v to opt.value()> expr) : optional.none()`.
+ */
+export const OPTIONAL_MACROS: readonly Macro[] = [
+  { name: 'optMap', argCount: 2, receiver: true, expand: optMapper('optMap') },
+  { name: 'optFlatMap', argCount: 2, receiver: true, expand: optMapper('optFlatMap') },
+];
+
+/**
+ * Every macro Kubernetes enables: the standard ones, cel.bind, the two-variable comprehensions and
+ * the optional library's optMap/optFlatMap.
+ */
+export const ALL_MACROS: readonly Macro[] = [...STANDARD_MACROS, BIND_MACRO, ...TWO_VAR_MACROS, ...OPTIONAL_MACROS];

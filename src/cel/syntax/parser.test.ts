@@ -114,6 +114,43 @@ test('two-variable comprehensions', () => {
   assert.equal(unparse(p.expr, p.sourceInfo), 'm.transformMap(k, v, k != "a", v)');
 });
 
+test('optMap and optFlatMap expand as the optional library of cel-go does', () => {
+  const p = parse('m.?k.optMap(v, v + 1)').parsed!;
+  assert.equal(
+    strip(toDebugString(p.expr)),
+    strip(`_?_:_(_?._(m, "k").hasValue(),
+      optional.of(__comprehension__(
+        // Variable
+        #unused,
+        // Target
+        [],
+        // Accumulator
+        v,
+        // Init
+        _?._(m, "k").value(),
+        // LoopCondition
+        false,
+        // LoopStep
+        v,
+        // Result
+        _+_(v, 1))),
+      optional.none())`),
+  );
+  // the copied target has fresh ids at the original positions
+  const e = p.expr as Extract<Expr, { kind: 'call' }>;
+  const hasValue = e.args[0] as Extract<Expr, { kind: 'call' }>;
+  const compre = (e.args[1] as Extract<Expr, { kind: 'call' }>).args[0]!;
+  assert.ok(compre.kind === 'comprehension' && compre.accuInit.kind === 'call');
+  const copied = compre.accuInit.target!;
+  assert.notEqual(copied.id, hasValue.target!.id);
+  assert.equal(p.sourceInfo.positions.get(copied.id), p.sourceInfo.positions.get(hasValue.target!.id));
+  assert.equal(unparse(p.expr, p.sourceInfo), 'm.?k.optMap(v, v + 1)');
+  const flat = parse('a.optFlatMap(x, x.?c)').parsed!.expr;
+  assert.ok(flat.kind === 'call' && flat.args[1]!.kind === 'comprehension');
+  assert.deepEqual(messages('a.optMap(1, 2)'), ['optMap() variable name must be a simple identifier']);
+  assert.deepEqual(messages('a.optFlatMap(b.c, 2)'), ['optFlatMap() variable name must be a simple identifier']);
+});
+
 test('literals', () => {
   const lit = (s: string): unknown => {
     const e = parse(s).parsed!.expr;

@@ -1158,8 +1158,56 @@ class MacroBuilder implements MacroHelper {
   call(fn: string, ...args: Expr[]): Expr {
     return { id: this.nid(), kind: 'call', fn, args };
   }
+  memberCall(fn: string, target: Expr, ...args: Expr[]): Expr {
+    return { id: this.nid(), kind: 'call', fn, target, args };
+  }
   presenceTest(operand: Expr, field: string): Expr {
     return { id: this.nid(), kind: 'select', operand, field, testOnly: true };
+  }
+  copy(e: Expr): Expr {
+    const id = this.parser.newId(this.parser.positions.get(e.id) ?? 0);
+    switch (e.kind) {
+      case 'const':
+        return { id, kind: 'const', value: e.value };
+      case 'ident':
+        return { id, kind: 'ident', name: e.name };
+      case 'select':
+        return { id, kind: 'select', operand: this.copy(e.operand), field: e.field, testOnly: e.testOnly };
+      case 'call': {
+        const args = e.args.map((a) => this.copy(a));
+        if (!e.target) return { id, kind: 'call', fn: e.fn, args };
+        return { id, kind: 'call', fn: e.fn, target: this.copy(e.target), args };
+      }
+      case 'list':
+        return { id, kind: 'list', elements: e.elements.map((a) => this.copy(a)), optionalIndices: [...e.optionalIndices] };
+      case 'map':
+        return {
+          id, kind: 'map',
+          entries: e.entries.map((en) => {
+            const entryId = this.nid();
+            return { id: entryId, key: this.copy(en.key), value: this.copy(en.value), optional: en.optional };
+          }),
+        };
+      case 'struct':
+        return {
+          id, kind: 'struct', typeName: e.typeName,
+          fields: e.fields.map((f) => {
+            const fieldId = this.nid();
+            return { id: fieldId, name: f.name, value: this.copy(f.value), optional: f.optional };
+          }),
+        };
+      case 'comprehension': {
+        const iterRange = this.copy(e.iterRange);
+        const accuInit = this.copy(e.accuInit);
+        const loopCondition = this.copy(e.loopCondition);
+        const loopStep = this.copy(e.loopStep);
+        const result = this.copy(e.result);
+        return {
+          id, kind: 'comprehension', iterRange, iterVar: e.iterVar, iterVar2: e.iterVar2, accuVar: e.accuVar,
+          accuInit, loopCondition, loopStep, result,
+        };
+      }
+    }
   }
   comprehension(
     iterRange: Expr, iterVar: string, iterVar2: string, accuVar: string, accuInit: Expr,
