@@ -79,7 +79,6 @@ const jsonTestTypes: TypeProvider = {
   },
 };
 
-/** Cases that cannot run here, each with its reason. */
 /** Case index -> why it cannot run here. Empty: every case of the table runs. */
 const SKIPS: Record<number, string> = {};
 
