@@ -56,6 +56,7 @@ import type {
   ObjList,
   ResourceInfo,
   RESTStore,
+  Subresource,
   TryUpdate,
   UpdateOptions,
   UpdateResult,
@@ -180,7 +181,7 @@ export class GenericStore implements RESTStore {
     throw last;
   }
 
-  private context(opts: CreateOptions & { subresource?: 'status' | 'scale' }): RequestContext {
+  private context(opts: CreateOptions & { subresource?: Subresource }): RequestContext {
     return {
       warnings: [],
       fieldValidation: opts.fieldValidation ?? 'Warn',

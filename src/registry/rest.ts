@@ -35,6 +35,8 @@ export interface ResourceInfo {
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
+export type Subresource = 'status' | 'scale' | 'finalize';
+
 export interface CreateOptions {
   /** Run every stage but write nothing (`dryRun=All`). */
   dryRun?: boolean;
@@ -43,8 +45,12 @@ export interface CreateOptions {
 }
 
 export interface UpdateOptions extends CreateOptions {
-  /** Write through a subresource: `status` writes only status, `scale` only the scale paths. */
-  subresource?: 'status' | 'scale';
+  /**
+   * Write through a subresource: `status` writes only status; `scale` goes through the main
+   * strategy (the server maps the Scale object onto the resource, see customresource/scale.ts);
+   * `finalize` (Namespace) writes spec.finalizers.
+   */
+  subresource?: Subresource;
 }
 
 export interface Preconditions {

@@ -7,7 +7,7 @@
  * Strategies mutate the object they are given (as upstream's do); the store hands them copies.
  */
 import type { FieldError } from '../apimachinery/field/errors.ts';
-import type { FieldValidation, Obj } from './rest.ts';
+import type { FieldValidation, Obj, Subresource } from './rest.ts';
 import { getLabels, getName, getNamespace } from './meta.ts';
 
 /** Per-request state a strategy may read and add to. */
@@ -17,7 +17,7 @@ export interface RequestContext {
   fieldValidation: FieldValidation;
   dryRun: boolean;
   /** The subresource being written, if any. */
-  subresource?: 'status' | 'scale';
+  subresource?: Subresource;
 }
 
 /** What label and field selectors match against (storage.AttrFunc). */
@@ -56,7 +56,7 @@ export interface Strategy {
   decorate?(obj: Obj): void;
 
   /** Strategies used when writing through a subresource (upstream's separate status/scale strategies). */
-  subresourceStrategy?(sub: 'status' | 'scale'): Strategy | undefined;
+  subresourceStrategy?(sub: Subresource): Strategy | undefined;
 
   /** True when the object must be kept (not removed) even with no metadata.finalizers left. */
   hasPendingFinalization?(obj: Obj): boolean;

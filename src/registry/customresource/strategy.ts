@@ -11,7 +11,7 @@ import { newBadRequest } from '../../apimachinery/status.ts';
 import { nameIsDNSSubdomain } from '../../apimachinery/validation/names.ts';
 import { deepCopy, jsonEqual, metaOf } from '../meta.ts';
 import { validateObjectMetaWith } from '../objectmeta-checks.ts';
-import type { Obj } from '../rest.ts';
+import type { Obj, Subresource } from '../rest.ts';
 import { defaultAttrs, strategyDefaults, type Attrs, type RequestContext, type Strategy } from '../strategy.ts';
 import { nestedField, nestedInt64, nestedString, splitJSONPath } from './nested.ts';
 
@@ -195,7 +195,7 @@ export class CustomResourceStrategy implements Strategy {
     return out;
   }
 
-  subresourceStrategy(sub: 'status' | 'scale'): Strategy | undefined {
+  subresourceStrategy(sub: Subresource): Strategy | undefined {
     // Scale writes go through the main strategy (upstream's ScaleREST updates the whole object).
     if (sub === 'status' && this.hasStatus) return this.statusStrategy;
     return undefined;
