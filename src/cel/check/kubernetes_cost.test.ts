@@ -24,6 +24,7 @@ import {
   kindOf,
   listOf,
   mapOf,
+  opaque,
   structType,
   typeParam,
   type Type,
@@ -40,6 +41,8 @@ const K = typeParam('K');
 const V = typeParam('V');
 const UrlType = structType('kubernetes.URL');
 const Quantity = structType('kubernetes.Quantity');
+const IpType = opaque('net.IP');
+const CidrType = opaque('net.CIDR');
 
 const member = (id: string, params: Type[], result: Type): OverloadDecl => ({ id, receiver: true, params, result });
 const global = (id: string, params: Type[], result: Type): OverloadDecl => ({ id, params, result });
@@ -122,6 +125,39 @@ const kubernetesFunctions: Library = {
     { name: 'min', overloads: [member('list_min', [listOf(A)], A)] },
     { name: 'indexOf', overloads: [member('list_index_of', [listOf(A), A], IntType)] },
     { name: 'lastIndexOf', overloads: [member('list_last_index_of', [listOf(A), A], IntType)] },
+    {
+      name: 'ip',
+      overloads: [global('string_to_ip', [StringType], IpType), member('cidr_ip', [CidrType], IpType)],
+    },
+    { name: 'family', overloads: [member('ip_family', [IpType], IntType)] },
+    { name: 'ip.isCanonical', overloads: [global('ip_is_canonical', [StringType], BoolType)] },
+    ...['isUnspecified', 'isLoopback', 'isLinkLocalMulticast', 'isLinkLocalUnicast', 'isGlobalUnicast'].map((name) => ({
+      name,
+      overloads: [member(`ip_${name}`, [IpType], BoolType)],
+    })),
+    { name: 'isIP', overloads: [global('is_ip', [StringType], BoolType)] },
+    { name: 'cidr', overloads: [global('string_to_cidr', [StringType], CidrType)] },
+    {
+      name: 'containsIP',
+      overloads: [
+        member('cidr_contains_ip_string', [CidrType, StringType], BoolType),
+        member('cidr_contains_ip_ip', [CidrType, IpType], BoolType),
+      ],
+    },
+    {
+      name: 'containsCIDR',
+      overloads: [
+        member('cidr_contains_cidr_string', [CidrType, StringType], BoolType),
+        member('cidr_contains_cidr', [CidrType, CidrType], BoolType),
+      ],
+    },
+    { name: 'prefixLength', overloads: [member('cidr_prefix_length', [CidrType], IntType)] },
+    { name: 'masked', overloads: [member('cidr_masked', [CidrType], CidrType)] },
+    { name: 'isCIDR', overloads: [global('is_cidr', [StringType], BoolType)] },
+    {
+      name: 'string',
+      overloads: [global('ip_to_string', [IpType], StringType), global('cidr_to_string', [CidrType], StringType)],
+    },
     {
       name: 'cel.@mapInsert',
       overloads: [
