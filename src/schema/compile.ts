@@ -49,8 +49,8 @@ export interface CompiledSchema {
   default(obj: unknown): void;
   /**
    * All validation errors of obj (schema, embedded resources, list-type set/map), paths relative to
-   * the object root. Root ObjectMeta is the registry's strategy's job, as upstream. `oldObj` is
-   * accepted for update validation; ratcheting of unchanged invalid values is not applied yet.
+   * the object root. Root ObjectMeta is the registry's strategy's job, as upstream. With `oldObj`
+   * (an update) schema errors in values unchanged from oldObj are not reported (ratcheting).
    */
   validate(obj: unknown, oldObj?: unknown): FieldError[];
 }
@@ -85,8 +85,8 @@ export function compileSchema(openAPIV3Schema: JSONSchemaProps | null | undefine
     default(obj) {
       defaulter(obj);
     },
-    validate(obj) {
-      const errs = validator.validate(obj);
+    validate(obj, oldObj) {
+      const errs = oldObj === undefined ? validator.validate(obj) : validator.validateUpdate(obj, oldObj);
       const e2 = embedded(obj);
       const e3 = listTypes(obj, root);
       if (e2.length === 0 && e3.length === 0) return errs;

@@ -14,7 +14,7 @@ import type { FieldError } from '../../apimachinery/field/errors.ts';
 import { errorString } from '../../apimachinery/field/errors.ts';
 import { GoFloat } from '../../apimachinery/field/govalue.ts';
 import type { JSONSchemaProps } from '../types.ts';
-import { deepEqualJSON, goKind, type GoKind } from '../value.ts';
+import { deepEqualJSON, goKind, isObject, type GoKind } from '../value.ts';
 import { effectiveFormat, formatCheckers, normalizeFormat, type FormatChecker } from './formats.ts';
 import { fv, msg, toFieldError, type OpenAPIError } from './messages.ts';
 
@@ -29,6 +29,12 @@ export interface SchemaValidator {
   validateRaw(value: unknown): OpenAPIError[];
   /** ValidateCustomResource(fldPath, value): field errors as Kubernetes prints them. */
   validate(value: unknown, basePath?: string): FieldError[];
+  /**
+   * ValidateCustomResourceUpdate with ratcheting (CRDValidationRatcheting): errors in values that
+   * are unchanged from `old` (correlated by field name, and by key in list-type map lists) are
+   * not reported.
+   */
+  validateUpdate(value: unknown, old: unknown, basePath?: string): FieldError[];
 }
 
 const enum Seg {
@@ -41,8 +47,13 @@ const enum Seg {
 }
 
 /** The per-call state: collected errors and the current path as a stack of segments. */
+/** No correlated old value: ratcheting does not apply below this point. */
+const NONE: unique symbol = Symbol('no old value');
+
 class Ctx {
   errs: OpenAPIError[] = [];
+  /** The correlated old value of the current node on update (ratcheting), or NONE. */
+  old: unknown = NONE;
   kinds: Seg[] = [];
   vals: (string | number)[] = [];
   depth = 0;
@@ -202,19 +213,19 @@ interface Env {
 export function compileValidator(schema: JSONSchemaProps | null | undefined, opts: ValidatorOptions = {}): SchemaValidator {
   const env: Env = { version: opts.compatibilityVersion };
   const root: Node | undefined = schema === null || schema === undefined ? undefined : compileNode(schema, env);
-  const validateRaw = (value: unknown): OpenAPIError[] => {
+  const run = (value: unknown, old: unknown): OpenAPIError[] => {
     if (root === undefined) return [];
     const ctx = new Ctx();
+    ctx.old = old;
     root(value, ctx);
+    if (old !== NONE && ctx.errs.length > 0 && deepEqualJSON(value, old)) return [];
     if (ctx.errs.length < 2) return ctx.errs;
     // Result.AddErrors drops an error whose message was already reported.
     const seen = new Set<string>();
     return ctx.errs.filter((e) => (seen.has(e.message) ? false : (seen.add(e.message), true)));
   };
-  return {
-    validateRaw,
-    validate(value, basePath = '') {
-      const raw = validateRaw(value);
+  const validateRaw = (value: unknown) => run(value, NONE);
+  const toFieldErrors = (raw: OpenAPIError[], basePath: string): FieldError[] => {
       if (raw.length === 0) return [];
       const out: FieldError[] = [];
       const seen = new Set<string>();
@@ -227,8 +238,27 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
         }
       }
       return out;
-    },
   };
+  return {
+    validateRaw,
+    validate: (value, basePath = '') => toFieldErrors(run(value, NONE), basePath),
+    validateUpdate: (value, old, basePath = '') => toFieldErrors(run(value, old === undefined ? NONE : old), basePath),
+  };
+}
+
+/** CorrelatedObject.Index for list-type map: the old element whose key fields equal v's. */
+function correlateMapElement(v: unknown, olds: readonly unknown[], keys: readonly string[]): unknown {
+  if (!isObject(v)) return NONE;
+  outer: for (const o of olds) {
+    if (!isObject(o)) continue;
+    for (const k of keys) {
+      const hv = Object.hasOwn(v, k);
+      if (hv !== Object.hasOwn(o, k)) continue outer;
+      if (hv && !deepEqualJSON(v[k], o[k])) continue outer;
+    }
+    return o;
+  }
+  return NONE;
 }
 
 /** Runs a sub-schema into its own error list (a separate kube-openapi Result). */
@@ -239,6 +269,32 @@ function runSub(node: Node, v: unknown, ctx: Ctx): { errs: OpenAPIError[]; count
   const count = node(v, ctx);
   ctx.errs = saved;
   return { errs, count };
+}
+
+/**
+ * Validates a child value (property, additionalProperties entry or list element) with ratcheting:
+ * when the child has a correlated old value and is unchanged, its errors are dropped
+ * (RatchetingSchemaValidator: errors become warnings, which Kubernetes does not report).
+ */
+function descend(node: Node, v: unknown, childOld: unknown, kind: Seg, seg: string | number, ctx: Ctx): number {
+  const parentOld = ctx.old;
+  ctx.old = childOld;
+  ctx.push(kind, seg);
+  const before = ctx.errs.length;
+  const c = node(v, ctx);
+  if (childOld !== NONE && ctx.errs.length > before && deepEqualJSON(v, childOld)) ctx.errs.length = before;
+  ctx.pop();
+  ctx.old = parentOld;
+  return c;
+}
+
+/** The old value correlated with property k (CorrelatedObject.Key), or NONE. */
+function oldForKey(ctx: Ctx, k: string): unknown {
+  const o = ctx.old;
+  if (o === NONE || !isObject(o) || !Object.hasOwn(o, k)) return NONE;
+  // apiVersion and kind at the root are never ratcheted.
+  if (ctx.depth === 0 && (k === 'apiVersion' || k === 'kind')) return NONE;
+  return o[k];
 }
 
 function compileNode(s: JSONSchemaProps, env: Env): Node {
@@ -395,24 +451,37 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
   const items = s.items;
   const itemNode: Node | undefined = items && !Array.isArray(items) ? compileNode(items, env) : undefined;
   const tupleNodes: Node[] | undefined = Array.isArray(items) && items.length > 0 ? items.map((x) => compileNode(x, env)) : undefined;
+  const mapKeys = s['x-kubernetes-list-type'] === 'map' && (s['x-kubernetes-list-map-keys']?.length ?? 0) > 0 ? s['x-kubernetes-list-map-keys']! : undefined;
   const minItems = s.minItems ?? undefined;
   const maxItems = s.maxItems ?? undefined;
   const uniqueItems = s.uniqueItems === true;
   const checkSlice = (v: unknown[], ctx: Ctx): number => {
     let count = 0;
     if (itemNode !== undefined) {
-      for (let i = 0; i < v.length; i++) {
-        ctx.push(Seg.Index, i);
-        count += itemNode(v[i], ctx);
-        ctx.pop();
+      if (ctx.old === NONE || mapKeys === undefined || !Array.isArray(ctx.old)) {
+        const parentOld = ctx.old;
+        ctx.old = NONE;
+        for (let i = 0; i < v.length; i++) {
+          ctx.push(Seg.Index, i);
+          count += itemNode(v[i], ctx);
+          ctx.pop();
+        }
+        ctx.old = parentOld;
+      } else {
+        // list-type map: an element correlates with the old element that has the same keys.
+        const olds = ctx.old as unknown[];
+        for (let i = 0; i < v.length; i++) count += descend(itemNode, v[i], correlateMapElement(v[i], olds, mapKeys), Seg.Index, i, ctx);
       }
     }
     if (tupleNodes !== undefined) {
+      const parentOld = ctx.old;
+      ctx.old = NONE;
       for (let i = 0; i < tupleNodes.length && i < v.length; i++) {
         ctx.push(Seg.Index, i);
         count += tupleNodes[i]!(v[i], ctx);
         ctx.pop();
       }
+      ctx.old = parentOld;
     }
     if (minItems !== undefined && v.length < minItems) {
       const name = ctx.path();
@@ -492,24 +561,22 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
         for (const [t, node] of patternProps) {
           if (t(k)) {
             matched = true;
-            ctx.push(Seg.Dot, k);
-            count += node(v[k], ctx);
-            ctx.pop();
+            count += descend(node, v[k], oldForKey(ctx, k), Seg.Dot, k, ctx);
           }
         }
-        if (!propNames.has(k) && !matched && apNode !== undefined) {
-          ctx.push(Seg.Dot, k);
-          count += apNode(v[k], ctx);
-          ctx.pop();
-        }
+        if (!propNames.has(k) && !matched && apNode !== undefined) count += descend(apNode, v[k], oldForKey(ctx, k), Seg.Dot, k, ctx);
       }
     }
     for (let i = 0; i < propEntries.length; i++) {
       const [k, node] = propEntries[i]!;
       if (!Object.hasOwn(v, k)) continue;
-      ctx.push(Seg.Prop, k);
-      count += node(v[k], ctx);
-      ctx.pop();
+      if (ctx.old === NONE) {
+        ctx.push(Seg.Prop, k);
+        count += node(v[k], ctx);
+        ctx.pop();
+      } else {
+        count += descend(node, v[k], oldForKey(ctx, k), Seg.Prop, k, ctx);
+      }
     }
     if (requiredKeys !== undefined) {
       for (const k of requiredKeys) {
