@@ -259,6 +259,36 @@ test('syntax errors use ANTLR wording', () => {
   assert.deepEqual(messages('package(1)'), ['reserved identifier: package']);
 });
 
+test('error texts cel-go prints in its other test suites', () => {
+  // cel/env_test.go, ext/protos_test.go and policy/helper_test.go (positions there are relative to a
+  // YAML file; here to the expression) at the commit noted in testdata/cel-parser/README.md
+  const EXPR_SET =
+    "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
+  const cases: [string, string][] = [
+    ['-', `ERROR: <input>:1:2: Syntax error: no viable alternative at input '-'\n | -\n | .^\n` +
+      `ERROR: <input>:1:2: Syntax error: mismatched input '<EOF>' expecting ${EXPR_SET}\n | -\n | .^`],
+    ['ExampleType{}.in', `ERROR: <input>:1:15: Syntax error: no viable alternative at input '.in'\n` +
+      ` | ExampleType{}.in\n | ..............^\n` +
+      `ERROR: <input>:1:17: Syntax error: mismatched input '<EOF>' expecting ${EXPR_SET}\n` +
+      ` | ExampleType{}.in\n | ................^`],
+    ['variables.want.filter(l, !(lin resource.labels))',
+      `ERROR: <input>:1:32: Syntax error: mismatched input 'resource' expecting ')'\n` +
+      ` | variables.want.filter(l, !(lin resource.labels))\n | ${'.'.repeat(31)}^\n` +
+      `ERROR: <input>:1:48: Syntax error: extraneous input ')' expecting <EOF>\n` +
+      ` | variables.want.filter(l, !(lin resource.labels))\n | ${'.'.repeat(47)}^`],
+    ['{1:305 2:569}', `ERROR: <input>:1:8: Syntax error: mismatched input '2' expecting {'}', ','}\n` +
+      ` | {1:305 2:569}\n | .......^`],
+    ['"labels: %s".format(variables.missing])',
+      `ERROR: <input>:1:38: Syntax error: extraneous input ']' expecting ')'\n` +
+      ` | "labels: %s".format(variables.missing])\n | ${'.'.repeat(37)}^`],
+  ];
+  for (const [src, want] of cases) assert.equal(errors(src), want, src);
+  assert.deepEqual(messages('a ? b ((?))', { errorRecoveryLimit: 4 }).at(-1),
+    'Syntax error: error recovery attempt limit exceeded: 4');
+  assert.deepEqual(messages("'1234567890'", { expressionSizeCodePointLimit: 10 }),
+    ['expression code point size exceeds limit: size: 12, limit 10']);
+});
+
 test('input size is limited in code points', () => {
   assert.equal(
     errors('a'.repeat(100_001)),
