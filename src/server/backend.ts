@@ -1,20 +1,20 @@
 /**
  * The stores the served binary runs on: one SQLite file under the data directory, GenericStores
- * for Namespaces and CRDs, and a GenericStore per served CRD version with the strategy the
+ * for Namespaces (the registry's NamespaceStore) and CRDs, and a GenericStore per served CRD version with the strategy the
  * registry compiles for it (schema pruning, defaulting and validation). Also makes sure the namespaces kube-apiserver creates at start
  * (`default`, `kube-system`, `kube-public`, `kube-node-lease`) exist.
  */
 import { join } from 'node:path';
 import { openSqliteStore } from '../storage/sqlite/index.ts';
 import { GenericStore } from '../registry/generic-store.ts';
+import { NamespaceStore } from '../registry/namespace/rest.ts';
 import { servedVersions, type ServedVersion } from '../registry/crd/serving.ts';
 import { defaultAttrs, strategyDefaults, type Strategy } from '../registry/strategy.ts';
 import type { Obj, ResourceInfo } from '../registry/rest.ts';
 import { isAlreadyExists } from '../apimachinery/status.ts';
 import type { ApiServerDeps } from './server.ts';
 
-// Interim cluster-scoped strategies for Namespaces and CRDs, used until the registry's own
-// Namespace and CRD strategies are wired here.
+// Interim cluster-scoped strategy for CRDs, used until the registry's CRD strategy is wired here.
 function clusterStrategy(withStatus: boolean, prepareForCreate?: (obj: Obj) => void): Strategy {
   const s: Strategy = {
     ...strategyDefaults,
@@ -51,15 +51,7 @@ const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-le
 /** Opens (or creates) the SQLite database in `dataDir` and the stores over it. */
 export async function openBackend(dataDir: string): Promise<Backend> {
   const store = await openSqliteStore({ path: join(dataDir, 'crd-apiserver.sqlite') });
-  const namespaces = new GenericStore({
-    store,
-    info: { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', listKind: 'NamespaceList', namespaced: false, singular: 'namespace' },
-    strategy: clusterStrategy(true, (obj) => {
-      obj.status = { phase: 'Active' };
-      const spec = ((obj.spec ??= {}) as Obj);
-      spec.finalizers = ['kubernetes'];
-    }),
-  });
+  const namespaces = new NamespaceStore(store);
   const crds = new GenericStore({
     store,
     info: {

@@ -23,6 +23,7 @@ export function registerBuiltins(table: ServedTable, deps: { namespaces: RESTSto
     store: deps.namespaces,
     table: namespaceTableConvertor,
     status: true,
+    finalize: true,
     strategicMerge: true,
     protobuf: true,
     custom: false,

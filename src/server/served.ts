@@ -29,6 +29,8 @@ export interface ServedResource {
   discovery: DiscoveredResource;
   /** Has the status subresource. */
   status: boolean;
+  /** Has the finalize subresource (Namespaces: PUT writes spec.finalizers). */
+  finalize?: boolean;
   scale?: ScaleSpec;
   /** PATCH with strategic-merge-patch is accepted (built-in kinds; treated as a merge patch). */
   strategicMerge: boolean;

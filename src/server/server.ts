@@ -20,6 +20,7 @@ import { versionInfo } from './version.ts';
 import { OpenAPIService } from './openapi/service.ts';
 import { registerBuiltins } from './builtins.ts';
 import { CRDServing, type CustomResourceStoreFactory } from './crd/serving.ts';
+import { NamespaceController } from './namespace/controller.ts';
 
 /** What the server needs from the layers below. */
 export interface ApiServerDeps {
@@ -50,6 +51,7 @@ export class ApiServer {
   readonly table = new ServedTable();
   readonly openapi: OpenAPIService;
   readonly crdServing: CRDServing;
+  readonly namespaceController: NamespaceController;
   readonly http: Server;
   private readonly sockets = new Set<Socket>();
   private serverAddress = '127.0.0.1:6443';
@@ -58,6 +60,7 @@ export class ApiServer {
     registerBuiltins(this.table, deps);
     this.openapi = new OpenAPIService(this.table);
     this.crdServing = new CRDServing(this.table, deps.crds, deps.customResourceStore);
+    this.namespaceController = new NamespaceController(this.table, deps.namespaces);
     this.http = createServer({ keepAlive: true }, (req, res) => {
       this.handle(req, res).catch((e) => {
         try {
@@ -77,9 +80,10 @@ export class ApiServer {
     });
   }
 
-  /** Starts the CRD watch and listens; resolves with the bound address (`host:port`). */
+  /** Starts the CRD and Namespace controllers and listens; resolves with the bound address (`host:port`). */
   async listen(host: string, port: number): Promise<{ host: string; port: number }> {
     await this.crdServing.start();
+    await this.namespaceController.start();
     await new Promise<void>((resolve, reject) => {
       this.http.once('error', reject);
       this.http.listen(port, host, () => {
@@ -96,6 +100,7 @@ export class ApiServer {
   /** Stops accepting, ends open connections (watches included) and the CRD watch. */
   async close(): Promise<void> {
     this.crdServing.stop();
+    this.namespaceController.stop();
     const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
     for (const s of this.sockets) s.destroy();
     await closed;

@@ -156,3 +156,34 @@ test('namespaces: create, list, and no writes into a missing namespace', async (
   const can = await kubectl(s, ['auth', 'can-i', 'create', 'crontabs']);
   assert.equal(can.stdout, 'yes\n', can.stderr);
 });
+
+test('deleting a namespace removes its custom resources, then the namespace', async () => {
+  assert.equal((await kubectl(s, ['create', 'namespace', 'doomed'])).stdout, 'namespace/doomed created\n');
+  const f = manifest(s, 'doomed-ct.yaml', ct('inside'));
+  assert.equal((await kubectl(s, ['create', '-n', 'doomed', '-f', f])).stdout, 'crontab.stable.example.com/inside created\n');
+  const d = await kubectl(s, ['delete', 'namespace', 'doomed', '--timeout=20s']);
+  assert.equal(d.stdout, 'namespace "doomed" deleted\n', d.stderr);
+  const g = await kubectl(s, ['get', 'ns', 'doomed']);
+  assert.equal(g.stderr, 'Error from server (NotFound): namespaces "doomed" not found\n');
+  const left = await kubectl(s, ['get', 'ct', '-n', 'doomed', '-o', 'name']);
+  assert.equal(left.stdout, '');
+});
+
+test('a terminating namespace refuses new content until its last object is gone', async () => {
+  await kubectl(s, ['create', 'namespace', 'closing']);
+  const held = manifest(s, 'held.yaml', ct('held').replace('  labels:', '  finalizers: [example.com/hold]\n  labels:'));
+  await kubectl(s, ['create', '-n', 'closing', '-f', held]);
+  const d = await kubectl(s, ['delete', 'namespace', 'closing', '--wait=false']);
+  assert.equal(d.stdout, 'namespace "closing" deleted\n');
+  const f = manifest(s, 'late.yaml', ct('late'));
+  const refused = await kubectl(s, ['create', '-n', 'closing', '-f', f]);
+  assert.equal(
+    refused.stderr,
+    `Error from server (Forbidden): error when creating "${f}": crontabs.stable.example.com "late" is forbidden: unable to create new content in namespace closing because it is being terminated\n`,
+  );
+  const ns = await kubectl(s, ['get', 'ns', 'closing', '-o', 'jsonpath={.status.phase}']);
+  assert.equal(ns.stdout, 'Terminating');
+  await kubectl(s, ['patch', '-n', 'closing', 'ct', 'held', '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
+  const w = await kubectl(s, ['wait', '--for=delete', 'namespace/closing', '--timeout=20s']);
+  assert.equal(w.code, 0, w.stderr);
+});

@@ -13,7 +13,7 @@ import {
   newUnsupportedMediaType,
   StatusError,
 } from '../../apimachinery/status.ts';
-import type { Obj, ObjList, UpdateOptions } from '../../registry/rest.ts';
+import type { Obj, ObjList, Subresource, UpdateOptions } from '../../registry/rest.ts';
 import { decodeJSON, decodeObjectBody, mediaTypeOf, readBody, type DecodedBody } from '../http/body.ts';
 import { negotiate, type Negotiated } from '../http/negotiate.ts';
 import type { Query } from '../http/query.ts';
@@ -178,11 +178,15 @@ async function checkNamespaceLifecycle(r: ResourceRequest, name: string): Promis
   }
 }
 
-function subresourceOf(r: ResourceRequest): 'status' | 'scale' | undefined {
+function subresourceOf(r: ResourceRequest): Subresource | undefined {
   const sub = r.info.subresource;
   if (sub === undefined) return undefined;
   if (sub === 'status' && r.served.status) return 'status';
   if (sub === 'scale' && r.served.scale) return 'scale';
+  if (sub === 'finalize' && r.served.finalize) {
+    if (r.info.verb !== 'update') throw newMethodNotSupported(gr(r.served), r.info.verb);
+    return 'finalize';
+  }
   throw new StatusError({
     kind: 'Status',
     apiVersion: 'v1',
