@@ -8,7 +8,7 @@ import { Path } from '../apimachinery/field/path.ts';
 import type { FieldError } from '../apimachinery/field/errors.ts';
 import { compileDefaulter, compileNullPruner } from './default.ts';
 import { compileListSetsAndMaps } from './listtype.ts';
-import { coerce, compileEmbeddedValidator, type CoerceResult } from './objectmeta.ts';
+import { compileCoercer, compileEmbeddedValidator, type CoerceResult } from './objectmeta.ts';
 import { compilePruner } from './prune.ts';
 import { newStructural, type Structural } from './structural.ts';
 import type { JSONSchemaProps } from './types.ts';
@@ -65,6 +65,8 @@ export function compileSchema(openAPIV3Schema: JSONSchemaProps | null | undefine
   const validator = compileValidator(openAPIV3Schema, { compatibilityVersion: opts.compatibilityVersion });
   const embedded = compileEmbeddedValidator(structural, false);
   const listTypes = compileListSetsAndMaps(structural);
+  const coerceRoot = compileCoercer(structural, true);
+  const coerceNested = compileCoercer(structural, false);
   const root = Path.root();
   return {
     structural,
@@ -75,7 +77,7 @@ export function compileSchema(openAPIV3Schema: JSONSchemaProps | null | undefine
         paths = (isRoot ? pruneRoot : pruneNested)(obj, { trackUnknown: o.trackUnknown });
         pruneNulls(obj);
       }
-      const c: CoerceResult = coerce(undefined, obj, structural, isRoot, {
+      const c: CoerceResult = (isRoot ? coerceRoot : coerceNested)(undefined, obj, {
         dropInvalidFields: o.dropInvalidMetadata,
         returnUnknownFieldPaths: o.trackUnknown,
       });

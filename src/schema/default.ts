@@ -84,31 +84,35 @@ export function pruneNonNullableNullsWithoutDefaults(x: unknown, s: Structural |
 }
 
 function nullPrunerFor(s: Structural | undefined, memo: Map<Structural | undefined, Defaulter>): Defaulter {
+  // Without a schema nothing below can be a non-nullable null: nothing to do.
+  if (s === undefined) return noop;
   let d = memo.get(s);
   if (d !== undefined) return d;
-  const ref: { fn: Defaulter } = { fn: () => {} };
+  const ref: { fn: Defaulter } = { fn: noop };
   memo.set(s, (x) => ref.fn(x));
-  const fieldSchema = (k: string): Structural | undefined => {
-    if (s === undefined) return undefined;
-    const p = s.properties?.get(k);
-    if (p !== undefined) return p;
-    return s.additionalProperties?.structural;
-  };
+  const props = new Map<string, [Structural, Defaulter]>();
+  if (s.properties) for (const [k, p] of s.properties) props.set(k, [p, nullPrunerFor(p, memo)]);
+  const apS = s.additionalProperties?.structural;
+  const ap: [Structural, Defaulter] | undefined = apS !== undefined ? [apS, nullPrunerFor(apS, memo)] : undefined;
+  let items: Defaulter | undefined;
   ref.fn = (x) => {
     if (Array.isArray(x)) {
-      const is = s?.items;
-      const f = nullPrunerFor(is, memo);
-      for (let i = 0; i < x.length; i++) f(x[i]);
+      items ??= nullPrunerFor(s.items, memo);
+      if (items !== noop) for (let i = 0; i < x.length; i++) items(x[i]);
       return;
     }
     if (!isObject(x)) return;
     for (const k in x) {
-      const fs = fieldSchema(k);
+      const e = props.get(k) ?? ap;
+      if (e === undefined) continue;
       const v = x[k];
-      if (v === null && fs !== undefined && !fs.nullable && fs.default === undefined) delete x[k];
-      else nullPrunerFor(fs, memo)(v);
+      if (v === null) {
+        if (!e[0].nullable && e[0].default === undefined) delete x[k];
+      } else if (typeof v === 'object') e[1](v);
     }
   };
   memo.set(s, ref.fn);
   return ref.fn;
 }
+
+const noop: Defaulter = () => {};

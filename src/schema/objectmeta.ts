@@ -71,13 +71,22 @@ function withEmbedded(s: Structural | undefined, isResourceRoot: boolean): Struc
   return base.xEmbeddedResource ? base : { ...base, xEmbeddedResource: true };
 }
 
-function hasEmbedded(s: Structural | undefined, seen = new Set<Structural>()): boolean {
-  if (s === undefined || seen.has(s)) return false;
-  seen.add(s);
-  if (s.xEmbeddedResource) return true;
-  if (hasEmbedded(s.items, seen)) return true;
-  if (s.properties) for (const p of s.properties.values()) if (hasEmbedded(p, seen)) return true;
-  return hasEmbedded(s.additionalProperties?.structural, seen);
+const embeddedCache = new WeakMap<Structural, boolean>();
+
+/** Whether an embedded resource occurs at or below s (cached per schema node). */
+function hasEmbedded(s: Structural | undefined): boolean {
+  if (s === undefined) return false;
+  let r = embeddedCache.get(s);
+  if (r === undefined) {
+    embeddedCache.set(s, false); // guards against cycles while computing
+    r =
+      s.xEmbeddedResource ||
+      hasEmbedded(s.items) ||
+      (s.properties !== undefined && [...s.properties.values()].some((p) => hasEmbedded(p))) ||
+      hasEmbedded(s.additionalProperties?.structural);
+    embeddedCache.set(s, r);
+  }
+  return r;
 }
 
 /**
@@ -86,13 +95,24 @@ function hasEmbedded(s: Structural | undefined, seen = new Set<Structural>()): b
  * error, as upstream.
  */
 export function coerce(pth: Path | undefined, obj: unknown, s: Structural | undefined, isResourceRoot: boolean, opts: CoerceOptions = {}): CoerceResult {
-  const res: CoerceResult = { unknownFieldPaths: [] };
+  return compileCoercer(s, isResourceRoot)(pth, obj, opts);
+}
+
+/** A coercer compiled for one schema (see coerce). */
+export type Coercer = (pth: Path | undefined, obj: unknown, opts?: CoerceOptions) => CoerceResult;
+
+/** Compile coerce(·, ·, s, isResourceRoot, ·) once per schema. */
+export function compileCoercer(s: Structural | undefined, isResourceRoot: boolean): Coercer {
   const root = withEmbedded(s, isResourceRoot);
-  if (root === undefined || !hasEmbedded(root)) return res;
-  const err = coerceNode(pth, obj, root, opts, res);
-  if (err !== undefined) res.error = err;
-  res.unknownFieldPaths.sort();
-  return res;
+  const active = root !== undefined && hasEmbedded(root);
+  return (pth, obj, opts = {}) => {
+    const res: CoerceResult = { unknownFieldPaths: [] };
+    if (!active) return res;
+    const err = coerceNode(pth, obj, root, opts, res);
+    if (err !== undefined) res.error = err;
+    if (res.unknownFieldPaths.length > 1) res.unknownFieldPaths.sort();
+    return res;
+  };
 }
 
 const child = (p: Path | undefined, name: string) => (p === undefined ? Path.of(name) : p.child(name));
