@@ -666,20 +666,21 @@ class Parser {
           this.errorRecoveryMode = false;
           const opId = this.id(open.start);
           let opt = false;
-          let optTok: Token | undefined;
           if (this.LA(1) === T.QUESTIONMARK) {
-            optTok = this.consume();
+            this.consume();
             opt = true;
           }
           this.follow.push(F_RBRACKET);
           const index = this.expr();
           this.follow.pop();
+          // after ']' the member loop may continue, or member ends
+          this.follow.push(F_MEMBER);
           this.match(T.RPRACKET, 'end');
+          this.follow.pop();
           this.setDepth(Math.max(od, this.vd) + 1);
           const d = this.vd;
           if (opt && !this.optional) {
             operand = this.visitError(open.start, "unsupported syntax '[?'");
-            void optTok;
           } else {
             operand = this.globalCallOrMacro(opId, opt ? '_[?_]' : '_[_]', undefined, [operand, index]);
           }
@@ -744,7 +745,7 @@ class Parser {
   }
 
   /** `(` already consumed: exprList? `)`. Leaves the max depth of the arguments in vd. */
-  private args(after: TokenSet): Expr[] {
+  private args(localAfter?: TokenSet): Expr[] {
     const args: Expr[] = [];
     let d = 0;
     if (this.LA(1) !== T.RPAREN) {
@@ -760,13 +761,27 @@ class Parser {
       }
       this.follow.pop();
     }
-    void after;
+    if (localAfter) this.follow.push(localAfter);
     this.match(T.RPAREN, 'end');
+    if (localAfter) this.follow.pop();
     this.vd = d;
     return args;
   }
 
+  /** primary is a rule of its own: its failures recover with member's follow set still in place. */
   private primary(): Expr {
+    const base = this.follow.length;
+    try {
+      return this.primaryBody();
+    } catch (err) {
+      if (err !== RECOGNITION) throw err;
+      this.recover(base);
+      this.vd = 0;
+      return this.errorExpr(this.LT(1).start);
+    }
+  }
+
+  private primaryBody(): Expr {
     const t = this.LT(1);
     switch (t.type) {
       case T.DOT:
@@ -823,12 +838,15 @@ class Parser {
     if (this.LA(1) === T.LPAREN) {
       const open = this.consume();
       if (RESERVED.has(idTok.text)) {
-        this.args(EMPTY);
+        // cel-go reports the name without visiting the arguments
+        const mark = this.visitErrors.length;
+        this.args();
+        this.visitErrors.length = mark;
         this.vd = 0;
         return this.visitError(first.start, `reserved identifier: ${idTok.text}`);
       }
       const opId = this.id(open.start);
-      const args = this.args(EMPTY);
+      const args = this.args();
       const d = this.vd;
       const r = this.globalCallOrMacro(opId, name, undefined, args);
       this.vd = d;
@@ -1044,13 +1062,10 @@ class Parser {
     const at = first.start;
     switch (tok.type) {
       case T.NUM_INT: {
-        let text = tok.text;
-        let v: bigint;
-        if (text.startsWith('0x')) v = BigInt(text);
-        else v = BigInt(text);
+        // BigInt reads both decimal and 0x-prefixed text
+        let v = BigInt(tok.text);
         if (neg) v = -v;
         if (v < MIN_INT || v > MAX_INT) return this.visitError(at, 'invalid int literal');
-        text = '';
         return this.literalExpr(at, { kind: 'int', value: v });
       }
       case T.NUM_UINT: {
