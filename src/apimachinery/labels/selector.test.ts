@@ -140,3 +140,38 @@ test('metav1.LabelSelector validation', () => {
     `spec.selector.matchExpressions[2].values[0]: Invalid value: "v v": ${LABEL_VALUE}`,
   ]);
 });
+
+// From k8s.io/apimachinery pkg/labels/selector_test.go (TestSelectorParse, TestSelectorMatches).
+test('upstream TestSelectorParse strings', () => {
+  for (const s of ['x=a,y=b,z=c', '', 'x!=a,y=b', 'x=', 'x= ', 'x=,z= ', 'x= ,z= ', '!x', 'x>1', 'x>1,z<5']) {
+    assert.equal(selectorString(parseSelector(s)), s.replaceAll(' ', ''), s);
+  }
+  for (const s of ['x=a||y=b', 'x==a==b', '!x=a', 'x<a']) assert.throws(() => parseSelector(s), s);
+  assert.equal(selectorString(parseSelector('x=a,a=x')), selectorString(parseSelector('a=x,x=a')));
+});
+
+test('upstream TestSelectorMatches', () => {
+  const yes: Array<[string, Record<string, string>]> = [
+    ['', { x: 'y' }],
+    ['x=y', { x: 'y' }],
+    ['x=y,z=w', { x: 'y', z: 'w' }],
+    ['x!=y,z!=w', { x: 'z', z: 'a' }],
+    ['notin=in', { notin: 'in' }],
+    ['x', { x: 'z' }],
+    ['!x', { y: 'z' }],
+    ['x>1', { x: '2' }],
+    ['x<1', { x: '0' }],
+  ];
+  const no: Array<[string, Record<string, string>]> = [
+    ['x=z', {}],
+    ['x=y', { x: 'z' }],
+    ['x=y,z=w', { x: 'w', z: 'w' }],
+    ['x!=y,z!=w', { x: 'z', z: 'w' }],
+    ['x', { y: 'z' }],
+    ['!x', { x: 'z' }],
+    ['x>1', { x: '0' }],
+    ['x<1', { x: '2' }],
+  ];
+  for (const [s, l] of yes) assert.equal(matches(parseSelector(s), l), true, s);
+  for (const [s, l] of no) assert.equal(matches(parseSelector(s), l), false, s);
+});
