@@ -48,3 +48,25 @@ test('compileSchema: preserveUnknownFields keeps everything', () => {
   assert.deepEqual(c.prune(obj, { trackUnknown: true }).prunedPaths, []);
   assert.deepEqual(obj, { spec: { extra: true } });
 });
+
+test('compileSchema: status validation under `status`, ratcheted against the old status', () => {
+  const c = compileSchema({
+    type: 'object',
+    properties: { status: { type: 'object', properties: { replicas: { type: 'integer', minimum: 0 }, phase: { type: 'string', maxLength: 3 } } } },
+  });
+  const old = { status: { replicas: 1, phase: 'Running' } };
+  const errs = c.validateStatus({ status: { replicas: -1, phase: 'Running' } }, old).map(errorString);
+  assert.deepEqual(errs, ['status.replicas: Invalid value: -1: replicas in body should be greater than or equal to 0']);
+  assert.deepEqual(c.validateStatus({ spec: {} }, old), []);
+});
+
+test('compileSchema: list-type errors already present in the old object are not reported on update', () => {
+  const c = compileSchema({
+    type: 'object',
+    properties: { spec: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' } } } },
+  });
+  const bad = { spec: { tags: ['a', 'a'] } };
+  assert.equal(c.validate(bad).length, 1);
+  assert.equal(c.validate(bad, bad).length, 0);
+  assert.equal(c.validate(bad, { spec: { tags: ['a'] } }).length, 1);
+});

@@ -13,6 +13,7 @@ import { compilePruner } from './prune.ts';
 import { newStructural, type Structural } from './structural.ts';
 import type { JSONSchemaProps } from './types.ts';
 import { compileValidator } from './validate/validator.ts';
+import { isObject } from './value.ts';
 
 export interface CompileOptions {
   /** Kubernetes compatibility version choosing the supported string formats ("1.34"). */
@@ -53,6 +54,12 @@ export interface CompiledSchema {
    * (an update) schema errors in values unchanged from oldObj are not reported (ratcheting).
    */
   validate(obj: unknown, oldObj?: unknown): FieldError[];
+  /**
+   * The status subresource's update validation: obj.status against the schema's
+   * properties.status, paths under `status`, ratcheted against oldObj.status. Empty when obj has
+   * no status.
+   */
+  validateStatus(obj: unknown, oldObj: unknown): FieldError[];
 }
 
 /** compileSchema: compile one CRD version's openAPIV3Schema. Throws StructuralError if unconvertible. */
@@ -68,6 +75,8 @@ export function compileSchema(openAPIV3Schema: JSONSchemaProps | null | undefine
   const coerceRoot = compileCoercer(structural, true);
   const coerceNested = compileCoercer(structural, false);
   const root = Path.root();
+  const statusSchema = openAPIV3Schema?.properties?.status;
+  const statusValidator = compileValidator(statusSchema ?? {}, { compatibilityVersion: opts.compatibilityVersion });
   return {
     structural,
     prune(obj, o = {}) {
@@ -90,9 +99,15 @@ export function compileSchema(openAPIV3Schema: JSONSchemaProps | null | undefine
     validate(obj, oldObj) {
       const errs = oldObj === undefined ? validator.validate(obj) : validator.validateUpdate(obj, oldObj);
       const e2 = embedded(obj);
-      const e3 = listTypes(obj, root);
+      // On update, list-type errors are only reported when the old object had none (ratcheting).
+      const e3 = oldObj !== undefined && listTypes(oldObj, root).length > 0 ? [] : listTypes(obj, root);
       if (e2.length === 0 && e3.length === 0) return errs;
       return [...errs, ...e2, ...e3];
+    },
+    validateStatus(obj, oldObj) {
+      if (!isObject(obj) || !Object.hasOwn(obj, 'status')) return [];
+      const old = isObject(oldObj) ? oldObj.status : undefined;
+      return statusValidator.validateUpdate(obj.status, old, 'status');
     },
   };
 }
