@@ -16,5 +16,10 @@ export {
   type SizeEstimator,
 } from './cost.ts';
 export { kubernetesCallCost } from './kubernetes-cost.ts';
+export {
+  kubernetesExtensionCostEstimators,
+  listsCostEstimators,
+  setsCostEstimators,
+} from './extension-cost.ts';
 export { kubernetesValidators, validateChecked, type ValidatorOptions } from './validators.ts';
 export * from './types.ts';

@@ -1,0 +1,124 @@
+/**
+ * Static cost of cel-go's extension libraries with their own estimators (ext/sets_test.go TestSets,
+ * ext/lists_test.go TestListsCosts), run as data from testdata/cel-checker/ext_cost_cases.json.
+ * The functions are declared here with cel-go's signatures. Prints passed/failed/skipped counts.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse } from '../syntax/parser.ts';
+import { check } from './checker.ts';
+import { CheckEnv } from './env.ts';
+import { estimateCost, type SizeEstimator } from './cost.ts';
+import { kubernetesExtensionCostEstimators } from './extension-cost.ts';
+import { optionalLibrary, standardLibrary } from '../lib/std/decls.ts';
+import type { Library, OverloadDecl } from '../lib/decls.ts';
+import {
+  BoolType,
+  BytesType,
+  DoubleType,
+  DurationType,
+  DynType,
+  IntType,
+  StringType,
+  TimestampType,
+  UintType,
+  listOf,
+  parseType,
+  typeName,
+  typeParam,
+  type Type,
+} from './types.ts';
+
+const dataDir = fileURLToPath(new URL('../../../testdata/cel-checker/', import.meta.url));
+interface Case {
+  name?: string;
+  expr: string;
+  vars?: { name: string; type: string }[];
+  hints?: Record<string, number>;
+  wanted: [string, string];
+}
+const data = JSON.parse(readFileSync(dataDir + 'ext_cost_cases.json', 'utf8')) as { sets: Case[]; lists: Case[] };
+
+const T = typeParam('T');
+const member = (id: string, params: Type[], result: Type): OverloadDecl => ({ id, receiver: true, params, result });
+const comparable = [IntType, UintType, DoubleType, BoolType, DurationType, TimestampType, StringType, BytesType];
+
+/** ext.Sets() and ext.Lists() (version 3) declarations, as cel-go declares them. */
+const extLibrary: Library = {
+  name: 'test.ext',
+  functions: [
+    ...['contains', 'equivalent', 'intersects'].map((f) => ({
+      name: `sets.${f}`,
+      overloads: [{ id: `list_sets_${f}_list`, params: [listOf(T), listOf(T)], result: BoolType }],
+    })),
+    { name: 'slice', overloads: [member('list_slice', [listOf(T), IntType, IntType], listOf(T))] },
+    {
+      name: 'flatten',
+      overloads: [
+        member('list_flatten', [listOf(listOf(T))], listOf(T)),
+        member('list_flatten_int', [listOf(DynType), IntType], listOf(DynType)),
+      ],
+    },
+    { name: 'sort', overloads: comparable.map((t) => member(`list_${typeName(t)}_sort`, [listOf(t)], listOf(t))) },
+    {
+      name: '@sortByAssociatedKeys',
+      overloads: comparable.map((u) =>
+        member(`list_${typeName(u)}_sortByAssociatedKeys`, [listOf(T), listOf(u)], listOf(T)),
+      ),
+    },
+    { name: 'lists.range', overloads: [{ id: 'lists_range', params: [IntType], result: listOf(IntType) }] },
+    { name: 'reverse', overloads: [member('list_reverse', [listOf(T)], listOf(T))] },
+    { name: 'distinct', overloads: [member('list_distinct', [listOf(T)], listOf(T))] },
+  ],
+};
+
+/** cel-go ext's testCostHintEstimator: hints by dotted path, nothing else. */
+const hintEstimator =
+  (hints: Record<string, number>): SizeEstimator =>
+  (node) => {
+    const key = (node.path ?? []).join('.');
+    return key in hints ? { min: 0n, max: BigInt(hints[key]!) } : undefined;
+  };
+
+/** Cases that cannot run here, each with its reason. */
+const SKIPS: Record<string, string> = {
+  list_sortBy: 'the sortBy macro (ext.Lists) is not expanded by the parser',
+  list_sortBy_var: 'the sortBy macro (ext.Lists) is not expanded by the parser',
+  list_sortBy_var_string: 'the sortBy macro (ext.Lists) is not expanded by the parser',
+};
+
+test('cel-go extension cost estimators (sets, lists)', () => {
+  let passed = 0;
+  const failed: string[] = [];
+  const skipped: string[] = [];
+  for (const c of [...data.sets, ...data.lists]) {
+    const skip = c.name ? SKIPS[c.name] : undefined;
+    if (skip) {
+      skipped.push(`${c.name}: ${skip}`);
+      continue;
+    }
+    const env = new CheckEnv({ libraries: [standardLibrary, optionalLibrary, extLibrary] });
+    for (const v of c.vars ?? []) env.addVariable(v.name, parseType(v.type));
+    const p = parse(c.expr);
+    const r = p.parsed && check(p.parsed, env);
+    if (!r?.checked) {
+      failed.push(`${c.expr}: ${p.issues.toString() || r?.issues.toString()}`);
+      continue;
+    }
+    const est = estimateCost(r.checked, {
+      sizeEstimator: hintEstimator(c.hints ?? {}),
+      overloadEstimators: kubernetesExtensionCostEstimators,
+    });
+    const got = [est.min.toString(), est.max.toString()];
+    if (got[0] !== c.wanted[0] || got[1] !== c.wanted[1]) {
+      failed.push(`${c.name ?? ''} ${c.expr}: got [${got.join(', ')}], want [${c.wanted.join(', ')}]`);
+    } else {
+      passed++;
+    }
+  }
+  console.log(`cel-go extension cost table: ${passed} passed, ${failed.length} failed, ${skipped.length} skipped`);
+  for (const s of skipped) console.log(`  skipped ${s}`);
+  assert.deepEqual(failed, []);
+});
