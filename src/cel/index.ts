@@ -57,6 +57,13 @@ export interface EnvOptions {
   iterationLimit?: number;
   /** Whether `has()` costs 1 (cel-go's default, true) or 0 (as Kubernetes configures). */
   presenceTestHasCost?: boolean;
+  /**
+   * cel-go's OptOptimize (default true, as Kubernetes compiles its programs): constant list/map
+   * literals and conversions of constants are computed at compile time and cost nothing at run time.
+   */
+  optimize?: boolean;
+  /** A runtime call-cost estimator consulted first (cel-go's ActualCostEstimator, e.g. Kubernetes' library costs). */
+  callCost?: (fn: string, overloadId: string, args: Val[], result: Val) => number | undefined;
   /** Parser options (macros, limits). */
   parse?: ParseOptions;
 }
@@ -183,6 +190,8 @@ export class Env {
       costLimit,
       iterationLimit,
       presenceTestHasCost: this.options.presenceTestHasCost,
+      optimize: this.options.optimize ?? true,
+      callCost: this.options.callCost,
     });
     return new Program(p, type, checked, costLimit, iterationLimit);
   }

@@ -64,13 +64,6 @@ const SKIPPED_FILES: Record<string, string> = {
  * shrinks; the conformance test fails if any other non-skipped test fails.
  */
 export const KNOWN_FAILURES: Record<string, string> = {
-  'optionals/optionals/none_optMap_hasValue': 'the parser does not expand the optMap/optFlatMap macros yet (src/cel/syntax/macros.ts)',
-  'optionals/optionals/empty_map_optFlatMap_hasValue': 'the parser does not expand the optMap/optFlatMap macros yet (src/cel/syntax/macros.ts)',
-  'optionals/optionals/map_empty_submap_optFlatMap_hasValue': 'the parser does not expand the optMap/optFlatMap macros yet (src/cel/syntax/macros.ts)',
-  'optionals/optionals/map_submap_subkey_optFlatMap_value': 'the parser does not expand the optMap/optFlatMap macros yet (src/cel/syntax/macros.ts)',
-  'optionals/optionals/map_submap_optFlatMap_value': 'the parser does not expand the optMap/optFlatMap macros yet (src/cel/syntax/macros.ts)',
-  'optionals/optionals/map_optindex_optFlatMap_optional_ofNonZeroValue_hasValue': 'the parser does not expand the optMap/optFlatMap macros yet (src/cel/syntax/macros.ts)',
-  'optionals/optionals/optional_of_optMap_value': 'the parser does not expand the optMap/optFlatMap macros yet (src/cel/syntax/macros.ts)',
   'type_deduction/legacy_nullable_types/null_assignable_to_abstract_parameter_candidate':
     'the checker deduces null instead of optional_type(int) for a null argument to an abstract type parameter',
 };

@@ -78,6 +78,17 @@ export interface PlanOptions {
   iterationLimit?: number;
   /** Whether `has()` costs 1 (cel-go's default) or 0. */
   presenceTestHasCost?: boolean;
+  /**
+   * cel-go's OptOptimize (Kubernetes enables it): constant list and map literals and type
+   * conversions of constants are computed once at plan time (and cost nothing at run time), and
+   * `x in [constant list]` costs no call.
+   */
+  optimize?: boolean;
+  /**
+   * A call cost estimator consulted before the overloads' own (cel-go's ActualCostEstimator):
+   * returns the cost of the call, or undefined to fall back.
+   */
+  callCost?: (fn: string, overloadId: string, args: Val[], result: Val) => number | undefined;
 }
 
 export interface Plan {
@@ -114,6 +125,18 @@ export function actualSize(v: Val): number {
   if (v instanceof Optional && v.value !== undefined) return actualSize(v.value);
   return 1;
 }
+
+/** Closures that yield a constant (cel-go's InterpretableConst), with their value. */
+const constants = new WeakMap<Closure, Val>();
+
+function constant(v: Val): Closure {
+  const c: Closure = () => v;
+  constants.set(c, v);
+  return c;
+}
+
+/** cel-go's type conversion functions, folded over constant arguments by the optimizer. */
+const CONVERSIONS = new Set(['bool', 'bytes', 'double', 'duration', 'dyn', 'int', 'string', 'timestamp', 'type', 'uint']);
 
 /** Lists that a comprehension owns and may append to in place (the accumulator of map/filter). */
 const ownedLists = new WeakSet<readonly Val[]>();
@@ -155,7 +178,7 @@ class Planner {
           default:
             v = c.value;
         }
-        return () => v;
+        return constant(v);
       }
       case 'ident':
         return this.planIdent(e, sc);
@@ -233,7 +256,7 @@ class Planner {
     }
     if (this.o.checked && parts.length === 1) {
       const t = this.typeValue(parts[0]!);
-      if (t) return { fn: () => t, used: 1 };
+      if (t) return { fn: constant(t), used: 1 };
     }
     const declared = this.o.declaredVars;
     if (declared) {
@@ -273,14 +296,9 @@ class Planner {
 
   private globalGetter(qualified: string, written: string, id: number): Closure {
     if (!this.o.declaredVars?.has(qualified)) {
+      // The checker resolved a type name: cel-go plans it as a constant.
       const t = this.typeValue('.' + qualified) ?? this.typeValue(qualified);
-      if (t) {
-        const extra = written.split('.').length;
-        return (f) => {
-          f.cost += extra;
-          return t;
-        };
-      }
+      if (t) return constant(t);
     }
     const missing = new CelError(`no such attribute(s): ${qualified}`, id);
     const extra = written.split('.').length - 1;
@@ -318,7 +336,7 @@ class Planner {
           const declared = this.o.declaredVars;
           for (const c of this.candidates(chain.join('.'))) if (declared.has(c)) return this.globalGetter(c, chain.join('.'), e.id);
           const t = this.typeValue(chain.join('.'));
-          if (t) return () => t;
+          if (t) return constant(t);
         }
       }
     }
@@ -358,7 +376,7 @@ class Planner {
       case '_||_':
         return logicalOr(args[0]!, args[1]!);
       case '_?_:_':
-        return conditional(args[0]!, args[1]!, args[2]!);
+        return conditional(args[0]!, this.unobservedRoot(e.args[1]!, args[1]!, sc), this.unobservedRoot(e.args[2]!, args[2]!, sc));
       case '@not_strictly_false': {
         const a = args[0]!;
         return (f) => {
@@ -368,7 +386,8 @@ class Planner {
         };
       }
       case '_[_]': {
-        const [c, k] = args as [Closure, Closure];
+        const c = args[0]!;
+        const k = this.unobservedRoot(e.args[1]!, args[1]!, sc);
         return (f) => {
           const cv = c(f);
           const kv = k(f);
@@ -377,7 +396,8 @@ class Planner {
         };
       }
       case '_[?_]': {
-        const [c, k] = args as [Closure, Closure];
+        const c = args[0]!;
+        const k = this.unobservedRoot(e.args[1]!, args[1]!, sc);
         return (f) => {
           const cv = c(f);
           const kv = k(f);
@@ -421,6 +441,27 @@ class Planner {
     return this.planFunction(e.fn, false, args, e);
   }
 
+  /**
+   * cel-go resolves an attribute (an identifier with selects and indexes) used as an index key or
+   * as a branch of `?:` through the attribute itself, bypassing the cost observer of its root
+   * identifier: only its qualifiers are charged. Mirror that by refunding the root's cost.
+   */
+  private unobservedRoot(e: Expr, planned: Closure, sc: Scope): Closure {
+    let cur = e;
+    for (;;) {
+      if (cur.kind === 'select' && !cur.testOnly) cur = cur.operand;
+      else if (cur.kind === 'call' && cur.fn === '_[_]' && !cur.target && cur.args.length === 2) cur = cur.args[0]!;
+      else break;
+    }
+    if (cur.kind !== 'ident' || constants.has(planned)) return planned;
+    if (!sc.has(cur.name) && this.typeValue(cur.name) && !this.o.declaredVars?.has(cur.name)) return planned;
+    return (f) => {
+      const v = planned(f);
+      f.cost--;
+      return v;
+    };
+  }
+
   private targetIsVariable(target: Expr, sc: Scope): boolean {
     const chain = this.chainOf(target, sc);
     if (!chain) return true;
@@ -433,6 +474,28 @@ class Planner {
   }
 
   private planFunction(name: string, receiver: boolean, args: Closure[], e: Expr): Closure {
+    if (this.o.optimize && !receiver && args.length === 1 && CONVERSIONS.has(name) && constants.has(args[0]!)) {
+      return this.fold(this.planFunctionInner(name, receiver, args, e));
+    }
+    if (this.o.optimize && name === '@in' && args.length === 2 && Array.isArray(constants.get(args[1]!))) {
+      // cel-go's set-membership optimisation: no call is observed, so no call cost.
+      const inner = this.planFunctionInner(name, receiver, args, e);
+      return (f) => {
+        const before = f.cost;
+        const v = inner(f);
+        f.cost = before + (f.cost - before - this.lastCallCost(args[1]!));
+        return v;
+      };
+    }
+    return this.planFunctionInner(name, receiver, args, e);
+  }
+
+  /** The call cost `@in` charged for a constant list (its size, cel-go's in_list tracker). */
+  private lastCallCost(list: Closure): number {
+    return actualSize(constants.get(list)!);
+  }
+
+  private planFunctionInner(name: string, receiver: boolean, args: Closure[], e: Expr): Closure {
     let cands = (this.o.registry.get(name) ?? []).filter((o) => o.receiver === receiver && (o.variadic || o.kinds.length === args.length));
     // The checker's choice is tried first; the others stay as cel-go's dynamic dispatch does when a
     // value typed dyn turns out to need another overload (e.g. `dyn(1) < 1u`).
@@ -451,6 +514,7 @@ class Planner {
       };
     }
     const nonStrict = cands.some((o) => o.nonStrict);
+    const callCost = this.o.callCost;
     const pick = (vals: Val[]): RtOverload | undefined => {
       for (const o of cands) if (matchesKinds(o, vals)) return o;
       return undefined;
@@ -470,12 +534,13 @@ class Planner {
         return noSuchOverload(display, vals);
       }
       const r = o.impl(...vals);
-      f.cost += o.cost ? o.cost(vals, r) : 1;
+      const custom = callCost?.(display, o.id, vals, r);
+      f.cost += custom ?? (o.cost ? o.cost(vals, r) : 1);
       return r;
     };
     if (args.length === 1) {
       const [a] = args as [Closure];
-      if (cands.length === 1 && !cands[0]!.cost && !nonStrict) {
+      if (cands.length === 1 && !cands[0]!.cost && !nonStrict && !callCost) {
         const o = cands[0]!;
         const k = o.kinds[0]!;
         const impl = o.impl;
@@ -490,7 +555,7 @@ class Planner {
     }
     if (args.length === 2) {
       const [a, b] = args as [Closure, Closure];
-      const fast = fastBinary(name);
+      const fast = callCost ? undefined : fastBinary(name);
       if (fast) {
         return (f) => {
           const x = a(f);
@@ -510,7 +575,21 @@ class Planner {
   // ---- literals --------------------------------------------------------------------------------
 
   private planList(e: Expr & { kind: 'list' }, sc: Scope): Closure {
+    const fn = this.planListInner(e, sc);
+    return this.o.optimize && e.elements.every((_, i) => constants.has(this.lastElems[i]!)) ? this.fold(fn) : fn;
+  }
+
+  private lastElems: Closure[] = [];
+
+  /** Evaluates a closure whose inputs are all constants once, at plan time (errors stay runtime). */
+  private fold(fn: Closure): Closure {
+    const v = fn(new Frame({ get: () => undefined }, 0, Infinity, Infinity));
+    return v instanceof CelError || v instanceof Unknown ? fn : constant(v);
+  }
+
+  private planListInner(e: Expr & { kind: 'list' }, sc: Scope): Closure {
     const elems = e.elements.map((x) => this.plan(x, sc));
+    this.lastElems = elems;
     const opt = new Set(e.optionalIndices);
     if (opt.size === 0) {
       return (f) => {
@@ -543,6 +622,11 @@ class Planner {
 
   private planMap(e: Expr & { kind: 'map' }, sc: Scope): Closure {
     const entries = e.entries.map((en) => ({ k: this.plan(en.key, sc), v: this.plan(en.value, sc), opt: en.optional }));
+    const fn = this.planMapInner(entries);
+    return this.o.optimize && entries.every((en) => constants.has(en.k) && constants.has(en.v)) ? this.fold(fn) : fn;
+  }
+
+  private planMapInner(entries: { k: Closure; v: Closure; opt: boolean }[]): Closure {
     return (f) => {
       const m = new CelMap();
       for (const en of entries) {
@@ -720,7 +804,6 @@ function conditional(c: Closure, t: Closure, e: Closure): Closure {
 function optionalOr(target: Closure, alt: Closure, orValue: boolean): Closure {
   return (f) => {
     const t = target(f);
-    f.cost++;
     if (!(t instanceof Optional)) return isErrOrUnk(t) ? t : noSuchOverload(orValue ? 'orValue' : 'or', [t]);
     if (t.value !== undefined) return orValue ? t.value : t;
     const a = alt(f);

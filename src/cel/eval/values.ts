@@ -122,7 +122,7 @@ export class CelMap {
   set(k: Val, v: Val): CelError | undefined {
     const n = normKey(k, false);
     if (n === undefined) return new CelError(`unsupported key type: ${typeName(k)}`);
-    if (this.m.has(n)) return new CelError(`Failed with repeated key: ${formatValue(k)}`);
+    if (this.m.has(n)) return new CelError(`Failed with repeated key: ${formatGoValue(k)}`);
     this.m.set(n, v);
     if (k instanceof Uint) (this.orig ??= new Map()).set(n, k);
     else if (this.orig) this.orig.set(n, k);
@@ -472,6 +472,13 @@ export function floorDiv(a: bigint, b: bigint): bigint {
 
 function quoteString(s: string): string {
   return JSON.stringify(s);
+}
+
+/** A value as Go's `%v` prints a cel-go value in error messages: strings bare, uints without `u`. */
+export function formatGoValue(v: Val): string {
+  if (typeof v === 'string') return v;
+  if (v instanceof Uint) return String(v.v);
+  return formatValue(v);
 }
 
 /** A debug rendering of a value, as cel-go prints values in error messages. */

@@ -5,7 +5,7 @@
  * transformMap macros accumulate with.
  */
 import { mapOf, typeParam } from '../check/types.ts';
-import { CelError, CelMap, type Val, formatValue } from '../eval/values.ts';
+import { CelError, CelMap, type Val, formatGoValue } from '../eval/values.ts';
 import type { Library } from './decls.ts';
 import { fn, global } from './define.ts';
 
@@ -20,7 +20,7 @@ function copy(m: CelMap): CelMap {
 }
 
 function insert(m: CelMap, k: Val, v: Val): Val {
-  if (m.has(k)) return new CelError(`insert failed: key ${formatValue(k)} already exists`);
+  if (m.has(k)) return new CelError(`insert failed: key ${formatGoValue(k)} already exists`);
   const out = copy(m);
   return out.set(k, v) ?? out;
 }

@@ -61,25 +61,40 @@ function distinct(l: Val[]): Val {
   return out;
 }
 
+/** cel-go's trackAllocatingListCall: the traversal, the call and the new list. */
+const allocating = (factor: number, size: number) => Math.floor(size * factor) + 1 + 10;
+const sizeOf = (v: Val) => (Array.isArray(v) ? v.length : 1);
+const outputCost = (...a: Val[]) => allocating(1, sizeOf(a[a.length - 1]!));
+const flattenCost = (...a: Val[]) => allocating(a.length === 3 ? Number(a[1] as bigint) : 1, sizeOf(a[0]!));
+/** O(n^2) self-comparison (sort, distinct); strings and bytes cost a little more per comparison. */
+function selfCompareCost(l: Val): number {
+  const n = sizeOf(l);
+  if (n === 0) return allocating(2, 0);
+  const e = (l as Val[])[0];
+  const factor = typeof e === 'string' || e instanceof Uint8Array ? 2.1 : 2;
+  return allocating(factor, n * n);
+}
+
 export const listsLibrary: Library = {
   name: 'cel.lib.ext.lists',
   functions: [
-    fn('slice', member('list_slice', [LT, I, I], LT, slice, { typeParams: ['T'] })),
+    fn('slice', member('list_slice', [LT, I, I], LT, slice, { typeParams: ['T'], cost: outputCost })),
     fn(
       'flatten',
-      member('list_flatten', [listOf(DynType)], listOf(DynType), (l: Val[]) => flatten(l, 1n)),
-      member('list_flatten_int', [listOf(DynType), I], listOf(DynType), flatten),
+      member('list_flatten', [listOf(DynType)], listOf(DynType), (l: Val[]) => flatten(l, 1n), { cost: flattenCost }),
+      member('list_flatten_int', [listOf(DynType), I], listOf(DynType), flatten, { cost: flattenCost }),
     ),
-    fn('sort', member('list_sort', [LT], LT, (l: Val[]) => sortList(l), { typeParams: ['T'] })),
+    fn('sort', member('list_sort', [LT], LT, (l: Val[]) => sortList(l), { typeParams: ['T'], cost: (l: Val) => selfCompareCost(l) })),
     fn(
       '@sortByAssociatedKeys',
       member('list_@sortByAssociatedKeys', [LT, listOf(U)], LT, (l: Val[], k: Val[]) =>
         k.length !== l.length ? err(`@sortByAssociatedKeys() expected a list of the same size as the associated keys list, but got ${l.length} and ${k.length} elements respectively.`) : sortList(l, k), {
         typeParams: ['T', 'U'],
+        cost: (_l: Val, k: Val) => selfCompareCost(k),
       }),
     ),
-    fn('lists.range', global('lists_range', [I], listOf(I), (n: bigint) => Array.from({ length: Math.max(0, Number(n)) }, (_, i) => BigInt(i)))),
-    fn('reverse', member('list_reverse', [LT], LT, (l: Val[]) => [...l].reverse(), { typeParams: ['T'] })),
-    fn('distinct', member('list_distinct', [LT], LT, distinct, { typeParams: ['T'] })),
+    fn('lists.range', global('lists_range', [I], listOf(I), (n: bigint) => Array.from({ length: Math.max(0, Number(n)) }, (_, i) => BigInt(i)), { cost: outputCost })),
+    fn('reverse', member('list_reverse', [LT], LT, (l: Val[]) => [...l].reverse(), { typeParams: ['T'], cost: outputCost })),
+    fn('distinct', member('list_distinct', [LT], LT, distinct, { typeParams: ['T'], cost: (l: Val) => selfCompareCost(l) })),
   ],
 };

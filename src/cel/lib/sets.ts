@@ -11,13 +11,15 @@ import { fn, global } from './define.ts';
 const LT = listOf(typeParam('T'));
 const has = (l: Val[], x: Val) => l.some((e) => equals(e, x));
 const contains = (a: Val[], b: Val[]) => b.every((x) => has(a, x));
-const cost = (...a: Val[]) => (a[0] as Val[]).length * (a[1] as Val[]).length || 1;
+/** cel-go's trackSetsCost: 1 + |a| * |b| * factor. */
+const costFactor = (factor: number) => (...a: Val[]) => 1 + Math.floor((a[0] as Val[]).length * (a[1] as Val[]).length * factor);
+const cost = costFactor(1);
 
 export const setsLibrary: Library = {
   name: 'cel.lib.ext.sets',
   functions: [
     fn('sets.contains', global('list_sets_contains_list', [LT, LT], BoolType, contains, { typeParams: ['T'], cost })),
-    fn('sets.equivalent', global('list_sets_equivalent_list', [LT, LT], BoolType, (a: Val[], b: Val[]) => contains(a, b) && contains(b, a), { typeParams: ['T'], cost })),
+    fn('sets.equivalent', global('list_sets_equivalent_list', [LT, LT], BoolType, (a: Val[], b: Val[]) => contains(a, b) && contains(b, a), { typeParams: ['T'], cost: costFactor(2) })),
     fn('sets.intersects', global('list_sets_intersects_list', [LT, LT], BoolType, (a: Val[], b: Val[]) => a.some((x) => has(b, x)), { typeParams: ['T'], cost })),
   ],
 };

@@ -35,11 +35,13 @@ function charAt(s: string, ind: bigint): Val {
 }
 
 function indexOf(s: string, sub: string, offset: bigint): Val {
-  // As the cel-spec conformance suite (and cel-go before v0.22): an offset outside the string is
-  // an error, except that the empty string is found at any offset.
-  if (sub === '') return offset;
+  // A negative offset is an error; the empty string is found at the offset (clamped to the
+  // length), as cel-go. A non-empty search from an offset at or past the end is an error, as the
+  // cel-spec conformance suite requires (cel-go at HEAD returns -1 there).
   const r = cps(s);
-  if (offset < 0n || offset >= BigInt(r.length)) return err(`index out of range: ${offset}`);
+  if (offset < 0n) return err(`index out of range: ${offset}`);
+  if (sub === '') return offset > BigInt(r.length) ? BigInt(r.length) : offset;
+  if (offset >= BigInt(r.length)) return err(`index out of range: ${offset}`);
   const off = Number(offset);
   const sr = cps(sub);
   outer: for (let i = off; i < r.length - (sr.length - 1); i++) {
@@ -55,7 +57,10 @@ function lastIndexOf(s: string, sub: string, offset?: bigint): Val {
     if (sub === '') return BigInt(r.length);
     offset = BigInt(r.length - 1);
     if (r.length === 0) return -1n;
-  } else if (sub === '') return offset;
+  } else {
+    if (offset < 0n) return err(`index out of range: ${offset}`);
+    if (sub === '') return offset > BigInt(r.length) ? BigInt(r.length) : offset;
+  }
   if (offset < 0n || offset >= BigInt(r.length)) return err(`index out of range: ${offset}`);
   const sr = cps(sub);
   let off = Number(offset);
@@ -376,6 +381,11 @@ export function format(f: string, args: readonly Val[]): Val {
   return out;
 }
 
+/**
+ * strings.quote and format cost a traversal of their input (cel-go runtimecost.go). The other
+ * functions cost 1, as in the strings library version Kubernetes installs; an Env's callCost
+ * estimator supplies Kubernetes' own figures.
+ */
 const transformCost = (...a: Val[]) => Math.ceil(actualSize(a[0]!) * 0.1);
 
 /** The strings extension library. */
@@ -393,25 +403,25 @@ export const stringsLibrary: Library = {
       member('string_last_index_of_string', [S, S], I, (s: string, sub: string) => lastIndexOf(s, sub)),
       member('string_last_index_of_string_int', [S, S, I], I, lastIndexOf),
     ),
-    fn('lowerAscii', member('string_lower_ascii', [S], S, (s: string) => asciiMap(s, (c) => c.toLowerCase()), { cost: transformCost })),
-    fn('upperAscii', member('string_upper_ascii', [S], S, (s: string) => asciiMap(s, (c) => c.toUpperCase()), { cost: transformCost })),
+    fn('lowerAscii', member('string_lower_ascii', [S], S, (s: string) => asciiMap(s, (c) => c.toLowerCase()))),
+    fn('upperAscii', member('string_upper_ascii', [S], S, (s: string) => asciiMap(s, (c) => c.toUpperCase()))),
     fn(
       'replace',
-      member('string_replace_string_string', [S, S, S], S, (s: string, o: string, n: string) => replaceN(s, o, n, -1n), { cost: transformCost }),
-      member('string_replace_string_string_int', [S, S, S, I], S, replaceN, { cost: transformCost }),
+      member('string_replace_string_string', [S, S, S], S, (s: string, o: string, n: string) => replaceN(s, o, n, -1n)),
+      member('string_replace_string_string_int', [S, S, S, I], S, replaceN),
     ),
     fn(
       'split',
-      member('string_split_string', [S, S], listOf(S), (s: string, sep: string) => splitN(s, sep, -1n), { cost: transformCost }),
-      member('string_split_string_int', [S, S, I], listOf(S), splitN, { cost: transformCost }),
+      member('string_split_string', [S, S], listOf(S), (s: string, sep: string) => splitN(s, sep, -1n)),
+      member('string_split_string_int', [S, S, I], listOf(S), splitN),
     ),
     fn(
       'substring',
       member('string_substring_int', [S, I], S, (s: string, a: bigint) => substring(s, a)),
       member('string_substring_int_int', [S, I, I], S, substring),
     ),
-    fn('trim', member('string_trim', [S], S, trimSpace, { cost: transformCost })),
-    fn('reverse', member('string_reverse', [S], S, (s: string) => cps(s).reverse().join(''), { cost: transformCost })),
+    fn('trim', member('string_trim', [S], S, trimSpace)),
+    fn('reverse', member('string_reverse', [S], S, (s: string) => cps(s).reverse().join(''))),
     fn(
       'join',
       member('list_join', [listOf(S)], S, (l: Val[]) => join(l, '')),
