@@ -1,0 +1,28 @@
+/**
+ * The schema layer's public face: structural schemas of CRDs and the algorithms over them.
+ * Most callers need only `compileSchema` (one per CRD version) and, when a CRD is created or
+ * updated, `validateSpecSchemas` with `schemaOptionsForCreate` / `schemaOptionsForUpdate` and
+ * `nonStructuralCondition`.
+ */
+export type { JSONSchemaProps, ValidationRule } from './types.ts';
+export { newStructural, StructuralError, structuralToSchema } from './structural.ts';
+export type { Structural, ValueValidation, NestedValueValidation } from './structural.ts';
+export { compileSchema } from './compile.ts';
+export type { CompiledSchema, CompileOptions, PruneCallOptions, PruneResult } from './compile.ts';
+export { validateStructural } from './crd/structural-checks.ts';
+export { nonStructuralCondition } from './crd/nonstructural.ts';
+export { validateCustomResourceValidation, validateOpenAPISchema } from './crd/openapi-schema.ts';
+export type { SchemaValidationOptions } from './crd/openapi-schema.ts';
+export { validateSpecSchemas, schemaOptionsForCreate, schemaOptionsForUpdate, schemaHas } from './crd/spec-schemas.ts';
+export type { CRDSpecSchemas } from './crd/spec-schemas.ts';
+export { validateDefaults } from './crd/defaults.ts';
+export { compileValidator } from './validate/validator.ts';
+export type { SchemaValidator, ValidatorOptions } from './validate/validator.ts';
+export { supportedFormatsAt, unrecognizedFormats, formatCheckers } from './validate/formats.ts';
+export { compilePruner, prune } from './prune.ts';
+export { compileDefaulter, applyDefaults, compileNullPruner, pruneNonNullableNullsWithoutDefaults } from './default.ts';
+export { compileListSetsAndMaps, validateListSetsAndMaps } from './listtype.ts';
+export { coerce, compileCoercer, compileEmbeddedValidator, validateEmbedded } from './objectmeta.ts';
+export { validFieldPath } from './fieldpath.ts';
+export { goKind, deepCopyJSON, deepEqualJSON, goJSONMarshal } from './value.ts';
+export { parseGoJSON } from './gojson.ts';
