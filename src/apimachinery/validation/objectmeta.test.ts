@@ -237,3 +237,28 @@ test('encodeObjectMeta: struct order, omitempty, creationTimestamp null, canonic
   );
   assert.deepEqual(encodeObjectMeta({ name: 'x' }), { name: 'x', creationTimestamp: null });
 });
+
+// From k8s.io/apimachinery pkg/api/validation/objectmeta_test.go (TestObjectMetaUpdate,
+// TestObjectMetaGenerationUpdate): now = 1000s, later = 2000s after the epoch.
+test('upstream TestObjectMetaUpdate and TestObjectMetaGenerationUpdate', () => {
+  const now = '1970-01-01T00:16:40Z';
+  const later = '1970-01-01T00:33:20Z';
+  const m = (extra: Record<string, unknown>) => ({ name: 'test', resourceVersion: '1', ...extra });
+  const table: Array<[Record<string, unknown>, Record<string, unknown>, string[]]> = [
+    [m({}), m({}), []],
+    [m({ deletionTimestamp: now, deletionGracePeriodSeconds: 30 }), m({ deletionTimestamp: now, deletionGracePeriodSeconds: 30 }), []],
+    [m({}), m({ deletionTimestamp: now }), [`field.deletionTimestamp: Invalid value: "${now}": field is immutable`]],
+    [m({ deletionTimestamp: now }), m({}), ['field.deletionTimestamp: Invalid value: null: field is immutable']],
+    [m({ deletionTimestamp: now }), m({ deletionTimestamp: later }), [`field.deletionTimestamp: Invalid value: "${later}": field is immutable`]],
+    [m({}), m({ deletionGracePeriodSeconds: 30 }), ['field.deletionGracePeriodSeconds: Invalid value: 30: field is immutable']],
+    [m({ deletionGracePeriodSeconds: 30 }), m({}), ['field.deletionGracePeriodSeconds: Invalid value: null: field is immutable']],
+    [m({ deletionGracePeriodSeconds: 30 }), m({ deletionGracePeriodSeconds: 40 }), ['field.deletionGracePeriodSeconds: Invalid value: 40: field is immutable']],
+    [m({ generation: 5 }), m({ generation: 4 }), ['field.generation: Invalid value: 4: must not be decremented']],
+    [m({ generation: 1 }), m({ generation: 2 }), []],
+    [m({ generation: 5 }), m({ generation: 5 }), []],
+  ];
+  for (const [oldM, newM, want] of table) {
+    assert.deepEqual(validateObjectMetaUpdate(newM, oldM, Path.of('field')).map(errorString), want, JSON.stringify([oldM, newM]));
+  }
+  assert.deepEqual(validateObjectMeta({ name: 'test', generateName: 'foo-' }, false, nameIsDNSSubdomain, Path.of('field')), []);
+});
