@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { failureStatus, newMethodNotAllowed, newNotFound, StatusError } from '../apimachinery/status.ts';
+import { failureStatus, newMethodNotAllowed, newNotFound } from '../apimachinery/status.ts';
 import type { Obj, RESTStore } from '../registry/rest.ts';
 import { readBody, decodeObjectBody } from './http/body.ts';
 import { negotiate } from './http/negotiate.ts';
@@ -139,14 +139,7 @@ export class ApiServer {
         query,
         info,
         served,
-        getNamespace: async (name) => {
-          try {
-            return await this.deps.namespaces.get(undefined, name);
-          } catch (e) {
-            if (e instanceof StatusError && e.code === 404) return undefined;
-            throw e;
-          }
-        },
+        getNamespace: (name) => this.namespaceController.lookup(name),
       });
     } catch (e) {
       if (!res.headersSent) {

@@ -18,6 +18,9 @@ export class NamespaceController {
   private stopped = false;
   private readonly working = new Set<string>();
   private readonly retry = new Map<string, NodeJS.Timeout>();
+  /** The namespaces as last seen on the watch (the lifecycle check reads them without a store trip). */
+  private readonly known = new Map<string, Obj>();
+  private synced = false;
 
   constructor(
     private readonly table: ServedTable,
@@ -26,8 +29,25 @@ export class NamespaceController {
 
   async start(): Promise<void> {
     const list = await this.namespaces.list(undefined, {});
+    this.known.clear();
     for (const ns of list.items) this.observe(ns);
     await this.watchFrom(list.metadata.resourceVersion);
+    this.synced = true;
+  }
+
+  /**
+   * The namespace `name`: from the watch when it is known there, else from the store (a namespace
+   * created a moment ago may not have reached the watch yet). Undefined when it does not exist.
+   */
+  async lookup(name: string): Promise<Obj | undefined> {
+    const hit = this.known.get(name);
+    if (hit && this.synced) return hit;
+    try {
+      return await this.namespaces.get(undefined, name);
+    } catch (e) {
+      if (e instanceof Error && (e as { code?: number }).code === 404) return undefined;
+      throw e;
+    }
   }
 
   private async watchFrom(rv: string): Promise<void> {
@@ -42,7 +62,9 @@ export class NamespaceController {
       { resourceVersion: rv, timeoutSeconds: 24 * 24 * 3600 },
       (ev) => {
         if (ev.type === 'ADDED' || ev.type === 'MODIFIED') this.observe(ev.object);
+        else if (ev.type === 'DELETED') this.known.delete(String((ev.object.metadata as Obj | undefined)?.name ?? ''));
         else if (ev.type === 'ERROR') {
+          this.synced = false;
           this.watcher?.stop();
           restart();
         }
@@ -59,6 +81,7 @@ export class NamespaceController {
 
   private observe(ns: Obj): void {
     const m = isObj(ns.metadata) ? ns.metadata : {};
+    this.known.set(String(m.name ?? ''), ns);
     const spec = isObj(ns.spec) ? ns.spec : {};
     const fins = Array.isArray(spec.finalizers) ? spec.finalizers : [];
     if (!m.deletionTimestamp || !fins.includes(finalizerKubernetes)) return;
