@@ -11,7 +11,8 @@ import { validateStructural } from './structural-checks.ts';
 
 export interface NonStructuralInput {
   preserveUnknownFields: boolean;
-  versions: readonly { name: string; schema?: JSONSchemaProps | null }[];
+  /** spec.versions of a v1 CRD: each version's `schema.openAPIV3Schema`. */
+  versions: readonly { name: string; schema?: { openAPIV3Schema?: JSONSchemaProps | null } | null }[];
 }
 
 export interface NonStructuralCondition {
@@ -28,10 +29,11 @@ export function nonStructuralCondition(crd: NonStructuralInput): NonStructuralCo
   }
   for (let i = 0; i < crd.versions.length; i++) {
     const v = crd.versions[i]!;
-    if (v.schema === undefined || v.schema === null) continue;
+    const schema = v.schema?.openAPIV3Schema;
+    if (schema === undefined || schema === null) continue;
     let s;
     try {
-      s = newStructural(v.schema);
+      s = newStructural(schema);
     } catch (e) {
       if (!(e instanceof StructuralError)) throw e;
       return { reason: 'StructuralError', message: `failed to check validation schema for version ${v.name}: ${e.message}`, errors: [] };

@@ -29,7 +29,10 @@ for (const c of file.cases) {
     // v1beta1 -> v1: an absent preserveUnknownFields defaults to true; the global schema is copied
     // into every version.
     const preserve = c.preserveUnknownFields !== 'false';
-    const schemaFor = (perVersion: JSONSchemaProps | null | undefined) => perVersion ?? c.globalSchema ?? undefined;
+    const schemaFor = (perVersion: JSONSchemaProps | null | undefined) => {
+      const s = perVersion ?? c.globalSchema;
+      return s ? { openAPIV3Schema: s } : undefined;
+    };
     const cond = nonStructuralCondition({
       preserveUnknownFields: preserve,
       versions: [
