@@ -33,6 +33,7 @@ import {
   typeName,
   typeOf,
   typeParam,
+  typeParams,
   type Type,
 } from './types.ts';
 
@@ -675,7 +676,7 @@ function internalIsAssignable(m: Mapping, t1: Type, t2: Type): boolean {
       return (
         k1 === k2 &&
         typeName(t1) === typeName(t2) &&
-        internalIsAssignableList(m, typeParamsOf(t1), typeParamsOf(t2))
+        internalIsAssignableList(m, typeParams(t1), typeParams(t2))
       );
     default:
       return false;
@@ -735,7 +736,7 @@ function notReferencedIn(m: Mapping, t: Type, withinType: Type): boolean {
     case 'list':
     case 'map':
     case 'type':
-      return typeParamsOf(withinType).every((p) => notReferencedIn(m, t, p));
+      return typeParams(withinType).every((p) => notReferencedIn(m, t, p));
     default:
       return true;
   }
@@ -770,27 +771,12 @@ function findSub(m: Mapping, t: Type): Type | undefined {
   return m.get(subKey(t));
 }
 
-function typeParamsOf(t: Type): Type[] {
-  switch (t.kind) {
-    case 'list':
-      return [t.elem];
-    case 'map':
-      return [t.key, t.value];
-    case 'type':
-      return t.param ? [t.param] : [];
-    case 'opaque':
-      return t.params;
-    default:
-      return [];
-  }
-}
-
 /** The type parameter names an overload uses (cel-go collects them from its signature). */
 function overloadTypeParams(o: OverloadDecl): string[] {
   const names = new Set<string>(o.typeParams ?? []);
   const walk = (t: Type): void => {
     if (t.kind === 'typeParam') names.add(t.name);
-    else typeParamsOf(t).forEach(walk);
+    else typeParams(t).forEach(walk);
   };
   o.params.forEach(walk);
   walk(o.result);

@@ -14,7 +14,6 @@ import {
   STRUCT_CREATE_BASE_COST,
   add,
   fixed,
-  mulFactor,
   multiply,
   multiplyByFactor,
   union,
