@@ -1,0 +1,125 @@
+/**
+ * The planner: hand-built ASTs (no parser involved) and compiled expressions exercising the
+ * non-strict operators with errors and unknowns, comprehensions, optional selection, presence
+ * tests, name resolution in containers, and the guarantee that evaluation never throws.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { DynType, IntType } from '../check/types.ts';
+import { Env, allExtensionLibraries } from '../index.ts';
+import { stdOverloads } from '../lib/std/impl.ts';
+import type { Expr } from '../syntax/ast.ts';
+import { addOverloads, type Registry } from './dispatch.ts';
+import { Frame, activationOf, plan } from './planner.ts';
+import { CelError, Optional, Unknown, type Val, formatValue, fromJSON } from './values.ts';
+
+let nextId = 1;
+const id = () => nextId++;
+const int = (v: bigint): Expr => ({ id: id(), kind: 'const', value: { kind: 'int', value: v } });
+const bool = (v: boolean): Expr => ({ id: id(), kind: 'const', value: { kind: 'bool', value: v } });
+const ident = (name: string): Expr => ({ id: id(), kind: 'ident', name });
+const call = (fn: string, ...args: Expr[]): Expr => ({ id: id(), kind: 'call', fn, args });
+const list = (...elements: Expr[]): Expr => ({ id: id(), kind: 'list', elements, optionalIndices: [] });
+
+const registry: Registry = new Map();
+addOverloads(registry, stdOverloads);
+
+function run(e: Expr, vars: Record<string, Val> = {}): Val {
+  const p = plan(e, { registry });
+  return p.root(new Frame(activationOf(vars), p.nslots, Infinity, Infinity));
+}
+
+test('hand-built AST: arithmetic, comparison and a comprehension', () => {
+  assert.equal(run(call('_+_', int(2n), call('_*_', int(3n), int(4n)))), 14n);
+  assert.equal(run(call('_<_', ident('x'), int(10n)), { x: 3n }), true);
+  // [1, 2, 3].all(v, v > 0) as the parser expands it.
+  const all: Expr = {
+    id: id(),
+    kind: 'comprehension',
+    iterRange: list(int(1n), int(2n), int(3n)),
+    iterVar: 'v',
+    iterVar2: '',
+    accuVar: '@result',
+    accuInit: bool(true),
+    loopCondition: call('@not_strictly_false', ident('@result')),
+    loopStep: call('_&&_', ident('@result'), call('_>_', ident('v'), int(0n))),
+    result: ident('@result'),
+  };
+  assert.equal(run(all), true);
+  assert.equal((run(call('_/_', int(1n), int(0n))) as CelError).message, 'division by zero');
+  assert.equal((run(call('_+_', int(2n ** 62n), int(2n ** 62n))) as CelError).message, 'integer overflow');
+  assert.equal((run(ident('missing')) as CelError).message, 'no such attribute(s): missing');
+});
+
+test('&& and || are commutative over errors and unknowns', () => {
+  const err = call('_/_', int(1n), int(0n));
+  assert.equal(run(call('_&&_', err, bool(false))), false);
+  assert.equal(run(call('_&&_', bool(false), err)), false);
+  assert.equal(run(call('_||_', err, bool(true))), true);
+  assert.equal(run(call('_||_', bool(true), err)), true);
+  assert.ok(run(call('_&&_', err, bool(true))) instanceof CelError);
+  const u = new Unknown([7]);
+  assert.ok(run(call('_&&_', ident('u'), call('_/_', int(1n), int(0n))), { u }) instanceof Unknown, 'unknown wins over error');
+  assert.equal(run(call('_||_', ident('u'), bool(true)), { u }), true);
+  assert.equal((run(call('_&&_', int(1n), bool(true))) as CelError).message, 'no such overload');
+});
+
+const env = new Env({ variables: { self: DynType, n: IntType }, libraries: [...allExtensionLibraries] });
+function ev(src: string, self: unknown = {}): string {
+  const c = env.compile(src);
+  if (!c.program) return `compile: ${c.issues}`;
+  const r = c.program.eval({ self: fromJSON(self), n: 3n });
+  return r.error ? `error: ${r.error.message}` : formatValue(r.value);
+}
+
+test('compiled expressions', () => {
+  const table: [string, unknown, string][] = [
+    ['self.replicas >= 0 && self.replicas <= self.maxReplicas', { replicas: 3, maxReplicas: 5 }, 'true'],
+    ["has(self.spec.foo) ? self.spec.foo.bar == 'x' : true", { spec: {} }, 'true'],
+    ["has(self.spec.foo) ? self.spec.foo.bar == 'x' : true", { spec: { foo: { bar: 'y' } } }, 'false'],
+    ["self.items.map(x, x.name).exists(n, n == 'target')", { items: [{ name: 'a' }, { name: 'target' }] }, 'true'],
+    ['self.values.filter(v, v % 2 == 0)', { values: [1, 2, 3, 4] }, '[2, 4]'],
+    ['self.values.exists_one(v, v > 3)', { values: [1, 2, 3, 4] }, 'true'],
+    ['self.m.all(k, v, v > 0)', { m: { a: 1, b: 2 } }, 'true'],
+    ["self.?missing.orValue('d')", {}, '"d"'],
+    ["self.?a.?b.orValue('d')", { a: { b: 'x' } }, '"x"'],
+    ['self.l[?5].hasValue()', { l: [1] }, 'false'],
+    ['self.nope', {}, 'error: no such key: nope'],
+    ['self.l[3]', { l: [1] }, 'error: index out of bounds: 3'],
+    ['n * 2', {}, '6'],
+    ["'x must be less than max (' + string(self.max) + ')'", { max: 10 }, '"x must be less than max (10)"'],
+    ["[1, 2] + [3]", {}, '[1, 2, 3]'],
+    ["{'a': 1, 'a': 2}", {}, 'error: Failed with repeated key: a'],
+    ['cel.bind(x, n + 1, x * x)', {}, '16'],
+    ['type(self) == map', {}, 'true'],
+    ['self.values.map(v, v * 2).map(v, v + 1)', { values: [1, 2] }, '[3, 5]'],
+  ];
+  for (const [src, self, want] of table) assert.equal(ev(src, self), want, src);
+});
+
+test('comprehension results are fresh lists (no sharing between evaluations)', () => {
+  const c = env.compile('self.values.map(v, v + 1)');
+  assert.ok(c.program);
+  const a = c.program.eval({ self: fromJSON({ values: [1] }) });
+  const b = c.program.eval({ self: fromJSON({ values: [5, 6] }) });
+  assert.equal(formatValue(a.value!), '[2]');
+  assert.equal(formatValue(b.value!), '[6, 7]');
+});
+
+test('names resolve in the container, most qualified first', () => {
+  const e = new Env({ container: 'a.b', disableCheck: true });
+  const c = e.compile('x.y + c');
+  assert.ok(c.program);
+  assert.equal(c.program.eval({ 'a.b.x.y': 1n, c: 2n, 'a.c': 10n }).value, 11n);
+});
+
+test('evaluation never throws, even on deep recursion', () => {
+  const deep = new Env({ variables: { self: DynType }, parse: { maxRecursionDepth: -1 } });
+  const c = deep.compile('[' + '1,'.repeat(10) + '1].all(x, x > 0)');
+  assert.ok(c.program);
+  assert.equal(c.program.eval({ self: null }).value, true);
+  const opt = env.compile('optional.none().value()');
+  assert.ok(opt.program);
+  assert.equal(opt.program.eval({}).error?.message, 'optional.none() dereference');
+  assert.ok(new Optional(1n).hasValue());
+});

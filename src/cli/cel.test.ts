@@ -1,0 +1,57 @@
+/**
+ * `crd-apiserver cel eval|check`: the JSON line printed and the exit status for values, evaluation
+ * errors and compile errors.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { runCel } from './cel.ts';
+
+async function cli(...argv: string[]): Promise<{ code: number; out: unknown }> {
+  const chunks: string[] = [];
+  const write = process.stdout.write;
+  process.stdout.write = ((s: string) => {
+    chunks.push(String(s));
+    return true;
+  }) as typeof process.stdout.write;
+  let code: number;
+  try {
+    code = await runCel(argv);
+  } finally {
+    process.stdout.write = write;
+  }
+  return { code, out: JSON.parse(chunks.join('')) };
+}
+
+test('cel eval prints type and value', async () => {
+  assert.deepEqual(await cli('eval', '1 + 2'), { code: 0, out: { type: 'int', value: 3 } });
+  assert.deepEqual(await cli('eval', "duration('1h2m3s')"), { code: 0, out: { type: 'duration', value: '3723s' } });
+  assert.deepEqual(await cli('eval', "timestamp('2023-01-02T03:04:05Z')"), {
+    code: 0,
+    out: { type: 'timestamp', value: '2023-01-02T03:04:05Z' },
+  });
+  assert.deepEqual(await cli('eval', "b'hi'"), { code: 0, out: { type: 'bytes', value: 'aGk=' } });
+  assert.deepEqual(await cli('eval', '9223372036854775807'), { code: 0, out: { type: 'int', value: '9223372036854775807' } });
+  assert.deepEqual(await cli('eval', 'x.a * 2 + y', '--vars', '{"x": {"a": 4}, "y": 1}'), { code: 0, out: { type: 'int', value: 9 } });
+  assert.deepEqual(await cli('eval', 'x / 2.0', '--vars', '{"x": 1.5}'), { code: 0, out: { type: 'double', value: 0.75 } });
+  assert.deepEqual(await cli('eval', "'%s-%d'.format(['a', 1])"), { code: 0, out: { type: 'string', value: 'a-1' } });
+});
+
+test('cel eval: evaluation errors exit 1, compile errors exit 2', async () => {
+  assert.deepEqual(await cli('eval', '1 / 0'), { code: 1, out: { error: 'division by zero' } });
+  const bad = await cli('eval', '1 +');
+  assert.equal(bad.code, 2);
+  assert.match((bad.out as { error: string }).error, /^ERROR: <input>:1:4: Syntax error/);
+  const undeclared = await cli('eval', 'nope + 1');
+  assert.equal(undeclared.code, 2);
+  assert.match((undeclared.out as { error: string }).error, /undeclared reference to 'nope'/);
+});
+
+test('cel check prints the type and the estimated cost range', async () => {
+  const r = await cli('check', "self.name.startsWith('kube')", '--decls', '{"self": "map(string, string)"}');
+  assert.equal(r.code, 0);
+  const out = r.out as { type: string; cost: { min: number; max: number | string } };
+  assert.equal(out.type, 'bool');
+  assert.ok(out.cost.min >= 3);
+  const lit = await cli('check', '[1, 2].size()');
+  assert.deepEqual(lit.out, { type: 'int', cost: { min: 11, max: 11 } });
+});
