@@ -40,6 +40,8 @@ export interface ServedResource {
   custom: boolean;
   /** The OpenAPI v3 schema of the kind, when known (CRD schema). */
   schema?: Record<string, unknown>;
+  /** The CRD is being deleted: creates are refused while its instances are removed. */
+  terminating?: boolean;
   /** Deprecation warning for a deprecated CRD version. */
   deprecationWarning?: string;
 }

@@ -165,8 +165,18 @@ test('access reviews answer allowed', async () => {
 });
 
 test('deleting the CRD removes its custom resources and its discovery entry', async () => {
+  const held = { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'held', finalizers: ['example.com/hold'] } };
+  assert.equal((await call(f.base, 'POST', ctPath, held)).status, 201);
   const d = await call(f.base, 'DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com');
   assert.equal(d.status, 200, d.text);
+  const refused = await eventually(async () => {
+    const r = await call(f.base, 'POST', ctPath, { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'late' } });
+    return r.status === 405 ? r : undefined;
+  });
+  assert.equal(refused.json.message, 'create not allowed while custom resource definition is terminating');
+  const crd = await call(f.base, 'GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com');
+  assert.ok(crd.json.status.conditions.some((c: any) => c.type === 'Terminating' && c.reason === 'InstanceDeletionInProgress'));
+  await call(f.base, 'PATCH', ctPath + '/held', { metadata: { finalizers: null } }, { 'Content-Type': 'application/merge-patch+json' });
   await eventually(async () => (await call(f.base, 'GET', '/apis/stable.example.com/v1')).status === 404);
   const agg = await call(f.base, 'GET', '/apis', undefined, { Accept: aggAccept });
   assert.ok(!agg.json.items.some((i: any) => i.metadata.name === 'stable.example.com'));

@@ -181,19 +181,21 @@ export class CRDServing {
     if (!deleting && !hasCondition(crd, 'Established')) {
       void this.establish(name);
     }
-    if (hasCondition(crd, 'Established')) this.serve(name, crd);
+    if (hasCondition(crd, 'Established')) this.serve(name, crd, deleting);
     if (deleting) void this.finalize(name, crd);
   }
 
-  private serve(name: string, crd: Obj): void {
+  private serve(name: string, crd: Obj, terminating: boolean): void {
     const spec = obj(crd.spec);
-    const specKey = JSON.stringify(spec);
+    const specKey = JSON.stringify(spec) + (terminating ? ' terminating' : '');
     const prev = this.built.get(name);
     if (prev && prev.specKey === specKey) return;
     const group = String(spec.group ?? '');
     const plural = String(obj(spec.names).plural ?? '');
     if (prev && (prev.group !== group || prev.plural !== plural)) this.table.setCustom(prev.group, prev.plural, []);
-    this.table.setCustom(group, plural, servedResourcesFor(crd, this.factory));
+    const resources = servedResourcesFor(crd, this.factory);
+    for (const r of resources) if (terminating) r.terminating = true;
+    this.table.setCustom(group, plural, resources);
     this.built.set(name, { specKey, group, plural });
     for (const w of this.waiters.splice(0)) w();
   }
@@ -256,6 +258,19 @@ export class CRDServing {
       const spec = obj(crd.spec);
       const group = String(spec.group ?? '');
       const plural = String(obj(spec.names).plural ?? '');
+      if (!hasCondition(crd, 'Terminating')) {
+        await this.crds.update(
+          undefined,
+          name,
+          (cur) => {
+            if (cur === undefined) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404 });
+            const next = structuredClone(cur);
+            setCondition(next, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' });
+            return next;
+          },
+          { subresource: 'status', fieldManager: 'apiextensions-apiserver' },
+        );
+      }
       const served = this.table.all().filter((r) => r.custom && r.group === group && r.resource === plural);
       const store = served[0]?.store;
       if (store) {
@@ -280,7 +295,12 @@ export class CRDServing {
         { fieldManager: 'apiextensions-apiserver' },
       );
     } catch {
-      // Retried on the CRD's next change.
+      // Retry shortly (a conflict with another writer, or instances still finalizing).
+      if (!this.stopped) {
+        setTimeout(() => {
+          this.crds.get(undefined, name).then((c) => this.observe(c), () => {});
+        }, 500).unref();
+      }
     } finally {
       this.finalizing.delete(name);
     }

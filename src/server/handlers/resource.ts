@@ -221,6 +221,12 @@ async function handleList(r: ResourceRequest): Promise<void> {
 
 async function handleCreate(r: ResourceRequest): Promise<void> {
   if (r.info.name !== undefined) throw newMethodNotSupported(gr(r.served), 'create');
+  if (r.served.terminating) {
+    const err = newMethodNotSupported(gr(r.served), 'create');
+    err.status.message = 'create not allowed while custom resource definition is terminating';
+    err.message = err.status.message;
+    throw err;
+  }
   const opts = writeOptions(r.query, 'CreateOptions');
   const n = negotiate(r.req.headers.accept, { yaml: true, partialMetadata: true });
   const { value: obj, duplicates } = await readObject(r);
@@ -327,6 +333,9 @@ async function handleDeleteCollection(r: ResourceRequest): Promise<void> {
 /** Serves one resource request; throws StatusErrors for the caller to write. */
 export async function serveResource(r: ResourceRequest): Promise<void> {
   const { verb } = r.info;
+  if (r.served.deprecationWarning && verb !== 'create' && verb !== 'update' && verb !== 'patch') {
+    setWarnings(r.res, [r.served.deprecationWarning]);
+  }
   if (r.served.namespaced && r.info.namespace === undefined && verb !== 'list' && verb !== 'watch') {
     // Namespaced objects are addressed through /namespaces/{ns}/ only.
     throw new StatusError({

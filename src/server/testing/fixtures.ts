@@ -1,98 +1,32 @@
 /**
- * Test fixtures for the HTTP layer: an ApiServer over real GenericStores on a temporary SQLite
- * file, with minimal Namespace and CRD strategies (the registry's own strategies replace these in
- * the served binary), and a tiny HTTP client. Used by the server's tests only.
+ * Test fixtures for the HTTP layer: an ApiServer in this process over the served binary's
+ * backend on a temporary SQLite file, and a tiny HTTP client. Used by the server's tests only.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
-import { openSqliteStore } from '../../storage/sqlite/index.ts';
-import type { Store } from '../../storage/store.ts';
-import { GenericStore } from '../../registry/generic-store.ts';
-import { CustomResourceStrategy } from '../../registry/customresource/strategy.ts';
-import { defaultAttrs, strategyDefaults, type Strategy } from '../../registry/strategy.ts';
-import type { Obj } from '../../registry/rest.ts';
+import { openBackend } from '../backend.ts';
 import { ApiServer } from '../server.ts';
-
-const clusterStrategy = (withStatus: boolean): Strategy => {
-  const s: Strategy = {
-    ...strategyDefaults,
-    namespaced: false,
-    getAttrs: (o: Obj) => defaultAttrs(o, false),
-  };
-  if (withStatus) {
-    const status: Strategy = {
-      ...s,
-      prepareForUpdate(_c, obj, old) {
-        const st = obj.status;
-        for (const k of Object.keys(obj)) delete obj[k];
-        Object.assign(obj, structuredClone(old));
-        obj.status = st;
-      },
-    };
-    s.subresourceStrategy = (sub) => (sub === 'status' ? status : undefined);
-  }
-  return s;
-};
 
 export interface Fixture {
   server: ApiServer;
   base: string;
-  store: Store;
   close(): Promise<void>;
 }
 
 /** Starts a server on 127.0.0.1:0 over a fresh SQLite file. */
 export async function startFixture(): Promise<Fixture> {
   const dir = mkdtempSync(join(tmpdir(), 'crd-apiserver-test-'));
-  const store = await openSqliteStore({ path: join(dir, 'db.sqlite') });
-  const namespaces = new GenericStore({
-    store,
-    info: { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', listKind: 'NamespaceList', namespaced: false },
-    strategy: clusterStrategy(true),
-  });
-  const crds = new GenericStore({
-    store,
-    info: {
-      group: 'apiextensions.k8s.io',
-      version: 'v1',
-      resource: 'customresourcedefinitions',
-      kind: 'CustomResourceDefinition',
-      listKind: 'CustomResourceDefinitionList',
-      namespaced: false,
-    },
-    strategy: clusterStrategy(true),
-  });
-  const server = new ApiServer({
-    namespaces,
-    crds,
-    customResourceStore: (crd, version, info) => {
-      const spec = crd.spec as Obj;
-      const v = (spec.versions as Obj[]).find((x) => x.name === version)!;
-      const subs = (v.subresources ?? {}) as Obj;
-      return new GenericStore({
-        store,
-        info,
-        strategy: new CustomResourceStrategy({
-          group: info.group,
-          version,
-          kind: info.kind,
-          namespaced: info.namespaced,
-          subresources: subs as never,
-        }),
-      });
-    },
-  });
-  await namespaces.create(undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } }, {});
+  const backend = await openBackend(dir);
+  const server = new ApiServer(backend.deps);
   const { port } = await server.listen('127.0.0.1', 0);
   return {
     server,
-    store,
     base: `http://127.0.0.1:${port}`,
     async close() {
       await server.close();
-      await store.close();
+      await backend.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
