@@ -18,6 +18,8 @@ import {
   successStatus,
   errorToStatus,
   newGenericServerResponse,
+  newContinueExpired,
+  newTooOldResourceVersion,
   isStatusError,
   isNotFound,
   StatusError,
@@ -152,4 +154,14 @@ test('generic server response for a failed JSON patch hides the library text', (
   assert.equal(c.message, 'the server reported a conflict (post r.g n)');
   assert.equal(newGenericServerResponse(502, 'GET', { group: '', resource: '' }, '', 'bad gateway', 0, false).message,
     'an error on the server ("bad gateway") has prevented the request from succeeding');
+});
+
+test('expired pages and watches', () => {
+  const e = newContinueExpired('tok');
+  assert.equal(e.code, 410);
+  assert.equal(e.reason, 'Expired');
+  assert.deepEqual(e.status.metadata, { continue: 'tok' });
+  assert.match(e.message, /^The provided continue parameter is too old .* may show up in the list\.$/);
+  assert.deepEqual(newContinueExpired().status.metadata, {});
+  assert.equal(newTooOldResourceVersion(5, 10).message, 'too old resource version: 5 (10)');
 });
