@@ -26,3 +26,4 @@ export { coerce, compileCoercer, compileEmbeddedValidator, validateEmbedded } fr
 export { validFieldPath } from './fieldpath.ts';
 export { goKind, deepCopyJSON, deepEqualJSON, goJSONMarshal } from './value.ts';
 export { parseGoJSON } from './gojson.ts';
+export { schemaWarningsOnCreate, schemaWarningsOnUpdate } from './crd/warnings.ts';
