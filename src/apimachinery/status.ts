@@ -202,6 +202,33 @@ export function newResourceExpired(message: string): StatusError {
   return fail(410, 'Expired', message);
 }
 
+/** etcd3's messages for 410 Expired on lists, watches and pages (k8s.io/apiserver storage/etcd3/errors.go). */
+export const ExpiredListMessage = 'The resourceVersion for the provided list is too old.';
+export const ExpiredWatchMessage = 'The resourceVersion for the provided watch is too old.';
+export const ExpiredContinueMessage =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.';
+export const InconsistentContinueMessage =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without ' +
+  'the continue parameter, or use the continue token in this response to retrieve the remainder of the results. ' +
+  'Continuing with the provided token results in an inconsistent list - objects that were created, modified, or ' +
+  'deleted between the time the first chunk was returned and now may show up in the list.';
+
+/**
+ * The 410 for a page whose snapshot was compacted (handleCompactedErrorForPaging): with a fresh
+ * token (continuing at the latest revision, rv -1) in the Status's metadata.continue, or without.
+ */
+export function newContinueExpired(inconsistentToken?: string): StatusError {
+  if (inconsistentToken === undefined) return newResourceExpired(ExpiredContinueMessage);
+  const e = newResourceExpired(InconsistentContinueMessage);
+  e.status.metadata = { continue: inconsistentToken };
+  return e;
+}
+
+/** The watch cache's 410 for a watch from a compacted revision: `too old resource version: N (oldest)`. */
+export function newTooOldResourceVersion(requested: number, oldest: number): StatusError {
+  return newResourceExpired(`too old resource version: ${requested} (${oldest})`);
+}
+
 /**
  * NewInvalid: 422 Invalid, `CronTab.stable.example.com "x" is invalid: <aggregate>`, one cause per
  * field error (reason = error type, message = ErrorBody, field = path).
