@@ -1,15 +1,19 @@
 /**
  * Static cost estimators that cel-go's extension libraries register per overload
- * (`checker.OverloadCostEstimate`): ext.Sets (sets.contains/intersects/equivalent) and ext.Lists
- * version 3 (slice, flatten, range, reverse, distinct, sort, sortBy). Kubernetes installs both.
- * Pass them to estimateCost as `overloadEstimators` when the library is installed.
+ * (`checker.OverloadCostEstimate`): ext.Sets (sets.contains/intersects/equivalent), ext.Lists
+ * version 3 (slice, flatten, range, reverse, distinct, sort, sortBy) and ext.Strings version 5
+ * (charAt, indexOf, replace, split, substring, trim, join, ...). Kubernetes installs the first two
+ * (its strings library is version 2, which has none). Pass them to estimateCost as
+ * `overloadEstimators` when the library at that version is installed.
  */
 import {
   LIST_CREATE_BASE_COST,
   MAX_UINT64,
   STRING_TRAVERSAL_COST_FACTOR,
   add,
+  addU64,
   fixed,
+  mulU64,
   multiply,
   multiplyByFactor,
   type AstNode,
@@ -114,6 +118,104 @@ for (const t of COMPARABLE_TYPE_NAMES) {
   listsCostEstimators[`list_${t}_sortByAssociatedKeys`] = (_fn, _id, target, args, sizeOf) =>
     target && args.length === 1 ? sortCost(args[0]!, t, sizeOf) : undefined;
 }
+
+const STRING_COST_FACTOR = STRING_TRAVERSAL_COST_FACTOR;
+
+const atLeastOne = (s: SizeEstimate): SizeEstimate => ({ min: s.min === 0n ? 1n : s.min, max: s.max === 0n ? 1n : s.max });
+const ranged = (min: bigint, max: bigint): SizeEstimate => ({ min, max });
+
+/** O(n) transforms with a result as long as the input (lowerAscii, upperAscii, reverse). */
+const fixedTransform: CallCostEstimator = (_fn, _id, target, _args, sizeOf) => {
+  if (!target) return undefined;
+  const size = sizeOf(target);
+  return { ...add(add(multiplyByFactor(size, STRING_COST_FACTOR), CALL_COST), size), resultSize: size };
+};
+
+/** O(n) transforms with a result up to the input's length (trim). */
+const variableTransform: CallCostEstimator = (_fn, _id, target, _args, sizeOf) => {
+  if (!target) return undefined;
+  const size = sizeOf(target);
+  const transformSize = ranged(0n, size.max);
+  return {
+    ...add(add(multiplyByFactor(size, STRING_COST_FACTOR), CALL_COST), transformSize),
+    resultSize: transformSize,
+  };
+};
+
+const charAt: CallCostEstimator = (_fn, _id, target, args, sizeOf) => {
+  if (!target || args.length !== 1) return undefined;
+  const cost = multiplyByFactor(sizeOf(target), STRING_COST_FACTOR);
+  return { ...add(add(cost, CALL_COST), CALL_COST), resultSize: ranged(0n, 1n) };
+};
+
+const substring: CallCostEstimator = (_fn, _id, target, args, sizeOf) => {
+  if (!target || args.length < 1 || args.length > 2) return undefined;
+  const targetSize = sizeOf(target);
+  const cost = multiplyByFactor(targetSize, STRING_COST_FACTOR);
+  const start = nodeAsUint(args[0]!, 0n);
+  const end = args.length === 2 ? nodeAsUint(args[1]!, targetSize.max) : targetSize.max;
+  const resultSize = fixed(BigInt.asUintN(64, end - start));
+  return { ...add(add(cost, CALL_COST), resultSize), resultSize };
+};
+
+/** O(n*m) searches (indexOf, lastIndexOf). */
+const search: CallCostEstimator = (_fn, _id, target, args, sizeOf) => {
+  if (!target || args.length < 1) return undefined;
+  const searchSize = multiply(sizeOf(target), sizeOf(args[0]!));
+  return add(multiplyByFactor(searchSize, STRING_COST_FACTOR), CALL_COST);
+};
+
+const replace: CallCostEstimator = (_fn, _id, target, args, sizeOf) => {
+  if (!target || args.length < 2) return undefined;
+  const targetSize = sizeOf(target);
+  const needleSize = atLeastOne(sizeOf(args[0]!));
+  const searchCost = multiplyByFactor(multiply(atLeastOne(targetSize), needleSize), STRING_COST_FACTOR);
+  const replacementSize = add(sizeOf(args[1]!), fixed(1n));
+  const allReplacedSize = mulU64(addU64(targetSize.max, 1n), replacementSize.max);
+  const resultMin = targetSize.min > replacementSize.min ? replacementSize.min : targetSize.min;
+  const resultSize = ranged(resultMin, allReplacedSize);
+  return { ...add(add(searchCost, resultSize), CALL_COST), resultSize };
+};
+
+const split: CallCostEstimator = (_fn, _id, target, args, sizeOf) => {
+  if (!target || args.length < 1) return undefined;
+  const targetSize = sizeOf(target);
+  const traversalCost = multiplyByFactor(add(targetSize, fixed(1n)), STRING_COST_FACTOR);
+  const resultSize = ranged(0n, targetSize.max);
+  const allocationCost = add(multiplyByFactor(resultSize, 1), fixed(LIST_CREATE_BASE_COST));
+  return { ...add(add(traversalCost, allocationCost), CALL_COST), resultSize };
+};
+
+const join: CallCostEstimator = (_fn, _id, target, args, sizeOf) => {
+  if (!target) return undefined;
+  const targetSize = sizeOf(target);
+  const sepSize = args.length >= 1 ? sizeOf(args[0]!) : fixed(0n);
+  const traversalCost = multiplyByFactor(add(targetSize, fixed(1n)), STRING_COST_FACTOR);
+  const maxResultSize = addU64(mulU64(targetSize.max, addU64(1n, sepSize.max)), sepSize.max);
+  const resultSize = ranged(0n, maxResultSize);
+  return { ...add(add(traversalCost, multiplyByFactor(resultSize, 1)), CALL_COST), resultSize };
+};
+
+/** ext.Strings version 5 estimators, by overload id (cel-go's default, latest version). */
+export const stringsCostEstimators: Record<string, CallCostEstimator> = {
+  string_char_at_int: charAt,
+  string_index_of_string: search,
+  string_index_of_string_int: search,
+  string_last_index_of_string: search,
+  string_last_index_of_string_int: search,
+  string_lower_ascii: fixedTransform,
+  string_upper_ascii: fixedTransform,
+  string_replace_string_string: replace,
+  string_replace_string_string_int: replace,
+  string_split_string: split,
+  string_split_string_int: split,
+  string_substring_int: substring,
+  string_substring_int_int: substring,
+  string_trim: variableTransform,
+  string_reverse: fixedTransform,
+  list_join: join,
+  list_join_string: join,
+};
 
 /** The extension estimators Kubernetes' environment carries (sets and lists v3). */
 export const kubernetesExtensionCostEstimators: Record<string, CallCostEstimator> = {

@@ -1,6 +1,6 @@
 /**
  * Static cost of cel-go's extension libraries with their own estimators (ext/sets_test.go TestSets,
- * ext/lists_test.go TestListsCosts), run as data from testdata/cel-checker/ext_cost_cases.json.
+ * ext/lists_test.go TestListsCosts, ext/strings_test.go TestStringCostTracking), run as data from testdata/cel-checker/ext_cost_cases.json.
  * The functions are declared here with cel-go's signatures. Prints passed/failed/skipped counts.
  */
 import { test } from 'node:test';
@@ -11,7 +11,7 @@ import { parse } from '../syntax/parser.ts';
 import { check } from './checker.ts';
 import { CheckEnv } from './env.ts';
 import { estimateCost, type SizeEstimator } from './cost.ts';
-import { kubernetesExtensionCostEstimators } from './extension-cost.ts';
+import { kubernetesExtensionCostEstimators, stringsCostEstimators } from './extension-cost.ts';
 import { optionalLibrary, standardLibrary } from '../lib/std/decls.ts';
 import type { Library, OverloadDecl } from '../lib/decls.ts';
 import {
@@ -39,7 +39,11 @@ interface Case {
   hints?: Record<string, number>;
   wanted: [string, string];
 }
-const data = JSON.parse(readFileSync(dataDir + 'ext_cost_cases.json', 'utf8')) as { sets: Case[]; lists: Case[] };
+const data = JSON.parse(readFileSync(dataDir + 'ext_cost_cases.json', 'utf8')) as {
+  sets: Case[];
+  lists: Case[];
+  strings: Case[];
+};
 
 const T = typeParam('T');
 const member = (id: string, params: Type[], result: Type): OverloadDecl => ({ id, receiver: true, params, result });
@@ -120,5 +124,82 @@ test('cel-go extension cost estimators (sets, lists)', () => {
   }
   console.log(`cel-go extension cost table: ${passed} passed, ${failed.length} failed, ${skipped.length} skipped`);
   for (const s of skipped) console.log(`  skipped ${s}`);
+  assert.deepEqual(failed, []);
+});
+
+/** ext.Strings() version 5 declarations (the overloads the cost cases call). */
+const stringsLibrary: Library = {
+  name: 'test.strings',
+  functions: [
+    { name: 'charAt', overloads: [member('string_char_at_int', [StringType, IntType], StringType)] },
+    {
+      name: 'indexOf',
+      overloads: [
+        member('string_index_of_string', [StringType, StringType], IntType),
+        member('string_index_of_string_int', [StringType, StringType, IntType], IntType),
+      ],
+    },
+    {
+      name: 'lastIndexOf',
+      overloads: [
+        member('string_last_index_of_string', [StringType, StringType], IntType),
+        member('string_last_index_of_string_int', [StringType, StringType, IntType], IntType),
+      ],
+    },
+    { name: 'lowerAscii', overloads: [member('string_lower_ascii', [StringType], StringType)] },
+    { name: 'upperAscii', overloads: [member('string_upper_ascii', [StringType], StringType)] },
+    {
+      name: 'replace',
+      overloads: [
+        member('string_replace_string_string', [StringType, StringType, StringType], StringType),
+        member('string_replace_string_string_int', [StringType, StringType, StringType, IntType], StringType),
+      ],
+    },
+    {
+      name: 'split',
+      overloads: [
+        member('string_split_string', [StringType, StringType], listOf(StringType)),
+        member('string_split_string_int', [StringType, StringType, IntType], listOf(StringType)),
+      ],
+    },
+    {
+      name: 'substring',
+      overloads: [
+        member('string_substring_int', [StringType, IntType], StringType),
+        member('string_substring_int_int', [StringType, IntType, IntType], StringType),
+      ],
+    },
+    { name: 'trim', overloads: [member('string_trim', [StringType], StringType)] },
+    { name: 'reverse', overloads: [member('string_reverse', [StringType], StringType)] },
+    {
+      name: 'join',
+      overloads: [
+        member('list_join', [listOf(StringType)], StringType),
+        member('list_join_string', [listOf(StringType), StringType], StringType),
+      ],
+    },
+  ],
+};
+
+test('cel-go strings (version 5) cost estimators', () => {
+  const env = new CheckEnv({ libraries: [standardLibrary, stringsLibrary] });
+  let passed = 0;
+  const failed: string[] = [];
+  for (const c of data.strings) {
+    const p = parse(c.expr);
+    const r = p.parsed && check(p.parsed, env);
+    if (!r?.checked) {
+      failed.push(`${c.expr}: ${p.issues.toString() || r?.issues.toString()}`);
+      continue;
+    }
+    const est = estimateCost(r.checked, { overloadEstimators: stringsCostEstimators });
+    const got = [est.min.toString(), est.max.toString()];
+    if (got[0] !== c.wanted[0] || got[1] !== c.wanted[1]) {
+      failed.push(`${c.name ?? ''} ${c.expr}: got [${got.join(', ')}], want [${c.wanted.join(', ')}]`);
+    } else {
+      passed++;
+    }
+  }
+  console.log(`cel-go strings cost table: ${passed} passed, ${failed.length} failed, 0 skipped`);
   assert.deepEqual(failed, []);
 });

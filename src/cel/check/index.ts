@@ -20,6 +20,7 @@ export {
   kubernetesExtensionCostEstimators,
   listsCostEstimators,
   setsCostEstimators,
+  stringsCostEstimators,
 } from './extension-cost.ts';
 export { kubernetesValidators, validateChecked, type ValidatorOptions } from './validators.ts';
 export * from './types.ts';
