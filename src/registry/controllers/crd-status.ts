@@ -1,0 +1,131 @@
+/**
+ * The CRD naming and establishing controllers (apiextensions `pkg/controller/status` and
+ * `pkg/controller/establish`) in one loop: the names a CRD asks for are accepted unless another
+ * CRD of the same group already accepted them (`"x" is already in use`, reasons PluralConflict,
+ * SingularConflict, ShortNamesConflict, KindConflict, ListKindConflict); status.acceptedNames and
+ * the NamesAccepted condition record the outcome; a CRD whose names are accepted becomes
+ * Established (`InitialNamesAccepted`), after which the server serves it.
+ */
+import { isConflict, isNotFound } from '../../apimachinery/status.ts';
+import { conditionsOf, findCondition, setCondition } from '../crd/conditions.ts';
+import { isObject, semanticEqual, type CRDNames } from '../crd/internal.ts';
+import type { CRDStore } from '../crd/store.ts';
+import { deepCopy } from '../meta.ts';
+import type { Obj } from '../rest.ts';
+import { runController, type Controller } from './loop.ts';
+
+function namesOf(v: unknown): CRDNames {
+  return (isObject(v) ? v : {}) as CRDNames;
+}
+
+function groupOf(crd: Obj): string {
+  return isObject(crd.spec) && typeof crd.spec.group === 'string' ? crd.spec.group : '';
+}
+
+function equalToAcceptedOrFresh(requested: string | undefined, accepted: string | undefined, used: Set<string>): string | undefined {
+  if ((requested ?? '') === (accepted ?? '')) return undefined;
+  if (!used.has(requested ?? '')) return undefined;
+  return `${JSON.stringify(requested ?? '')} is already in use`;
+}
+
+/** calculateNamesAndConditions: the accepted names and the NamesAccepted / Established conditions. */
+export function calculateNamesAndConditions(crd: Obj, others: Obj[]) {
+  const allResources = new Set<string>();
+  const allKinds = new Set<string>();
+  for (const o of others) {
+    const a = namesOf(isObject(o.status) ? o.status.acceptedNames : undefined);
+    for (const n of [a.plural, a.singular, ...(a.shortNames ?? [])]) allResources.add(n ?? '');
+    allKinds.add(a.kind ?? '');
+    allKinds.add(a.listKind ?? '');
+  }
+  const requested = namesOf(isObject(crd.spec) ? crd.spec.names : undefined);
+  const accepted = namesOf(isObject(crd.status) ? crd.status.acceptedNames : undefined);
+  const names: CRDNames = deepCopy(accepted);
+  const cond = { type: 'NamesAccepted', status: 'Unknown', reason: '', message: '' };
+  const conflict = (reason: string, message: string) => {
+    cond.status = 'False';
+    cond.reason = reason;
+    cond.message = message;
+  };
+  let e = equalToAcceptedOrFresh(requested.plural, accepted.plural, allResources);
+  if (e) conflict('PluralConflict', e);
+  else names.plural = requested.plural;
+  e = equalToAcceptedOrFresh(requested.singular, accepted.singular, allResources);
+  if (e) conflict('SingularConflict', e);
+  else names.singular = requested.singular;
+  if (!semanticEqual(requested.shortNames, accepted.shortNames)) {
+    const mine = new Set(accepted.shortNames ?? []);
+    const errs: string[] = [];
+    for (const s of requested.shortNames ?? []) {
+      if (mine.has(s)) continue;
+      const err = equalToAcceptedOrFresh(s, '', allResources);
+      if (err) errs.push(err);
+    }
+    if (errs.length > 0) conflict('ShortNamesConflict', errs.length === 1 ? errs[0]! : `[${errs.join(', ')}]`);
+    else names.shortNames = requested.shortNames;
+  }
+  e = equalToAcceptedOrFresh(requested.kind, accepted.kind, allKinds);
+  if (e) conflict('KindConflict', e);
+  else names.kind = requested.kind;
+  e = equalToAcceptedOrFresh(requested.listKind, accepted.listKind, allKinds);
+  if (e) conflict('ListKindConflict', e);
+  else names.listKind = requested.listKind;
+  if (requested.categories !== undefined) names.categories = requested.categories;
+  else delete names.categories;
+  if (cond.status === 'Unknown') {
+    cond.status = 'True';
+    cond.reason = 'NoConflicts';
+    cond.message = 'no conflicts found';
+  }
+  let established = { type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' };
+  const old = findCondition(crd, 'Established');
+  if (old) established = { type: 'Established', status: old.status ?? '', reason: old.reason ?? '', message: old.message ?? '' };
+  if (established.status !== 'True' && cond.status === 'True') {
+    // The establishing controller's step, taken right away: nothing else gates serving here.
+    established = { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' };
+  }
+  return { names, namesAccepted: cond, established };
+}
+
+/** Runs the controller over the CRD store; writes go through the status subresource. */
+export function startCRDStatusController(crds: CRDStore, opts: { onError?: (err: unknown) => void } = {}): Controller {
+  return runController(
+    crds,
+    async (key) => {
+      let crd: Obj;
+      try {
+        crd = await crds.get(undefined, key.name);
+      } catch (e) {
+        if (isNotFound(e)) return;
+        throw e;
+      }
+      const group = groupOf(crd);
+      const all = await crds.list(undefined, {});
+      const others = all.items.filter((o) => groupOf(o) === group && (o.metadata as { name?: string }).name !== key.name);
+      const { names, namesAccepted, established } = calculateNamesAndConditions(crd, others);
+      const next = deepCopy(crd);
+      const status = (isObject(next.status) ? next.status : (next.status = {})) as Record<string, unknown>;
+      status.acceptedNames = names;
+      setCondition(next, namesAccepted);
+      setCondition(next, established);
+      if (semanticEqual(next.status, crd.status) && conditionsOf(next).length === conditionsOf(crd).length) return;
+      try {
+        await crds.update(undefined, key.name, () => next, { subresource: 'status' });
+      } catch (e) {
+        if (isConflict(e)) return { requeueAfterMs: 0 };
+        if (isNotFound(e)) return;
+        throw e;
+      }
+    },
+    {
+      // When a CRD goes away, the others of its group may now get the names it held.
+      related: async (type, obj) => {
+        if (type !== 'DELETED') return [];
+        const group = groupOf(obj);
+        const all = await crds.list(undefined, {});
+        return all.items.filter((o) => groupOf(o) === group).map((o) => ({ name: String((o.metadata as { name?: string }).name) }));
+      },
+      onError: (_k, e) => opts.onError?.(e),
+    },
+  );
+}

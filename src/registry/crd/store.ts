@@ -1,0 +1,63 @@
+/**
+ * The CustomResourceDefinition REST store (apiextensions' customresourcedefinition/etcd.go): the
+ * generic store, except that the first delete only marks the CRD — deletionTimestamp, the
+ * `customresourcecleanup.apiextensions.k8s.io` finalizer and a Terminating condition — so the
+ * finalizer controller can delete every instance before the CRD goes.
+ */
+import { newConflict } from '../../apimachinery/status.ts';
+import { formatRFC3339 } from '../../apimachinery/time.ts';
+import type { Store } from '../../storage/store.ts';
+import { GenericStore } from '../generic-store.ts';
+import { getFinalizers, getResourceVersion, getUID, hasDeletionTimestamp, metaOf } from '../meta.ts';
+import type { DeleteOptions, DeleteResult } from '../rest.ts';
+import { setCondition } from './conditions.ts';
+import { crdInfo, crdStrategy } from './strategy.ts';
+
+/** apiextensions.CustomResourceCleanupFinalizer */
+export const customResourceCleanupFinalizer = 'customresourcecleanup.apiextensions.k8s.io';
+
+export class CRDStore extends GenericStore {
+  constructor(store: Store, opts: { freshnessTimeoutMs?: number; bookmarkIntervalMs?: number; now?: () => Date } = {}) {
+    super({ ...opts, store, info: crdInfo, strategy: crdStrategy });
+  }
+
+  override async delete(_ns: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult> {
+    const crd = await this.get(undefined, name);
+    const gr = { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' };
+    const uid = getUID(crd);
+    const pre = opts.preconditions ?? {};
+    if (pre.uid !== undefined && pre.uid !== uid) {
+      throw newConflict(gr, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${uid}`);
+    }
+    if (pre.resourceVersion !== undefined && pre.resourceVersion !== getResourceVersion(crd)) {
+      throw newConflict(
+        gr,
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${getResourceVersion(crd)}`,
+      );
+    }
+    const preconditions = { uid, ...(pre.resourceVersion !== undefined ? { resourceVersion: pre.resourceVersion } : {}) };
+    if (!hasDeletionTimestamp(crd)) {
+      const out = await this.guaranteedUpdate(
+        undefined,
+        name,
+        (cur) => {
+          const m = metaOf(cur);
+          if (!m.deletionTimestamp) m.deletionTimestamp = formatRFC3339(new Date());
+          const fins = getFinalizers(cur);
+          if (!fins.includes(customResourceCleanupFinalizer)) m.finalizers = [...fins, customResourceCleanupFinalizer];
+          setCondition(cur, {
+            type: 'Terminating',
+            status: 'True',
+            reason: 'InstanceDeletionPending',
+            message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
+          });
+          return cur;
+        },
+        { dryRun: opts.dryRun, preconditions },
+      );
+      return { object: out, deleted: false, response: out };
+    }
+    return super.delete(undefined, name, { ...opts, preconditions });
+  }
+}
