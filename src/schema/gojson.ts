@@ -9,12 +9,15 @@ import { GoFloat } from '../apimachinery/field/govalue.ts';
 export interface GoJSONOptions {
   /** Wrap integral float literals (`42.0`, `1e3`) in GoFloat instead of returning a number. */
   keepIntegralFloats?: boolean;
+  /** Every number is a float64 (GoFloat when integral), as encoding/json decodes into interface{}. */
+  allFloats?: boolean;
 }
 
 /** Parse JSON text; throws SyntaxError on malformed input. */
 export function parseGoJSON(text: string, opts: GoJSONOptions = {}): unknown {
   let i = 0;
   const keep = opts.keepIntegralFloats === true;
+  const allFloats = opts.allFloats === true;
   const ws = () => {
     while (i < text.length) {
       const c = text.charCodeAt(i);
@@ -94,13 +97,13 @@ export function parseGoJSON(text: string, opts: GoJSONOptions = {}): unknown {
     const m = /^-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
     if (!m) return fail('unexpected token');
     i += m[0].length;
-    const isFloat = m[1] !== undefined || m[2] !== undefined;
+    const isFloat = allFloats || m[1] !== undefined || m[2] !== undefined;
     if (!isFloat) {
       const n = Number(m[0]);
       return Number.isSafeInteger(n) ? n : BigInt(m[0]);
     }
     const f = Number(m[0]);
-    if (keep && Number.isInteger(f)) return new GoFloat(f);
+    if ((keep || allFloats) && Number.isInteger(f)) return new GoFloat(f);
     return f;
   };
   const str = (): string => {

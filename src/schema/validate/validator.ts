@@ -299,7 +299,10 @@ function oldForKey(ctx: Ctx, k: string): unknown {
 
 function compileNode(s: JSONSchemaProps, env: Env): Node {
   // ConvertJSONSchemaProps: type -> [type]; int-or-string -> [integer, string]; formats stripped.
-  const types: string[] = s['x-kubernetes-int-or-string'] === true ? ['integer', 'string'] : s.type ? [s.type] : [];
+  // spec.Schema's type is a string or a list (only a string in CRDs).
+  const rawType = s.type as string | string[] | undefined;
+  const types: string[] =
+    s['x-kubernetes-int-or-string'] === true ? ['integer', 'string'] : Array.isArray(rawType) ? rawType : rawType ? [rawType] : [];
   const format = effectiveFormat(s.format ?? '', types, env.version);
   const nullable = s.nullable === true;
   const typeApplies = types.length > 0 || format !== '';
