@@ -29,6 +29,7 @@ test('parseRFC3339 reports Go time.ParseError texts', () => {
     ['2026-01-02 15:04:05Z', 'parsing time "2026-01-02 15:04:05Z" as "2006-01-02T15:04:05Z07:00": cannot parse " 15:04:05Z" as "T"'],
     ['2026-01-02T15:04:05', 'parsing time "2026-01-02T15:04:05" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "Z07:00"'],
     ['2026-01-02T15:04:05Zjunk', 'parsing time "2026-01-02T15:04:05Zjunk": extra text: "junk"'],
+    ['2026-01-02T15:04:05+25:00', 'parsing time "2026-01-02T15:04:05+25:00": time zone offset hour out of range'],
     ['2026-01-02T25:04:05Z', 'parsing time "2026-01-02T25:04:05Z": hour out of range'],
   ];
   for (const [s, want] of table) {

@@ -153,6 +153,8 @@ export function parseRFC3339(value: string): ParsedTime {
         }
         offsetSec = (hh[0] * 3600 + mm[0] * 60) * (sign === '-' ? -1 : 1);
         v = v.slice(6);
+        if (hh[0] > 24) range = 'time zone offset hour';
+        else if (mm[0] > 60) range = 'time zone offset minute';
         break;
       }
     }
