@@ -1,6 +1,6 @@
 /**
  * The stores the served binary runs on: one SQLite file under the data directory, GenericStores
- * for Namespaces (the registry's NamespaceStore) and CRDs, and a GenericStore per served CRD version with the strategy the
+ * for Namespaces and CRDs (the registry's NamespaceStore and CRDStore), and a GenericStore per served CRD version with the strategy the
  * registry compiles for it (schema pruning, defaulting and validation). Also makes sure the namespaces kube-apiserver creates at start
  * (`default`, `kube-system`, `kube-public`, `kube-node-lease`) exist.
  */
@@ -8,38 +8,11 @@ import { join } from 'node:path';
 import { openSqliteStore } from '../storage/sqlite/index.ts';
 import { GenericStore } from '../registry/generic-store.ts';
 import { NamespaceStore } from '../registry/namespace/rest.ts';
+import { CRDStore } from '../registry/crd/store.ts';
 import { servedVersions, type ServedVersion } from '../registry/crd/serving.ts';
-import { defaultAttrs, strategyDefaults, type Strategy } from '../registry/strategy.ts';
 import type { Obj, ResourceInfo } from '../registry/rest.ts';
 import { isAlreadyExists } from '../apimachinery/status.ts';
 import type { ApiServerDeps } from './server.ts';
-
-// Interim cluster-scoped strategy for CRDs, used until the registry's CRD strategy is wired here.
-function clusterStrategy(withStatus: boolean, prepareForCreate?: (obj: Obj) => void): Strategy {
-  const s: Strategy = {
-    ...strategyDefaults,
-    namespaced: false,
-    getAttrs: (o: Obj) => defaultAttrs(o, false),
-  };
-  if (prepareForCreate) s.prepareForCreate = (_ctx, obj) => prepareForCreate(obj);
-  if (withStatus) {
-    const status: Strategy = {
-      ...s,
-      prepareForCreate: () => {},
-      prepareForUpdate(_c, obj, old) {
-        const st = obj.status;
-        for (const k of Object.keys(obj)) delete obj[k];
-        Object.assign(obj, structuredClone(old));
-        obj.status = st;
-      },
-    };
-    s.prepareForUpdate = (_c, obj, old) => {
-      if ('status' in old) obj.status = structuredClone(old.status);
-    };
-    s.subresourceStrategy = (sub) => (sub === 'status' ? status : undefined);
-  }
-  return s;
-}
 
 export interface Backend {
   deps: ApiServerDeps;
@@ -52,24 +25,7 @@ const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-le
 export async function openBackend(dataDir: string): Promise<Backend> {
   const store = await openSqliteStore({ path: join(dataDir, 'crd-apiserver.sqlite') });
   const namespaces = new NamespaceStore(store);
-  const crds = new GenericStore({
-    store,
-    info: {
-      group: 'apiextensions.k8s.io',
-      version: 'v1',
-      resource: 'customresourcedefinitions',
-      kind: 'CustomResourceDefinition',
-      listKind: 'CustomResourceDefinitionList',
-      namespaced: false,
-      singular: 'customresourcedefinition',
-    },
-    strategy: clusterStrategy(true, (obj) => {
-      obj.status = { conditions: [], acceptedNames: { plural: '', kind: '' }, storedVersions: [] };
-      const m = obj.metadata as Obj;
-      const fins = Array.isArray(m.finalizers) ? (m.finalizers as string[]) : [];
-      if (!fins.includes('customresourcecleanup.apiextensions.k8s.io')) m.finalizers = [...fins, 'customresourcecleanup.apiextensions.k8s.io'];
-    }),
-  });
+  const crds = new CRDStore(store);
   for (const name of systemNamespaces) {
     try {
       await namespaces.create(undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, {});

@@ -7,6 +7,7 @@
  */
 import type { Obj, RESTStore, ResourceInfo } from '../../registry/rest.ts';
 import { StatusError } from '../../apimachinery/status.ts';
+import { conditionsOf, isConditionTrue, setCondition } from '../../registry/crd/conditions.ts';
 import { storageVersionHash, type SubresourceInfo } from '../discovery/model.ts';
 import type { ServedResource, ServedTable } from '../served.ts';
 import { crdTableConvertor, type PrinterColumn } from '../table/convert.ts';
@@ -16,8 +17,6 @@ export type CustomResourceStoreFactory = (crd: Obj, version: string, info: Resou
 
 export const cleanupFinalizer = 'customresourcecleanup.apiextensions.k8s.io';
 
-type Condition = { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string };
-
 function isObj(v: unknown): v is Obj {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
@@ -26,28 +25,8 @@ function obj(v: unknown): Obj {
   return isObj(v) ? v : {};
 }
 
-function conditions(crd: Obj): Condition[] {
-  const c = obj(crd.status).conditions;
-  return Array.isArray(c) ? (c as Condition[]) : [];
-}
-
 /** True when the CRD has condition `type` with status True. */
-export function hasCondition(crd: Obj, type: string): boolean {
-  return conditions(crd).some((c) => c.type === type && c.status === 'True');
-}
-
-function now(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-function setCondition(crd: Obj, cond: Condition): void {
-  const status = ((crd.status ??= {}) as Obj);
-  const list = conditions(crd).filter((c) => c.type !== cond.type);
-  const old = conditions(crd).find((c) => c.type === cond.type);
-  const lastTransitionTime = old && old.status === cond.status && old.lastTransitionTime ? old.lastTransitionTime : now();
-  list.push({ type: cond.type, status: cond.status, lastTransitionTime, reason: cond.reason, message: cond.message });
-  status.conditions = list;
-}
+export const hasCondition = isConditionTrue;
 
 interface CRDVersion {
   name: string;
@@ -258,7 +237,9 @@ export class CRDServing {
       const spec = obj(crd.spec);
       const group = String(spec.group ?? '');
       const plural = String(obj(spec.names).plural ?? '');
-      if (!hasCondition(crd, 'Terminating')) {
+      // The store marked the CRD InstanceDeletionPending; the controller says it has started.
+      const cond = conditionsOf(crd).find((c) => c.type === 'Terminating');
+      if (cond?.reason !== 'InstanceDeletionInProgress') {
         await this.crds.update(
           undefined,
           name,
