@@ -2,13 +2,15 @@
  * Static cost estimators that cel-go's extension libraries register per overload
  * (`checker.OverloadCostEstimate`): ext.Sets (sets.contains/intersects/equivalent), ext.Lists
  * version 3 (slice, flatten, range, reverse, distinct, sort, sortBy) and ext.Strings version 5
- * (charAt, indexOf, replace, split, substring, trim, join, ...). Kubernetes installs the first two
+ * (charAt, indexOf, replace, split, substring, trim, join, ...) and ext.Regex (regex.extract,
+ * regex.extractAll, regex.replace). Kubernetes installs the first two
  * (its strings library is version 2, which has none). Pass them to estimateCost as
  * `overloadEstimators` when the library at that version is installed.
  */
 import {
   LIST_CREATE_BASE_COST,
   MAX_UINT64,
+  REGEX_STRING_LENGTH_COST_FACTOR,
   STRING_TRAVERSAL_COST_FACTOR,
   add,
   addU64,
@@ -19,6 +21,7 @@ import {
   type AstNode,
   type CallCostEstimator,
   type CallEstimate,
+  type CostEstimate,
   type SizeEstimate,
 } from './cost.ts';
 
@@ -215,6 +218,48 @@ export const stringsCostEstimators: Record<string, CallCostEstimator> = {
   string_reverse: fixedTransform,
   list_join: join,
   list_join_string: join,
+};
+
+/** Search cost of a regex over a target: (target + 1) * 0.1 by (pattern + 1) * 0.25. */
+function regexSearch(target: SizeEstimate, pattern: SizeEstimate): CostEstimate {
+  const targetCost = multiplyByFactor(add(target, fixed(1n)), STRING_COST_FACTOR);
+  const regexCost = multiplyByFactor(add(pattern, fixed(1n)), REGEX_STRING_LENGTH_COST_FACTOR);
+  return multiply(regexCost, targetCost);
+}
+
+const regexExtract: CallCostEstimator = (_fn, _id, _target, args, sizeOf) => {
+  if (args.length !== 2) return undefined;
+  const targetSize = sizeOf(args[0]!);
+  const resultSize = ranged(0n, targetSize.max);
+  return { ...add(regexSearch(targetSize, sizeOf(args[1]!)), resultSize), resultSize };
+};
+
+const regexExtractAll: CallCostEstimator = (_fn, _id, _target, args, sizeOf) => {
+  if (args.length !== 2) return undefined;
+  const targetSize = sizeOf(args[0]!);
+  const resultSize = ranged(0n, targetSize.max);
+  const allocationSize = add(resultSize, fixed(LIST_CREATE_BASE_COST));
+  return { ...add(regexSearch(targetSize, sizeOf(args[1]!)), allocationSize), resultSize };
+};
+
+const regexReplace: CallCostEstimator = (_fn, _id, target, args, sizeOf) => {
+  if (target || (args.length !== 3 && args.length !== 4)) return undefined;
+  const targetSize = sizeOf(args[0]!);
+  const replacementSize = sizeOf(args[2]!);
+  // Go multiplies these uint64s without a saturation check: the product wraps.
+  const allReplacedSize = BigInt.asUintN(64, targetSize.max * replacementSize.max);
+  const noneReplacedSize = targetSize.max;
+  const resultSize =
+    replacementSize.max === 0n ? ranged(allReplacedSize, noneReplacedSize) : ranged(noneReplacedSize, allReplacedSize);
+  return { ...add(regexSearch(targetSize, sizeOf(args[1]!)), resultSize), resultSize };
+};
+
+/** ext.Regex estimators, by overload id. */
+export const regexCostEstimators: Record<string, CallCostEstimator> = {
+  regex_extract_string_string: regexExtract,
+  regex_extractAll_string_string: regexExtractAll,
+  regex_replace_string_string_string: regexReplace,
+  regex_replace_string_string_string_int: regexReplace,
 };
 
 /** The extension estimators Kubernetes' environment carries (sets and lists v3). */

@@ -1,6 +1,6 @@
 /**
  * Static cost of cel-go's extension libraries with their own estimators (ext/sets_test.go TestSets,
- * ext/lists_test.go TestListsCosts, ext/strings_test.go TestStringCostTracking), run as data from testdata/cel-checker/ext_cost_cases.json.
+ * ext/lists_test.go TestListsCosts, ext/strings_test.go TestStringCostTracking, ext/regex_test.go TestRegexCosts), run as data from testdata/cel-checker/ext_cost_cases.json.
  * The functions are declared here with cel-go's signatures. Prints passed/failed/skipped counts.
  */
 import { test } from 'node:test';
@@ -11,7 +11,11 @@ import { parse } from '../syntax/parser.ts';
 import { check } from './checker.ts';
 import { CheckEnv } from './env.ts';
 import { estimateCost, type SizeEstimator } from './cost.ts';
-import { kubernetesExtensionCostEstimators, stringsCostEstimators } from './extension-cost.ts';
+import {
+  kubernetesExtensionCostEstimators,
+  regexCostEstimators,
+  stringsCostEstimators,
+} from './extension-cost.ts';
 import { optionalLibrary, standardLibrary } from '../lib/std/decls.ts';
 import type { Library, OverloadDecl } from '../lib/decls.ts';
 import {
@@ -25,6 +29,7 @@ import {
   TimestampType,
   UintType,
   listOf,
+  optionalOf,
   parseType,
   typeName,
   typeParam,
@@ -43,6 +48,7 @@ const data = JSON.parse(readFileSync(dataDir + 'ext_cost_cases.json', 'utf8')) a
   sets: Case[];
   lists: Case[];
   strings: Case[];
+  regex: Case[];
 };
 
 const T = typeParam('T');
@@ -201,5 +207,59 @@ test('cel-go strings (version 5) cost estimators', () => {
     }
   }
   console.log(`cel-go strings cost table: ${passed} passed, ${failed.length} failed, 0 skipped`);
+  assert.deepEqual(failed, []);
+});
+
+/** ext.Regex() declarations, as cel-go declares them. */
+const regexLibrary: Library = {
+  name: 'test.regex',
+  functions: [
+    {
+      name: 'regex.extract',
+      overloads: [{ id: 'regex_extract_string_string', params: [StringType, StringType], result: optionalOf(StringType) }],
+    },
+    {
+      name: 'regex.extractAll',
+      overloads: [
+        { id: 'regex_extractAll_string_string', params: [StringType, StringType], result: listOf(StringType) },
+      ],
+    },
+    {
+      name: 'regex.replace',
+      overloads: [
+        { id: 'regex_replace_string_string_string', params: [StringType, StringType, StringType], result: StringType },
+        {
+          id: 'regex_replace_string_string_string_int',
+          params: [StringType, StringType, StringType, IntType],
+          result: StringType,
+        },
+      ],
+    },
+  ],
+};
+
+test('cel-go regex extension cost estimators', () => {
+  const env = new CheckEnv({ libraries: [standardLibrary, optionalLibrary, regexLibrary] });
+  let passed = 0;
+  const failed: string[] = [];
+  for (const c of data.regex) {
+    const p = parse(c.expr);
+    const r = p.parsed && check(p.parsed, env);
+    if (!r?.checked) {
+      failed.push(`${c.expr}: ${p.issues.toString() || r?.issues.toString()}`);
+      continue;
+    }
+    const est = estimateCost(r.checked, {
+      sizeEstimator: hintEstimator(c.hints ?? {}),
+      overloadEstimators: regexCostEstimators,
+    });
+    const got = [est.min.toString(), est.max.toString()];
+    if (got[0] !== c.wanted[0] || got[1] !== c.wanted[1]) {
+      failed.push(`${c.expr}: got [${got.join(', ')}], want [${c.wanted.join(', ')}]`);
+    } else {
+      passed++;
+    }
+  }
+  console.log(`cel-go regex cost table: ${passed} passed, ${failed.length} failed, 0 skipped`);
   assert.deepEqual(failed, []);
 });

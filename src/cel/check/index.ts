@@ -19,6 +19,7 @@ export { kubernetesCallCost } from './kubernetes-cost.ts';
 export {
   kubernetesExtensionCostEstimators,
   listsCostEstimators,
+  regexCostEstimators,
   setsCostEstimators,
   stringsCostEstimators,
 } from './extension-cost.ts';
