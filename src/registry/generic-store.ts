@@ -65,6 +65,7 @@ import type {
   WatchOptions,
 } from './rest.ts';
 import type { RequestContext, Strategy } from './strategy.ts';
+import type { NamespaceGate } from './namespace/lifecycle.ts';
 
 /** OptimisticLockErrorMsg */
 export const optimisticLockErrorMsg = 'the object has been modified; please apply your changes to the latest version and try again';
@@ -79,6 +80,8 @@ export interface GenericStoreConfig {
   bookmarkIntervalMs?: number;
   /** The clock for creationTimestamp and deletionTimestamp. */
   now?: () => Date;
+  /** NamespaceLifecycle for namespaced kinds: writes into missing or terminating namespaces refused. */
+  namespaceGate?: NamespaceGate;
 }
 
 /** An update computed inside GuaranteedUpdate: the object to write, or an instruction. */
@@ -101,6 +104,7 @@ export class GenericStore implements RESTStore {
   readonly bookmarkIntervalMs: number;
   private readonly now: () => Date;
   private readonly lister: Lister;
+  private readonly namespaceGate: NamespaceGate | undefined;
 
   constructor(cfg: GenericStoreConfig) {
     this.info = cfg.info;
@@ -114,6 +118,7 @@ export class GenericStore implements RESTStore {
     this.bookmarkIntervalMs = cfg.bookmarkIntervalMs ?? 60_000;
     this.now = cfg.now ?? (() => new Date());
     this.lister = new Lister(this);
+    this.namespaceGate = cfg.namespaceGate;
   }
 
   // ---- reading ----
@@ -164,6 +169,9 @@ export class GenericStore implements RESTStore {
   async create(ns: string | undefined, input: Obj, opts: CreateOptions): Promise<CreateResult> {
     const ctx = this.context(opts);
     const m = (input.metadata ?? {}) as Record<string, unknown>;
+    if (this.namespaceGate && this.strategy.namespaced && ns) {
+      await this.namespaceGate.check('create', ns, this.gr, typeof m.name === 'string' ? m.name : '');
+    }
     const generating = typeof m.generateName === 'string' && m.generateName !== '' && !m.name;
     // RetryGenerateName: a generated name that collides is replaced and the create tried again.
     const attempts = generating ? maxNameGenerationCreateAttempts : 1;
@@ -292,11 +300,12 @@ export class GenericStore implements RESTStore {
     const key = this.keys.key(ns, name);
     const strategy = (opts.subresource && this.strategy.subresourceStrategy?.(opts.subresource)) || this.strategy;
     const ctx = this.context(opts);
+    if (this.namespaceGate && this.strategy.namespaced && ns) await this.namespaceGate.check('update', ns, this.gr, name);
     for (;;) {
       ctx.warnings.length = 0;
       const kv = await this.store.get(key);
       const existing = kv ? this.decode(kv) : undefined;
-      if (!existing && !strategy.allowCreateOnUpdate) throw newNotFound(this.gr, name);
+      if (!existing && !strategy.allowCreateOnUpdate && !opts.forceAllowCreate) throw newNotFound(this.gr, name);
       const desired = deepCopy(await tryUpdate(existing ? deepCopy(existing) : undefined));
       if (desired === null || typeof desired !== 'object' || Array.isArray(desired)) {
         throw newBadRequest('the body of the request must be an object');

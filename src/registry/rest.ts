@@ -51,6 +51,8 @@ export interface UpdateOptions extends CreateOptions {
    * `finalize` (Namespace) writes spec.finalizers.
    */
   subresource?: Subresource;
+  /** Create when missing even where the kind does not allow create-on-update (server-side apply). */
+  forceAllowCreate?: boolean;
 }
 
 export interface Preconditions {

@@ -6,7 +6,8 @@
  * terminating removes it only once spec.finalizers is empty. Preconditions use upstream's
  * namespace wording.
  */
-import { newConflict } from '../../apimachinery/status.ts';
+import { newConflict, newForbidden } from '../../apimachinery/status.ts';
+import { immortalNamespaces } from './lifecycle.ts';
 import { formatRFC3339 } from '../../apimachinery/time.ts';
 import type { Store } from '../../storage/store.ts';
 import { GenericStore } from '../generic-store.ts';
@@ -14,12 +15,26 @@ import { getResourceVersion, getUID, hasDeletionTimestamp, metaOf } from '../met
 import type { DeleteOptions, DeleteResult } from '../rest.ts';
 import { namespaceInfo, namespaceStrategy, specFinalizers } from './strategy.ts';
 
+export interface NamespaceStoreOptions {
+  freshnessTimeoutMs?: number;
+  bookmarkIntervalMs?: number;
+  now?: () => Date;
+  /** Namespaces that may not be deleted (NamespaceLifecycle; default: default, kube-system, kube-public). */
+  immortal?: readonly string[];
+}
+
 export class NamespaceStore extends GenericStore {
-  constructor(store: Store, opts: { freshnessTimeoutMs?: number; bookmarkIntervalMs?: number; now?: () => Date } = {}) {
+  private readonly immortal: ReadonlySet<string>;
+
+  constructor(store: Store, opts: NamespaceStoreOptions = {}) {
     super({ ...opts, store, info: namespaceInfo, strategy: namespaceStrategy });
+    this.immortal = new Set(opts.immortal ?? immortalNamespaces);
   }
 
   override async delete(_ns: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult> {
+    if (this.immortal.has(name)) {
+      throw newForbidden({ group: '', resource: 'namespaces' }, name, 'this namespace may not be deleted');
+    }
     const ns = await this.get(undefined, name);
     const gr = { group: '', resource: 'namespaces' };
     const uid = getUID(ns);
