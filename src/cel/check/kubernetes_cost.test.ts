@@ -25,6 +25,7 @@ import {
   listOf,
   mapOf,
   opaque,
+  optionalOf,
   structType,
   typeParam,
   type Type,
@@ -42,6 +43,8 @@ const V = typeParam('V');
 const UrlType = structType('kubernetes.URL');
 const Quantity = structType('kubernetes.Quantity');
 const IpType = opaque('net.IP');
+const Semver = structType('kubernetes.Semver');
+const NamedFormat = structType('kubernetes.NamedFormat');
 const CidrType = opaque('net.CIDR');
 
 const member = (id: string, params: Type[], result: Type): OverloadDecl => ({ id, receiver: true, params, result });
@@ -99,9 +102,35 @@ const kubernetesFunctions: Library = {
     })),
     { name: 'quantity', overloads: [global('string_to_quantity', [StringType], Quantity)] },
     { name: 'isQuantity', overloads: [global('is_quantity_string', [StringType], BoolType)] },
-    { name: 'isLessThan', overloads: [member('quantity_is_less_than', [Quantity, Quantity], BoolType)] },
-    { name: 'isGreaterThan', overloads: [member('quantity_is_greater_than', [Quantity, Quantity], BoolType)] },
-    { name: 'compareTo', overloads: [member('quantity_compare_to', [Quantity, Quantity], IntType)] },
+    {
+      name: 'isLessThan',
+      overloads: [
+        member('quantity_is_less_than', [Quantity, Quantity], BoolType),
+        member('semver_is_less_than', [Semver, Semver], BoolType),
+      ],
+    },
+    {
+      name: 'isGreaterThan',
+      overloads: [
+        member('quantity_is_greater_than', [Quantity, Quantity], BoolType),
+        member('semver_is_greater_than', [Semver, Semver], BoolType),
+      ],
+    },
+    {
+      name: 'compareTo',
+      overloads: [
+        member('quantity_compare_to', [Quantity, Quantity], IntType),
+        member('semver_compare_to', [Semver, Semver], IntType),
+      ],
+    },
+    { name: 'semver', overloads: [global('string_to_semver', [StringType], Semver)] },
+    { name: 'isSemver', overloads: [global('is_semver', [StringType], BoolType)] },
+    ...['major', 'minor', 'patch'].map((name) => ({ name, overloads: [member(`semver_${name}`, [Semver], IntType)] })),
+    { name: 'format.named', overloads: [global('format_named', [StringType], optionalOf(NamedFormat))] },
+    {
+      name: 'validate',
+      overloads: [member('format_validate', [NamedFormat, StringType], optionalOf(listOf(StringType)))],
+    },
     {
       name: 'add',
       overloads: [
