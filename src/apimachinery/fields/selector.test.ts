@@ -61,3 +61,41 @@ test('custom resource field labels', () => {
     message: 'field label not supported: metadata.namespace',
   });
 });
+
+// From k8s.io/apimachinery pkg/fields/selector_test.go.
+test('upstream TestSelectorParse, TestEscapeValue, TestSelectorMatches', () => {
+  for (const s of ['x=a,y=b,z=c', '', 'x!=a,y=b', 'x=a||y\\=b', 'x=a\\=\\=b']) {
+    assert.equal(fieldSelectorString(parseFieldSelector(s)), s, s);
+  }
+  for (const s of ['x=a||y=b', 'x==a==b', 'x=a,b', 'x in (a)', 'x in (a,b,c)', 'x']) assert.throws(() => parseFieldSelector(s), s);
+  assert.equal(fieldSelectorString(parseFieldSelector('x=a,a=x')), fieldSelectorString(parseFieldSelector('a=x,x=a')));
+  const esc: Array<[string, string]> = [
+    ['', ''],
+    ['a', 'a'],
+    ['=', '\\='],
+    [',', '\\,'],
+    ['\\', '\\\\'],
+    ['\\=\\,\\', '\\\\\\=\\\\\\,\\\\'],
+  ];
+  for (const [raw, escaped] of esc) {
+    assert.equal(escapeValue(raw), escaped);
+    assert.equal(unescapeValue(escaped), raw);
+  }
+  for (const bad of ['\\', '\\\\\\', '\\a']) assert.throws(() => unescapeValue(bad), /invalid escape sequence/);
+  const yes: Array<[string, Record<string, string>]> = [
+    ['', { x: 'y' }],
+    ['x=y', { x: 'y' }],
+    ['x=y,z=w', { x: 'y', z: 'w' }],
+    ['x!=y,z!=w', { x: 'z', z: 'a' }],
+    ['notin=in', { notin: 'in' }],
+  ];
+  const no: Array<[string, Record<string, string>]> = [
+    ['x=y', { x: 'z' }],
+    ['x=y,z=w', { x: 'w', z: 'w' }],
+    ['x!=y,z!=w', { x: 'z', z: 'w' }],
+  ];
+  for (const [s, f] of yes) assert.equal(fieldsMatch(parseFieldSelector(s), f), true, s);
+  for (const [s, f] of no) assert.equal(fieldsMatch(parseFieldSelector(s), f), false, s);
+  // Multi-byte terms split and match.
+  assert.equal(fieldSelectorString(parseFieldSelector('함=수,목=록')), '목=록,함=수');
+});
