@@ -45,6 +45,11 @@ const Quantity = structType('kubernetes.Quantity');
 const IpType = opaque('net.IP');
 const Semver = structType('kubernetes.Semver');
 const NamedFormat = structType('kubernetes.NamedFormat');
+const Authorizer = structType('kubernetes.authorization.Authorizer');
+const PathCheck = structType('kubernetes.authorization.PathCheck');
+const GroupCheck = structType('kubernetes.authorization.GroupCheck');
+const ResourceCheck = structType('kubernetes.authorization.ResourceCheck');
+const Decision = structType('kubernetes.authorization.Decision');
 const CidrType = opaque('net.CIDR');
 
 const member = (id: string, params: Type[], result: Type): OverloadDecl => ({ id, receiver: true, params, result });
@@ -187,6 +192,28 @@ const kubernetesFunctions: Library = {
       name: 'string',
       overloads: [global('ip_to_string', [IpType], StringType), global('cidr_to_string', [CidrType], StringType)],
     },
+    { name: 'path', overloads: [member('authorizer_path', [Authorizer, StringType], PathCheck)] },
+    { name: 'group', overloads: [member('authorizer_group', [Authorizer, StringType], GroupCheck)] },
+    {
+      name: 'serviceAccount',
+      overloads: [member('authorizer_serviceaccount', [Authorizer, StringType, StringType], Authorizer)],
+    },
+    { name: 'resource', overloads: [member('groupcheck_resource', [GroupCheck, StringType], ResourceCheck)] },
+    ...['subresource', 'namespace', 'name', 'fieldSelector', 'labelSelector'].map((name) => ({
+      name,
+      overloads: [member(`resourcecheck_${name}`, [ResourceCheck, StringType], ResourceCheck)],
+    })),
+    {
+      name: 'check',
+      overloads: [
+        member('pathcheck_check', [PathCheck, StringType], Decision),
+        member('resourcecheck_check', [ResourceCheck, StringType], Decision),
+      ],
+    },
+    { name: 'allowed', overloads: [member('decision_allowed', [Decision], BoolType)] },
+    { name: 'errored', overloads: [member('decision_errored', [Decision], BoolType)] },
+    { name: 'error', overloads: [member('decision_error', [Decision], StringType)] },
+    { name: 'reason', overloads: [member('decision_reason', [Decision], StringType)] },
     {
       name: 'cel.@mapInsert',
       overloads: [
@@ -206,6 +233,7 @@ const sizeEstimator: SizeEstimator = (node) => {
 test('Kubernetes estimated cost table', () => {
   const env = new CheckEnv({
     libraries: [standardLibrary, optionalLibrary, kubernetesFunctions],
+    variables: { authorizer: Authorizer },
     crossTypeNumericComparisons: true,
   });
   let passed = 0;
