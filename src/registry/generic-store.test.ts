@@ -390,3 +390,55 @@ describe('generic store: delete and finalizers', () => {
     assert.deepEqual(left.items.map((o) => meta(o).name), ['c']);
   });
 });
+
+describe('generic store: generateName collisions and get', () => {
+  let t: TempStore;
+  before(async () => {
+    t = await openTempStore();
+  });
+  after(() => t.close());
+
+  test('generateName retries with fresh names, then 409 with the generated-name message', async () => {
+    const names = ['gen-aaaaa', 'gen-aaaaa', 'gen-bbbbb'];
+    let calls = 0;
+    const s = widgetStore(t.store, { generateName: (base) => names[Math.min(calls++, names.length - 1)]!.replace('gen-', base) });
+    const w = widget('');
+    delete meta(w).name;
+    meta(w).generateName = 'gen-';
+    assert.equal(meta((await s.create('default', w, {})).object).name, 'gen-aaaaa');
+    // second create collides once, then gets gen-bbbbb
+    assert.equal(meta((await s.create('default', w, {})).object).name, 'gen-bbbbb');
+    const before = calls;
+    const err = await rejectsStatus(
+      s.create('default', w, {}),
+      409,
+      'AlreadyExists',
+      'widgets.example.com "gen-bbbbb" already exists, the server was not able to generate a unique name for the object',
+    );
+    assert.equal(calls - before, 8);
+    assert.equal(err.status.details?.retryAfterSeconds, 1);
+  });
+
+  test('get with a resourceVersion: not older than it; a future one is 504, a malformed one 400', async () => {
+    const s = widgetStore(t.store);
+    const { object } = await s.create('default', widget('g1'), {});
+    const rv = meta(object).resourceVersion as string;
+    assert.deepEqual(await s.get('default', 'g1', { resourceVersion: rv }), object);
+    assert.deepEqual(await s.get('default', 'g1', { resourceVersion: '0' }), object);
+    await rejectsStatus(s.get('default', 'g1', { resourceVersion: String(Number(rv) + 50) }), 504, 'Timeout', /^Timeout: Too large resource version: \d+, current: \d+$/);
+    await rejectsStatus(
+      s.get('default', 'g1', { resourceVersion: '-1' }),
+      400,
+      'BadRequest',
+      'invalid resource version: resourceVersion: Invalid value: "-1": strconv.ParseUint: parsing "-1": invalid syntax',
+    );
+  });
+
+  test('cluster-scoped keys have no namespace segment; core-group keys no group segment', async () => {
+    const { KeyLayout } = await import('./keys.ts');
+    assert.equal(new KeyLayout('example.com', 'widgets', true).key('ns', 'x'), '/registry/example.com/widgets/ns/x');
+    assert.equal(new KeyLayout('example.com', 'gadgets', false).key(undefined, 'x'), '/registry/example.com/gadgets/x');
+    assert.equal(new KeyLayout('', 'namespaces', false).key(undefined, 'x'), '/registry/namespaces/x');
+    assert.throws(() => new KeyLayout('example.com', 'widgets', true).key(undefined, 'x'), { message: 'Namespace parameter required.' });
+  });
+});

@@ -82,6 +82,8 @@ export interface GenericStoreConfig {
   now?: () => Date;
   /** NamespaceLifecycle for namespaced kinds: writes into missing or terminating namespaces refused. */
   namespaceGate?: NamespaceGate;
+  /** The generateName name generator (default: upstream's five random characters). */
+  generateName?: (base: string) => string;
 }
 
 /** An update computed inside GuaranteedUpdate: the object to write, or an instruction. */
@@ -105,6 +107,7 @@ export class GenericStore implements RESTStore {
   private readonly now: () => Date;
   private readonly lister: Lister;
   private readonly namespaceGate: NamespaceGate | undefined;
+  private readonly nameGenerator: (base: string) => string;
 
   constructor(cfg: GenericStoreConfig) {
     this.info = cfg.info;
@@ -119,6 +122,7 @@ export class GenericStore implements RESTStore {
     this.now = cfg.now ?? (() => new Date());
     this.lister = new Lister(this);
     this.namespaceGate = cfg.namespaceGate;
+    this.nameGenerator = cfg.generateName ?? generateName;
   }
 
   // ---- reading ----
@@ -206,7 +210,7 @@ export class GenericStore implements RESTStore {
     delete m.deletionGracePeriodSeconds;
     delete m.selfLink;
     this.fillSystemFields(m);
-    if (typeof m.generateName === 'string' && m.generateName !== '' && !m.name) m.name = generateName(m.generateName);
+    if (typeof m.generateName === 'string' && m.generateName !== '' && !m.name) m.name = this.nameGenerator(m.generateName);
     this.beforeCreate(ctx, strategy, ns, obj);
     const name = getName(obj);
     const key = this.keys.key(strategy.namespaced ? getNamespace(obj) : undefined, name);

@@ -109,3 +109,20 @@ describe('custom resource strategy with schema hooks', () => {
     }
   });
 });
+
+describe('read-time pruning and defaulting', () => {
+  test('objects stored before a schema change are pruned and defaulted on read', async () => {
+    const t = await openTempStore();
+    try {
+      const before = widgetStore(t.store);
+      await before.create('default', widget('old', { spec: { size: 3, replicas: 1 } }), {});
+      const after = widgetStore(t.store, { hooks: hooks([]) });
+      const got = await after.get('default', 'old');
+      assert.deepEqual(got.spec, { color: 'grey', replicas: 1 });
+      const listed = await after.list('default', {});
+      assert.deepEqual(listed.items[0]!.spec, { color: 'grey', replicas: 1 });
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -181,6 +181,12 @@ export class CustomResourceStrategy implements Strategy {
 
   canonicalize = strategyDefaults.canonicalize;
 
+  /** Reads prune and default the stored object too: a schema changed later shows on read. */
+  decorate(obj: Obj): void {
+    if (this.hooks.prune) this.hooks.prune(obj);
+    if (this.hooks.default) this.hooks.default(obj);
+  }
+
   getAttrs(obj: Obj): Attrs {
     return defaultAttrs(obj, this.namespaced, this.selectablePaths.length === 0 ? undefined : (o) => this.selectableAttrs(o));
   }
@@ -261,5 +267,9 @@ export class CustomResourceStatusStrategy implements Strategy {
 
   getAttrs(obj: Obj): Attrs {
     return this.main.getAttrs(obj);
+  }
+
+  decorate(obj: Obj): void {
+    this.main.decorate(obj);
   }
 }
