@@ -16,7 +16,9 @@ import {
   formatType,
   listOf,
   mapOf,
+  optionalOf,
   structType,
+  typeParam,
   type Type,
   type TypeProvider,
 } from './types.ts';
@@ -249,4 +251,41 @@ test('optional values: optional.of, orValue, optional field selection', () => {
   b = new B();
   const opt = b.call('_?._', [b.ident('m'), b.str('k')]);
   assert.equal(typeOfResult(b.parsed(b.member(opt, 'orValue', [b.int(0)])), e), 'int');
+});
+
+// The remaining tests of cel-go's checker_test.go that are code rather than table rows.
+
+test('adding the standard library twice, or an equivalent overload again, is not an error', () => {
+  const e = env();
+  assert.doesNotThrow(() => e.addLibrary(standardLibrary));
+  const K = typeParam('K');
+  const V = typeParam('V');
+  const optIndex = () => ({
+    name: 'optional_index',
+    overloads: [{ id: 'optional_map_key_value', params: [mapOf(K, V), K], result: optionalOf(V) }],
+  });
+  e.addFunction(optIndex());
+  assert.doesNotThrow(() => e.addFunction(optIndex()));
+  assert.throws(() => e.addVariable('x', IntType).addVariable('x', StringType), /overlapping identifier for name 'x'/);
+});
+
+test('an error carries the id of the expression it is about (TestCheckErrorData)', () => {
+  const b = new B();
+  const r = check(b.parsed(b.call('_||_', [b.ident('a', 0), b.bool(true, 5)], 2), 'a || true'), env());
+  assert.equal(r.issues.errors.length, 1);
+  assert.equal(r.issues.errors[0]!.exprId, 1);
+  assert.match(r.issues.errors[0]!.message, /undeclared reference/);
+});
+
+test('malformed optional selections are reported (TestCheckInvalidOptSelect*)', () => {
+  let b = new B();
+  const target = b.ident('Foo');
+  const member = b.member(target, '_?._', [b.ident('Foo'), b.str('field')]);
+  assert.match(
+    check(b.parsed(member), env()).issues.toString(),
+    /incorrect signature\. member call with argument count: 2/,
+  );
+  b = new B();
+  const missing = b.call('_?._', [b.ident('Foo')]);
+  assert.match(check(b.parsed(missing), env()).issues.toString(), /incorrect signature\. argument count: 1/);
 });
