@@ -32,7 +32,8 @@ test('compileSchema: prune reports unknown fields, default fills, validate colle
   assert.deepEqual(r.prunedPaths, ['metadata.junk', 'spec.extra', 'status']);
   c.default(obj);
   assert.equal(obj.spec.replicas, 1);
-  assert.deepEqual(obj.metadata, { name: 'n' });
+  // the root ObjectMeta is re-encoded as Kubernetes encodes it (creationTimestamp null when unset)
+  assert.deepEqual(obj.metadata, { name: 'n', creationTimestamp: null });
   assert.deepEqual(c.validate(obj).map(errorString).sort(), [
     'spec.mode: Unsupported value: "c": supported values: "a", "b"',
     'spec.tags[1]: Duplicate value: "a"',
@@ -69,4 +70,14 @@ test('compileSchema: list-type errors already present in the old object are not 
   assert.equal(c.validate(bad).length, 1);
   assert.equal(c.validate(bad, bad).length, 0);
   assert.equal(c.validate(bad, { spec: { tags: ['a'] } }).length, 1);
+});
+
+test('compileSchema: malformed root metadata is an error unless dropped', () => {
+  const c = compileSchema(schema);
+  const bad = { apiVersion: 'x/v1', kind: 'X', metadata: { name: 'n', labels: { a: 1 } } };
+  const r = c.prune(structuredClone(bad));
+  assert.ok(r.error && r.error.includes('ObjectMeta.labels'), r.error);
+  const o: Record<string, any> = structuredClone(bad);
+  assert.equal(c.prune(o, { dropInvalidMetadata: true }).error, undefined);
+  assert.deepEqual(o.metadata, { name: 'n', creationTimestamp: null });
 });

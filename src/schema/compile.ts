@@ -5,10 +5,11 @@
  * version and only calls these functions on the request path.
  */
 import { Path } from '../apimachinery/field/path.ts';
-import type { FieldError } from '../apimachinery/field/errors.ts';
+import { errorString, type FieldError } from '../apimachinery/field/errors.ts';
 import { compileDefaulter, compileNullPruner } from './default.ts';
 import { compileListSetsAndMaps } from './listtype.ts';
-import { compileCoercer, compileEmbeddedValidator, type CoerceResult } from './objectmeta.ts';
+import { compileCoercer, compileEmbeddedValidator, unknownObjectMetaPaths, type CoerceResult } from './objectmeta.ts';
+import { decodeObjectMeta, encodeObjectMeta } from '../apimachinery/validation/objectmeta.ts';
 import { compilePruner } from './prune.ts';
 import { newStructural, type Structural } from './structural.ts';
 import type { JSONSchemaProps } from './types.ts';
@@ -34,8 +35,11 @@ export interface PruneCallOptions {
 export interface PruneResult {
   /** Sorted paths of fields that were dropped (empty unless trackUnknown). */
   prunedPaths: string[];
-  /** A metadata/TypeMeta that could not be coerced (only when not dropping invalid metadata). */
-  error?: FieldError;
+  /**
+   * Metadata that could not be decoded or coerced (only when not dropping invalid metadata): the
+   * message Kubernetes answers such a request with (400 Bad Request).
+   */
+  error?: string;
 }
 
 export interface CompiledSchema {
@@ -43,7 +47,9 @@ export interface CompiledSchema {
   readonly structural: Structural | undefined;
   /**
    * MUTATES obj: drops unknown fields (unless preserved), drops nulls that are neither nullable
-   * nor defaulted, and coerces ObjectMeta (unknown metadata fields dropped). Returns pruned paths.
+   * nor defaulted, and coerces ObjectMeta at the root and in embedded resources (unknown fields
+   * dropped; the root metadata re-encoded canonically, `creationTimestamp: null` when unset).
+   * Returns the pruned paths.
    */
   prune(obj: unknown, opts?: PruneCallOptions): PruneResult;
   /** MUTATES obj: applies schema defaults. */
@@ -72,7 +78,6 @@ export function compileSchema(openAPIV3Schema: JSONSchemaProps | null | undefine
   const validator = compileValidator(openAPIV3Schema, { compatibilityVersion: opts.compatibilityVersion });
   const embedded = compileEmbeddedValidator(structural, false);
   const listTypes = compileListSetsAndMaps(structural);
-  const coerceRoot = compileCoercer(structural, true);
   const coerceNested = compileCoercer(structural, false);
   const root = Path.root();
   const statusSchema = openAPIV3Schema?.properties?.status;
@@ -81,17 +86,27 @@ export function compileSchema(openAPIV3Schema: JSONSchemaProps | null | undefine
     structural,
     prune(obj, o = {}) {
       const isRoot = o.isResourceRoot ?? true;
+      const track = o.trackUnknown === true;
       let paths: string[] = [];
+      // unstructuredSchemaCoercer.apply: the root ObjectMeta is decoded first (unknown fields
+      // reported as metadata.<field>) and written back last, in its canonical encoding.
+      let rootMeta: Record<string, unknown> | undefined;
+      if (isRoot && isObject(obj) && Object.hasOwn(obj, 'metadata')) {
+        const md = obj.metadata;
+        const d = decodeObjectMeta(md, { dropMalformedFields: o.dropInvalidMetadata === true });
+        if (d.error !== undefined) return { prunedPaths: [], error: d.error };
+        if (track) paths.push(...unknownObjectMetaPaths(md, 'metadata'));
+        rootMeta = encodeObjectMeta(d.meta);
+      }
       if (!opts.preserveUnknownFields) {
-        paths = (isRoot ? pruneRoot : pruneNested)(obj, { trackUnknown: o.trackUnknown });
+        paths.push(...(isRoot ? pruneRoot : pruneNested)(obj, { trackUnknown: track }));
         pruneNulls(obj);
       }
-      const c: CoerceResult = (isRoot ? coerceRoot : coerceNested)(undefined, obj, {
-        dropInvalidFields: o.dropInvalidMetadata,
-        returnUnknownFieldPaths: o.trackUnknown,
-      });
-      if (c.unknownFieldPaths.length > 0) paths = [...paths, ...c.unknownFieldPaths].sort();
-      return c.error !== undefined ? { prunedPaths: paths, error: c.error } : { prunedPaths: paths };
+      const c: CoerceResult = coerceNested(undefined, obj, { dropInvalidFields: o.dropInvalidMetadata, returnUnknownFieldPaths: track });
+      if (c.error !== undefined) return { prunedPaths: [], error: errorString(c.error) };
+      paths.push(...c.unknownFieldPaths);
+      if (rootMeta !== undefined) (obj as Record<string, unknown>).metadata = rootMeta;
+      return { prunedPaths: paths.length > 1 ? paths.sort() : paths };
     },
     default(obj) {
       defaulter(obj);

@@ -47,7 +47,7 @@ const ownerReferenceFields = new Set(['apiVersion', 'kind', 'name', 'uid', 'cont
 const managedFieldsFields = new Set(['manager', 'operation', 'apiVersion', 'time', 'fieldsType', 'fieldsV1', 'subresource']);
 
 /** The unknown-field paths kjson.UnmarshalStrict reports for metadata, prefixed with `prefix`. */
-function unknownMetaPaths(meta: unknown, prefix: string): string[] {
+export function unknownObjectMetaPaths(meta: unknown, prefix: string): string[] {
   if (!isObject(meta)) return [];
   const out: string[] = [];
   for (const k of Object.keys(meta)) {
@@ -137,7 +137,7 @@ function coerceNode(pth: Path | undefined, x: unknown, s: Structural | undefined
           else return invalid(child(pth, k), v, 'must be a string');
         }
       } else if (k === 'metadata') {
-        if (opts.returnUnknownFieldPaths) res.unknownFieldPaths.push(...unknownMetaPaths(v, child(pth, 'metadata').toString()));
+        if (opts.returnUnknownFieldPaths) res.unknownFieldPaths.push(...unknownObjectMetaPaths(v, child(pth, 'metadata').toString()));
         const d = decodeObjectMeta(v, { dropMalformedFields: opts.dropInvalidFields === true });
         if (d.error !== undefined) {
           if (!opts.dropInvalidFields) return invalid(child(pth, 'metadata'), v, d.error);
