@@ -181,3 +181,19 @@ test('deleting the CRD removes its custom resources and its discovery entry', as
   const agg = await call(f.base, 'GET', '/apis', undefined, { Accept: aggAccept });
   assert.ok(!agg.json.items.some((i: any) => i.metadata.name === 'stable.example.com'));
 });
+
+test('PartialObjectMetadata lists, pretty printing and YAML output', async () => {
+  await call(f.base, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'pom' } });
+  const pom = await call(f.base, 'GET', '/api/v1/namespaces', undefined, {
+    Accept: 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json',
+  });
+  assert.equal(pom.json.kind, 'PartialObjectMetadataList');
+  assert.ok(pom.json.items.every((i: any) => i.kind === 'PartialObjectMetadata' && i.metadata.name && !i.spec));
+  const pretty = await call(f.base, 'GET', '/api/v1/namespaces/pom?pretty=true');
+  assert.match(pretty.text, /^\{\n  "kind": "Namespace"|^\{\n  "apiVersion"/);
+  const yaml = await call(f.base, 'GET', '/api/v1/namespaces/pom', undefined, { Accept: 'application/yaml' });
+  assert.equal(yaml.headers['content-type'], 'application/yaml');
+  assert.match(yaml.text, /\nmetadata:\n/);
+  const table = await call(f.base, 'GET', '/api/v1/namespaces/pom', undefined, { Accept: tableAccept });
+  assert.deepEqual(table.json.rows[0].cells.slice(0, 2), ['pom', 'Active']);
+});

@@ -15,7 +15,7 @@ import {
 } from '../../apimachinery/status.ts';
 import type { Obj, ObjList, Subresource, UpdateOptions } from '../../registry/rest.ts';
 import { decodeJSON, decodeObjectBody, mediaTypeOf, readBody, type DecodedBody } from '../http/body.ts';
-import { negotiate, type Negotiated } from '../http/negotiate.ts';
+import { negotiate, type Negotiated, type Produces } from '../http/negotiate.ts';
 import type { Query } from '../http/query.ts';
 import { setWarnings, writeObject } from '../http/respond.ts';
 import type { RequestInfo } from '../requestinfo.ts';
@@ -53,8 +53,18 @@ function apiVersionOf(s: ServedResource): string {
   return s.group === '' ? s.version : `${s.group}/${s.version}`;
 }
 
-function objectProduces(r: ResourceRequest) {
+function objectProduces(_r: ResourceRequest): Produces {
   return { table: true, partialMetadata: true, yaml: true };
+}
+
+/**
+ * Negotiates the response form; pretty-prints for `?pretty=true` and for curl and wget, as
+ * upstream's isPrettyPrint does.
+ */
+export function negotiateFor(r: ResourceRequest, produces: Produces): Negotiated {
+  const ua = r.req.headers['user-agent'] ?? '';
+  const pretty = r.query.bool('pretty') ?? (ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('kube-probe'));
+  return negotiate(r.req.headers.accept, produces, pretty);
 }
 
 /** Converts an answer (object or list) into what the client negotiated. */
@@ -206,15 +216,15 @@ async function handleGet(r: ResourceRequest): Promise<void> {
   if (rv) opts.resourceVersion = rv;
   const obj = await r.served.store.get(r.info.namespace, r.info.name!, opts);
   if (sub === 'scale') {
-    writeObject(r.res, 200, toScale(r.served, obj), negotiate(r.req.headers.accept, { yaml: true }));
+    writeObject(r.res, 200, toScale(r.served, obj), negotiateFor(r, { yaml: true }));
     return;
   }
-  const n = negotiate(r.req.headers.accept, objectProduces(r));
+  const n = negotiateFor(r, objectProduces(r));
   writeObject(r.res, 200, transform(r, n, obj, false), n);
 }
 
 async function handleList(r: ResourceRequest): Promise<void> {
-  const n = negotiate(r.req.headers.accept, objectProduces(r));
+  const n = negotiateFor(r, objectProduces(r));
   const list: ObjList = await r.served.store.list(r.info.namespace, listOptions(r.query));
   writeObject(r.res, 200, transform(r, n, list as unknown as Obj, true), n);
 }
@@ -228,7 +238,7 @@ async function handleCreate(r: ResourceRequest): Promise<void> {
     throw err;
   }
   const opts = writeOptions(r.query, 'CreateOptions');
-  const n = negotiate(r.req.headers.accept, { yaml: true, partialMetadata: true });
+  const n = negotiateFor(r, { yaml: true, partialMetadata: true });
   const { value: obj, duplicates } = await readObject(r);
   const warnings: string[] = [];
   checkTypeMeta(r, obj);
@@ -245,7 +255,7 @@ async function handleCreate(r: ResourceRequest): Promise<void> {
 async function handleUpdate(r: ResourceRequest): Promise<void> {
   const sub = subresourceOf(r);
   const opts = writeOptions(r.query, 'UpdateOptions');
-  const n = negotiate(r.req.headers.accept, { yaml: true, partialMetadata: true });
+  const n = negotiateFor(r, { yaml: true, partialMetadata: true });
   const { value: body, duplicates } = await readObject(r);
   const warnings: string[] = [];
   checkDuplicates(r, duplicates, opts, warnings);
@@ -281,7 +291,7 @@ async function handlePatch(r: ResourceRequest): Promise<void> {
     throw newUnsupportedMediaType(accepted.filter((t) => t !== 'application/apply-patch+yaml'));
   }
   const opts = writeOptions(r.query, 'PatchOptions');
-  const n = negotiate(r.req.headers.accept, { yaml: true, partialMetadata: true });
+  const n = negotiateFor(r, { yaml: true, partialMetadata: true });
   const buf = await readBody(r.req);
   const patch = decodeJSON(buf.toString('utf8'));
   const warnings: string[] = [];
@@ -317,14 +327,14 @@ async function readDeleteBody(r: ResourceRequest): Promise<unknown> {
 
 async function handleDelete(r: ResourceRequest): Promise<void> {
   if (r.info.subresource !== undefined) throw newMethodNotSupported(gr(r.served), 'delete');
-  const n = negotiate(r.req.headers.accept, { yaml: true });
+  const n = negotiateFor(r, { yaml: true });
   const opts = deleteOptions(r.query, await readDeleteBody(r));
   const result = await r.served.store.delete(r.info.namespace, r.info.name!, opts);
   writeObject(r.res, 200, result.response, n);
 }
 
 async function handleDeleteCollection(r: ResourceRequest): Promise<void> {
-  const n = negotiate(r.req.headers.accept, { yaml: true });
+  const n = negotiateFor(r, { yaml: true });
   const opts = deleteOptions(r.query, await readDeleteBody(r));
   const list = await r.served.store.deleteCollection(r.info.namespace, listOptions(r.query), opts);
   writeObject(r.res, 200, list, n);

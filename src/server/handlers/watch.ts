@@ -5,14 +5,14 @@
  * when the client goes away.
  */
 import type { Obj, WatchEvent } from '../../registry/rest.ts';
-import { negotiate } from '../http/negotiate.ts';
 import { parseIncludeObject, toTable } from '../table/convert.ts';
 import { watchOptions } from './options.ts';
-import type { ResourceRequest } from './resource.ts';
+import { negotiateFor, type ResourceRequest } from './resource.ts';
 
 /** Serves `?watch=true`; resolves once the stream is set up (it keeps running afterwards). */
 export async function serveWatch(r: ResourceRequest): Promise<void> {
-  const n = negotiate(r.req.headers.accept, { table: true, yaml: false });
+  const n = negotiateFor(r, { table: true, partialMetadata: true, yaml: false });
+  if (n.target?.as === 'PartialObjectMetadataList') n.target.as = 'PartialObjectMetadata';
   const opts = watchOptions(r.query);
   const includeObject = n.target?.as === 'Table' ? parseIncludeObject(r.query.str('includeObject')) : 'Metadata';
   let headersSent = false;
@@ -30,6 +30,8 @@ export async function serveWatch(r: ResourceRequest): Promise<void> {
         noHeaders: !firstTable,
       });
       firstTable = false;
+    } else if (n.target?.as === 'PartialObjectMetadata' && ev.type !== 'ERROR') {
+      object = { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${n.target.version}`, metadata: ev.object.metadata ?? {} };
     }
     return JSON.stringify({ type: ev.type, object }) + '\n';
   };

@@ -45,6 +45,6 @@ test('toTable builds rows with PartialObjectMetadata and list metadata', () => {
   assert.deepEqual(row.object, { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: ct.metadata });
   const none = toTable(crdTableConvertor(columns), list, true, { includeObject: 'None', tableVersion: 'v1', noHeaders: true, now });
   assert.equal((none.rows as Array<Record<string, unknown>>)[0]!.object, undefined);
-  assert.equal(none.columnDefinitions, undefined);
+  assert.equal(none.columnDefinitions, null);
   assert.throws(() => parseIncludeObject('Bogus'), (e: unknown) => e instanceof StatusError && e.code === 400);
 });

@@ -173,7 +173,8 @@ export function toTable(conv: TableConvertor, objOrList: Obj, isList: boolean, o
   if (isList && srcMeta.continue) tableMeta.continue = srcMeta.continue;
   if (isList && srcMeta.remainingItemCount !== undefined) tableMeta.remainingItemCount = srcMeta.remainingItemCount;
   const table: Obj = { kind: 'Table', apiVersion: `meta.k8s.io/${opts.tableVersion}`, metadata: tableMeta };
-  if (!opts.noHeaders) table.columnDefinitions = conv.columns;
+  // Go encodes the omitted headers as null (the field has no omitempty).
+  table.columnDefinitions = opts.noHeaders ? null : conv.columns;
   table.rows = items.map((item) => {
     const row: Obj = { cells: conv.cells(item, now) };
     if (opts.includeObject === 'Object') row.object = item;
