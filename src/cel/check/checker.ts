@@ -107,11 +107,12 @@ class Checker {
   private freeTypeVarCounter = 0;
   private scope: Scope | undefined;
   /**
-   * cel-go's Env loses its overload filter when it enters (and leaves) a comprehension scope, so
-   * cross-type numeric comparisons are accepted from the first comprehension onwards. Kept for
-   * identical results; it only matters when crossTypeNumericComparisons is off.
+   * cel-go's Env loses its overload filter and its JSON-field-name setting when it enters (and
+   * leaves) a comprehension scope, so from the first comprehension onwards cross-type numeric
+   * comparisons and protobuf field names are accepted. Kept for identical results; it matters
+   * only when crossTypeNumericComparisons is off or jsonFieldNames is on.
    */
-  private overloadFilterActive = true;
+  private rootEnvOptions = true;
 
   constructor(
     private readonly env: CheckEnv,
@@ -284,7 +285,7 @@ class Checker {
     let resultType: Type | undefined;
     let ref: Reference | undefined;
     for (const overload of fn.overloads) {
-      if (this.overloadFilterActive && this.env.isOverloadDisabled(overload.id)) continue;
+      if (this.rootEnvOptions && this.env.isOverloadDisabled(overload.id)) continue;
       if (!!target !== !!overload.receiver) continue;
 
       // Logical operators accept any number of bool arguments (variadic ASTs).
@@ -425,7 +426,7 @@ class Checker {
     this.check(e.accuInit);
     const rangeType = substitute(this.mappings, this.getType(e.iterRange), false);
     const accuType = this.getType(e.accuInit);
-    this.overloadFilterActive = false;
+    this.rootEnvOptions = false;
     this.scope = { parent: this.scope, vars: new Map([[e.accuVar, accuType]]) };
 
     const two = e.iterVar2 !== '';
@@ -519,7 +520,7 @@ class Checker {
     }
     const ft = this.env.findFieldType(structName, field);
     if (ft) {
-      if (this.env.jsonFieldNames && !ft.isJsonField) this.errorAt(exprId, `undefined field '${field}'`);
+      if (this.rootEnvOptions && this.env.jsonFieldNames && !ft.isJsonField) this.errorAt(exprId, `undefined field '${field}'`);
       return ft.type;
     }
     this.errorAt(exprId, `undefined field '${field}'`);
