@@ -289,3 +289,15 @@ test('malformed optional selections are reported (TestCheckInvalidOptSelect*)', 
   const missing = b.call('_?._', [b.ident('Foo')]);
   assert.match(check(b.parsed(missing), env()).issues.toString(), /incorrect signature\. argument count: 1/);
 });
+
+test('as in cel-go, cross-type comparisons are accepted once a comprehension has been checked', () => {
+  const e = env({ d: { kind: 'double' }, xs: listOf(IntType) });
+  let b = new B();
+  // `1 < d && xs.all(v, true)`: the comparison is checked first and rejected
+  const before = b.call('_&&_', [b.call('_<_', [b.int(1), b.ident('d')]), b.all(b.ident('xs'), 'v', b.bool(true))]);
+  assert.match(check(b.parsed(before), e).issues.toString(), /no matching overload for '_<_'/);
+  b = new B();
+  // `xs.all(v, true) && 1 < d`: checked after the comprehension, accepted
+  const after = b.call('_&&_', [b.all(b.ident('xs'), 'v', b.bool(true)), b.call('_<_', [b.int(1), b.ident('d')])]);
+  assert.equal(check(b.parsed(after), e).issues.toString(), '');
+});

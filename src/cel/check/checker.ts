@@ -520,7 +520,9 @@ class Checker {
     }
     const ft = this.env.findFieldType(structName, field);
     if (ft) {
-      if (this.rootEnvOptions && this.env.jsonFieldNames && !ft.isJsonField) this.errorAt(exprId, `undefined field '${field}'`);
+      if (this.rootEnvOptions && this.env.jsonFieldNames && !ft.isJsonField) {
+        this.errorAt(exprId, `undefined field '${field}'`);
+      }
       return ft.type;
     }
     this.errorAt(exprId, `undefined field '${field}'`);
