@@ -43,6 +43,8 @@ export interface Reference {
   name?: string;
   /** The overloads a call may dispatch to; empty for identifiers. */
   overloadIds: string[];
+  /** The value of a constant identifier (a protobuf enum value), as cel-go records it. */
+  value?: bigint;
 }
 
 /** A checked expression: the rewritten tree, its source info, and a type and reference per node. */
@@ -150,7 +152,7 @@ class Checker {
       let name = ident.decl.name.startsWith('.') ? ident.decl.name.slice(1) : ident.decl.name;
       if (ident.requiresDisambiguation) name = '.' + name;
       this.setType(e, ident.decl.type);
-      this.setReference(e, { name, overloadIds: [] });
+      this.setReference(e, this.identReference(name));
       e.name = name;
       return;
     }
@@ -166,7 +168,7 @@ class Checker {
         let name = ident.decl.name;
         if (ident.requiresDisambiguation) name = '.' + name;
         this.setType(e, ident.decl.type);
-        this.setReference(e, { name, overloadIds: [] });
+        this.setReference(e, this.identReference(name));
         rewrite(e, { id: e.id, kind: 'ident', name });
         return;
       }
@@ -478,6 +480,13 @@ class Checker {
   }
 
   // ---- resolution helpers ----
+
+  /** The reference of a resolved identifier, with the value of an enum constant. */
+  private identReference(name: string): Reference {
+    const n = name.startsWith('.') ? name.slice(1) : name;
+    const value = this.lookupLocal(n) ? undefined : this.env.provider.findEnumValue?.(n);
+    return value === undefined ? { name, overloadIds: [] } : { name, overloadIds: [], value };
+  }
 
   private lookupLocal(name: string): Type | undefined {
     const n = name.startsWith('.') ? name.slice(1) : name;

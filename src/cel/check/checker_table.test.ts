@@ -153,6 +153,10 @@ function runCase(c: Case): string | undefined {
   if (c.outType !== undefined && (!actual || !isEquivalentType(actual, parseType(c.outType)))) {
     return `type mismatch: got ${actual && formatType(actual)}, want ${c.outType}`;
   }
+  if (c.in.includes('NestedEnum.BAR')) {
+    const ref = checked.referenceMap.get((checked.expr as { args: { id: number }[] }).args[0]!.id);
+    if (ref?.value !== 1n) return `enum constant reference carries value ${ref?.value}, want 1`;
+  }
   if (c.out !== undefined && strip(printChecked(checked)) !== strip(c.out)) {
     return `structure mismatch:\n got: ${printChecked(checked)}\nwant: ${c.out}`;
   }
