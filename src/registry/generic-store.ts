@@ -44,7 +44,7 @@ import { generateName, maxNameGenerationCreateAttempts } from './names.ts';
 import { validateObjectMetaForCreate, validateObjectMetaForUpdate } from './objectmeta-checks.ts';
 import { Lister } from './list.ts';
 import { startWatch } from './watch.ts';
-import { parseGoUint } from './resource-version.ts';
+import { parseGoUint } from '../apimachinery/resource-version.ts';
 import { validateDeleteOptions } from './list-options.ts';
 import type {
   CreateOptions,

@@ -21,8 +21,8 @@ import {
 import { CompactedError, FutureRevisionError, type KeyValue } from '../storage/store.ts';
 import type { GenericStore } from './generic-store.ts';
 import { invalidListOptions, validateListOptions } from './list-options.ts';
-import { decodeContinue, encodeContinue } from './paging.ts';
-import { requireResourceVersion } from './resource-version.ts';
+import { decodeContinue, encodeContinue } from '../apimachinery/continue-token.ts';
+import { requireResourceVersion } from '../apimachinery/resource-version.ts';
 import type { ListOptions, Obj, ObjList } from './rest.ts';
 import { buildPredicate, type Predicate } from './selection.ts';
 
