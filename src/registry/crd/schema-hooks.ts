@@ -6,7 +6,7 @@
  */
 import type { FieldError } from '../../apimachinery/field/errors.ts';
 import { Path } from '../../apimachinery/field/path.ts';
-import { validFieldPath, type PathSchema } from '../../schema/cel/field-path.ts';
+import { validFieldPath } from '../../schema/fieldpath.ts';
 import { newStructural } from '../../schema/structural.ts';
 import { validateStructural } from '../../schema/crd/structural-checks.ts';
 import type { JSONSchemaProps } from '../../schema/types.ts';
@@ -103,9 +103,16 @@ const hooks = {
   },
   /** Resolve a selectable field's JSON path (no array notation) to its path, root and schema type. */
   resolveFieldPath(jsonPath: string, schema: unknown): { path: string; root: string; type?: string } | { error: string } {
-    const r = validFieldPath(jsonPath, schema as PathSchema, false);
-    if ('error' in r) return r;
-    return { path: r.path.toString(), root: r.root, type: r.schema?.type };
+    let ss;
+    try {
+      ss = newStructural(schema as JSONSchemaProps);
+    } catch (e) {
+      return { error: (e as Error).message };
+    }
+    const r = validFieldPath(jsonPath, ss, false);
+    if (r.error !== undefined) return { error: r.error };
+    const path = r.path?.toString() ?? '';
+    return { path, root: path.split(/[.[]/)[0] ?? '', type: r.schema?.type };
   },
   validateCustomResourceDefinitionValidation(
     validation: { openAPIV3Schema?: Schema | null } | undefined,
