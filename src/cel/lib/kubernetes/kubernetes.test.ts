@@ -1,0 +1,126 @@
+/**
+ * Kubernetes' CEL library tests run as data: the tables of k8s.io/apiserver pkg/cel/library
+ * (quantity, ip, cidr, semver, format) plus upstream's documented examples of the lists and url
+ * libraries (testdata/cel-kubernetes/library_cases.json), evaluated through the public Env with
+ * the libraries installed; and apimachinery's resource.Quantity parse/format tables
+ * (quantity_model.json) against the Quantity port. Prints passed/failed/skipped counts.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Env, equals, extensionLibraries, formatValue } from '../../index.ts';
+import { Quantity, kubernetesLibraries, kubernetesTypeNames, parseQuantity, withKubernetesTypes } from './index.ts';
+
+const dataDir = fileURLToPath(new URL('../../../../testdata/cel-kubernetes/', import.meta.url));
+const load = (f: string) => JSON.parse(readFileSync(dataDir + f, 'utf8'));
+
+interface Case {
+  library: string;
+  name: string;
+  expr: string;
+  expect?: string;
+  runtimeError?: string;
+  runtimeErrorPattern?: string;
+  compileErrorPattern?: string;
+}
+
+/** Cases that cannot pass here, each with its reason. */
+const SKIP: Record<string, string> = {};
+
+const env = new Env({
+  libraries: [extensionLibraries.strings, ...kubernetesLibraries],
+  provider: withKubernetesTypes(),
+  typeNames: kubernetesTypeNames,
+});
+
+function run(c: Case): string | undefined {
+  const compiled = env.compile(c.expr);
+  if (c.compileErrorPattern !== undefined) {
+    if (!compiled.issues) return 'compiled, expected a compile error';
+    return new RegExp(c.compileErrorPattern).test(compiled.issues) ? undefined : `issues ${compiled.issues}`;
+  }
+  if (compiled.issues) return `compile: ${compiled.issues}`;
+  const r = compiled.program.eval({});
+  if (c.runtimeError !== undefined || c.runtimeErrorPattern !== undefined) {
+    if (!r.error) return `no error, value ${formatValue(r.value)}`;
+    if (c.runtimeError !== undefined) return r.error.message === c.runtimeError ? undefined : `error ${r.error.message}`;
+    return new RegExp(c.runtimeErrorPattern!).test(r.error.message) ? undefined : `error ${r.error.message}`;
+  }
+  if (r.error) return `error ${r.error.message}`;
+  const want = env.compile(c.expect!);
+  if (want.issues) return `expectation does not compile: ${want.issues}`;
+  const w = want.program.eval({});
+  if (w.error) return `expectation fails: ${w.error.message}`;
+  return equals(r.value, w.value) ? undefined : `got ${formatValue(r.value)}, want ${formatValue(w.value)}`;
+}
+
+test('Kubernetes library tables', () => {
+  const data = load('library_cases.json') as { cases: Case[] };
+  let passed = 0;
+  let skipped = 0;
+  const failures: string[] = [];
+  for (const c of data.cases) {
+    const key = `${c.library}/${c.name}: ${c.expr}`;
+    if (SKIP[key]) {
+      skipped++;
+      continue;
+    }
+    const f = run(c);
+    if (f === undefined) passed++;
+    else failures.push(`${key}: ${f}`);
+  }
+  console.log(`kubernetes library cases: ${passed} passed, ${failures.length} failed, ${skipped} skipped`);
+  assert.deepEqual(failures, []);
+});
+
+test('resource.Quantity parse table (apimachinery TestQuantityParse)', () => {
+  const data = load('quantity_model.json');
+  let n = 0;
+  for (const c of data.parse as { input: string; unscaled: string; exponent: number; format: string }[]) {
+    const want = Quantity.fromDecimal(BigInt(c.unscaled), c.exponent, c.format as never);
+    for (const [sign, input] of [
+      [1n, c.input],
+      [-1n, '-' + c.input],
+      [1n, '+' + c.input],
+    ] as const) {
+      const got = parseQuantity(input);
+      assert.ok(got instanceof Quantity, `${input}: ${got}`);
+      const expected = Quantity.fromDecimal(BigInt(c.unscaled) * sign, c.exponent, c.format as never);
+      assert.equal(expected.cmp(got), 0, `${input}: got ${got.toString()}, want ${want.toString()}`);
+      assert.equal(got.format, c.format, input);
+      n++;
+    }
+    // Once in decimal form (as after upstream's AsDec), a quantity never converts to int64.
+    const asDec = (parseQuantity(c.input) as Quantity).copy();
+    asDec.asDec();
+    assert.equal(asDec.asInt64(), undefined, `${c.input}: a decimal never converts to int64`);
+  }
+  for (const s of data.invalid as string[]) assert.ok(!(parseQuantity(s) instanceof Quantity), `${JSON.stringify(s)} parsed`);
+  assert.ok(!(parseQuantity('') instanceof Quantity));
+  console.log(`resource.Quantity parse: ${n} passed, ${data.invalid.length} invalid rejected`);
+});
+
+test('resource.Quantity canonical strings (apimachinery TestQuantityString, TestQuantityParseEmit)', () => {
+  const data = load('quantity_model.json');
+  let n = 0;
+  for (const c of data.string as { unscaled: string; exponent: number; format: string; expect: string; alternate: string }[]) {
+    const q = Quantity.fromDecimal(BigInt(c.unscaled), c.exponent, c.format as never);
+    assert.equal(q.toString(), c.expect);
+    const parsed = parseQuantity(c.expect) as Quantity;
+    assert.equal(parsed.s, c.expect, `${c.expect}: canonical input is kept`);
+    if (c.alternate) {
+      const alt = parseQuantity(c.alternate) as Quantity;
+      assert.equal(alt.s, '', `${c.alternate}: non-canonical input is not kept`);
+      assert.equal(alt.toString(), c.expect, c.alternate);
+    }
+    if (q.sign() !== 0) assert.equal(Quantity.fromDecimal(-BigInt(c.unscaled), c.exponent, c.format as never).toString(), '-' + c.expect);
+    n++;
+  }
+  for (const c of data.parseEmit as { input: string; expect: string }[]) {
+    assert.equal((parseQuantity(c.input) as Quantity).toString(), c.expect, c.input);
+    assert.equal((parseQuantity('-' + c.input) as Quantity).toString(), '-' + c.expect, '-' + c.input);
+    n++;
+  }
+  console.log(`resource.Quantity strings: ${n} passed`);
+});
