@@ -137,6 +137,7 @@ function int64Of(f: number): bigint {
 /** IsValueValidAgainstRange: true when a value (int or float kind) does not fit the type/format. */
 function rangeBad(v: unknown, kind: GoKind, typeName: string, format: string): boolean {
   if (typeName === 'integer') {
+    if (typeof v === 'number' && kind === 'int') return format === 'int32' && (v < -2147483648 || v > 2147483647);
     let n: bigint;
     if (kind === 'int') n = asBigInt(v);
     else {
@@ -311,8 +312,21 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
   const hasNumber = types.includes('number');
   const typeList = types.join(',');
 
+  // Kinds a value may have without any further check (the common, valid case).
+  const fastKinds = new Set<GoKind>();
+  if (format === '') {
+    for (const t of types) {
+      if (t === 'boolean') fastKinds.add('bool');
+      else if (t === 'integer') fastKinds.add('int');
+      else if (t === 'number') {
+        fastKinds.add('float');
+        fastKinds.add('int');
+      } else if (t === 'string' || t === 'array' || t === 'object') fastKinds.add(t);
+    }
+  }
   /** typeValidator.Validate: returns its MatchCount (1 when valid, 0 on error). */
   const checkType = (v: unknown, kind: GoKind, ctx: Ctx): number => {
+    if (fastKinds.has(kind)) return 1;
     if (kind === 'null') {
       if (types.length > 0 && !types.includes('null') && !nullable) {
         const name = ctx.path();
@@ -400,7 +414,12 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
     const data = asFloat(v);
     if (multipleOf !== undefined) {
       const b = rangeErr(multipleOf, 'float', 'MultipleOf', ctx);
-      if (!b && isInt) {
+      if (!b && isInt && typeof v === 'number' && Number.isSafeInteger(multipleOf) && multipleOf > 0) {
+        if (v % multipleOf !== 0) {
+          const path = ctx.path();
+          ctx.err({ code: 'MultipleOf', name: path, value: v, message: msg.multipleOf(path, String(multipleOf)) });
+        }
+      } else if (!b && isInt) {
         const f = int64Of(multipleOf);
         if (f <= 0n) {
           const path = ctx.path();
@@ -422,7 +441,13 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
     }
     if (minimum !== undefined) {
       const b = rangeErr(minimum, 'float', 'Minimum boundary', ctx);
-      if (!b && isInt) {
+      if (!b && isInt && typeof v === 'number' && Math.abs(minimum) < 9007199254740992) {
+        const m = Math.trunc(minimum);
+        if ((!exclMin && v < m) || (exclMin && v <= m)) {
+          const path = ctx.path();
+          ctx.err({ code: 'Min', name: path, value: v, message: exclMin ? msg.minExc(path, String(m)) : msg.minInc(path, String(m)) });
+        }
+      } else if (!b && isInt) {
         const m = int64Of(minimum);
         const d = asBigInt(v);
         if ((!exclMin && d < m) || (exclMin && d <= m)) {
@@ -436,7 +461,13 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
     }
     if (maximum !== undefined) {
       const b = rangeErr(maximum, 'float', 'Maximum boundary', ctx);
-      if (!b && isInt) {
+      if (!b && isInt && typeof v === 'number' && Math.abs(maximum) < 9007199254740992) {
+        const m = Math.trunc(maximum);
+        if ((!exclMax && v > m) || (exclMax && v >= m)) {
+          const path = ctx.path();
+          ctx.err({ code: 'Max', name: path, value: v, message: exclMax ? msg.maxExc(path, String(m)) : msg.maxInc(path, String(m)) });
+        }
+      } else if (!b && isInt) {
         const m = int64Of(maximum);
         const d = asBigInt(v);
         if ((!exclMax && d > m) || (exclMax && d >= m)) {
