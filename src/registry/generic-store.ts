@@ -45,7 +45,7 @@ import { validateObjectMetaForCreate, validateObjectMetaForUpdate } from './obje
 import { Lister } from './list.ts';
 import { startWatch } from './watch.ts';
 import { parseGoUint } from '../apimachinery/resource-version.ts';
-import { validateDeleteOptions } from './list-options.ts';
+import { newInvalidOptions, validateDeleteOptions } from '../apimachinery/validation/options.ts';
 import type {
   CreateOptions,
   CreateResult,
@@ -439,8 +439,8 @@ export class GenericStore implements RESTStore {
 
   async delete(ns: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult> {
     const key = this.keys.key(ns, name);
-    const optErrs = validateDeleteOptions(opts);
-    if (optErrs.length > 0) throw newInvalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', optErrs);
+    const optErrs = validateDeleteOptions({ propagationPolicy: opts.propagationPolicy });
+    if (optErrs.length > 0) throw newInvalidOptions('DeleteOptions', optErrs);
     for (;;) {
       const kv = await this.store.get(key);
       if (!kv) throw newNotFound(this.gr, name);
@@ -520,8 +520,8 @@ export class GenericStore implements RESTStore {
   }
 
   async deleteCollection(ns: string | undefined, listOpts: ListOptions, opts: DeleteOptions): Promise<ObjList> {
-    const optErrs = validateDeleteOptions(opts);
-    if (optErrs.length > 0) throw newInvalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', optErrs);
+    const optErrs = validateDeleteOptions({ propagationPolicy: opts.propagationPolicy });
+    if (optErrs.length > 0) throw newInvalidOptions('DeleteOptions', optErrs);
     const hasLimit = (listOpts.limit ?? 0) > 0;
     const pageOpts: ListOptions = { ...listOpts, limit: hasLimit ? listOpts.limit : 10_000 };
     let result: ObjList | undefined;

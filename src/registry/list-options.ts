@@ -1,12 +1,12 @@
 /**
- * Validation of list, watch and delete options, as k8s.io/apimachinery's
- * `apis/meta/internalversion/validation` and `apis/meta/v1/validation.ValidateDeleteOptions` do it.
+ * Validation of list and watch options, as k8s.io/apimachinery's
+ * `apis/meta/internalversion/validation` does it.
  * The handler answers with `ListOptions.meta.k8s.io "" is invalid: ...` (422); the WatchList
  * feature is taken as enabled (its default since Kubernetes 1.32).
  */
 import { forbidden, notSupported, type FieldError } from '../apimachinery/field/errors.ts';
 import { newInvalid, type StatusError } from '../apimachinery/status.ts';
-import type { DeleteOptions, ListOptions, WatchOptions } from './rest.ts';
+import type { ListOptions, WatchOptions } from './rest.ts';
 
 /** ValidateListOptions for a list request. */
 export function validateListOptions(opts: ListOptions & { sendInitialEvents?: boolean }): FieldError[] {
@@ -48,14 +48,4 @@ export function validateWatchOptions(opts: WatchOptions): FieldError[] {
 /** The 422 the handler answers with for invalid list or watch options. */
 export function invalidListOptions(errs: FieldError[]): StatusError {
   return newInvalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', errs);
-}
-
-/** ValidateDeleteOptions (the propagationPolicy part; dryRun is a boolean here). */
-export function validateDeleteOptions(opts: DeleteOptions): FieldError[] {
-  const errs: FieldError[] = [];
-  const p = opts.propagationPolicy;
-  if (p !== undefined && p !== 'Foreground' && p !== 'Background' && p !== 'Orphan') {
-    errs.push(notSupported('propagationPolicy', p, ['Foreground', 'Background', 'Orphan', 'nil']));
-  }
-  return errs;
 }
