@@ -9,6 +9,7 @@ import { openSqliteStore } from '../storage/sqlite/index.ts';
 import { GenericStore } from '../registry/generic-store.ts';
 import { NamespaceStore } from '../registry/namespace/rest.ts';
 import { CRDStore } from '../registry/crd/store.ts';
+import { namespaceLifecycle } from '../registry/namespace/lifecycle.ts';
 import { servedVersions, type ServedVersion } from '../registry/crd/serving.ts';
 import type { Obj, ResourceInfo } from '../registry/rest.ts';
 import { isAlreadyExists } from '../apimachinery/status.ts';
@@ -33,6 +34,8 @@ export async function openBackend(dataDir: string): Promise<Backend> {
       if (!isAlreadyExists(e)) throw e;
     }
   }
+  // NamespaceLifecycle: no writes into missing namespaces, no creates in terminating ones.
+  const namespaceGate = namespaceLifecycle((name) => namespaces.get(undefined, name));
   // servedVersions compiles every version of a CRD at once; the server asks per version.
   const compiled = new WeakMap<Obj, ServedVersion[]>();
   const customResourceStore = (crd: Obj, version: string, info: ResourceInfo) => {
@@ -40,7 +43,7 @@ export async function openBackend(dataDir: string): Promise<Backend> {
     if (!versions) compiled.set(crd, (versions = servedVersions(crd)));
     const v = versions.find((x) => x.name === version);
     if (!v) throw new Error(`CRD ${String((crd.metadata as Obj | undefined)?.name)} has no version ${version}`);
-    return new GenericStore({ store, info, strategy: v.strategy });
+    return new GenericStore({ store, info, strategy: v.strategy, namespaceGate });
   };
   return {
     deps: { namespaces, crds, customResourceStore },

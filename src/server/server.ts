@@ -20,14 +20,20 @@ import { versionInfo } from './version.ts';
 import { OpenAPIService } from './openapi/service.ts';
 import { registerBuiltins } from './builtins.ts';
 import { CRDServing, type CustomResourceStoreFactory } from './crd/serving.ts';
-import { NamespaceController } from './namespace/controller.ts';
+import type { NamespaceStore } from '../registry/namespace/rest.ts';
+import type { CRDStore } from '../registry/crd/store.ts';
+import { startCRDStatusController } from '../registry/controllers/crd-status.ts';
+import { bareInstanceStore, startCRDFinalizer } from '../registry/controllers/crd-finalizer.ts';
+import { startNamespaceController } from '../registry/controllers/namespace.ts';
+import type { Controller } from '../registry/controllers/loop.ts';
+import { storageVersion } from '../registry/crd/strategy.ts';
 
 /** What the server needs from the layers below. */
 export interface ApiServerDeps {
   /** The Namespace store (core/v1 namespaces). */
-  namespaces: RESTStore;
+  namespaces: NamespaceStore;
   /** The CustomResourceDefinition store (apiextensions.k8s.io/v1). */
-  crds: RESTStore;
+  crds: CRDStore;
   /** Creates the store serving one version of an established CRD. */
   customResourceStore: CustomResourceStoreFactory;
 }
@@ -51,7 +57,7 @@ export class ApiServer {
   readonly table = new ServedTable();
   readonly openapi: OpenAPIService;
   readonly crdServing: CRDServing;
-  readonly namespaceController: NamespaceController;
+  private controllers: Controller[] = [];
   readonly http: Server;
   private readonly sockets = new Set<Socket>();
   private serverAddress = '127.0.0.1:6443';
@@ -60,7 +66,6 @@ export class ApiServer {
     registerBuiltins(this.table, deps);
     this.openapi = new OpenAPIService(this.table);
     this.crdServing = new CRDServing(this.table, deps.crds, deps.customResourceStore);
-    this.namespaceController = new NamespaceController(this.table, deps.namespaces);
     this.http = createServer({ keepAlive: true }, (req, res) => {
       this.handle(req, res).catch((e) => {
         try {
@@ -83,7 +88,7 @@ export class ApiServer {
   /** Starts the CRD and Namespace controllers and listens; resolves with the bound address (`host:port`). */
   async listen(host: string, port: number): Promise<{ host: string; port: number }> {
     await this.crdServing.start();
-    await this.namespaceController.start();
+    this.startControllers();
     await new Promise<void>((resolve, reject) => {
       this.http.once('error', reject);
       this.http.listen(port, host, () => {
@@ -97,10 +102,43 @@ export class ApiServer {
     return bound;
   }
 
+  /**
+   * The registry's controllers: CRD names and Established, CRD instance cleanup (through the
+   * served stores), and the namespace deleter (over every served namespaced custom resource).
+   */
+  private startControllers(): void {
+    const { crds, namespaces } = this.deps;
+    const customStores = (): RESTStore[] => {
+      const seen = new Set<string>();
+      const out: RESTStore[] = [];
+      for (const r of this.table.all()) {
+        if (!r.custom) continue;
+        const k = `${r.group}/${r.resource}`;
+        if (seen.has(k)) continue;
+        seen.add(k);
+        out.push(r.store);
+      }
+      return out;
+    };
+    this.controllers.push(startCRDStatusController(crds));
+    this.controllers.push(
+      startCRDFinalizer(crds, {
+        instanceStore: (crd) => {
+          const spec = (crd.spec ?? {}) as { group?: string; names?: { plural?: string } };
+          const v = storageVersion(crd);
+          const served = v ? this.table.get(spec.group ?? '', v, spec.names?.plural ?? '') : undefined;
+          return served?.store ?? bareInstanceStore(crds.store, crd);
+        },
+      }),
+    );
+    this.controllers.push(startNamespaceController(namespaces, { contentStores: customStores }));
+  }
+
   /** Stops accepting, ends open connections (watches included) and the CRD watch. */
   async close(): Promise<void> {
     this.crdServing.stop();
-    this.namespaceController.stop();
+    for (const c of this.controllers) c.stop();
+    this.controllers = [];
     const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
     for (const s of this.sockets) s.destroy();
     await closed;
@@ -139,7 +177,6 @@ export class ApiServer {
         query,
         info,
         served,
-        getNamespace: (name) => this.namespaceController.lookup(name),
       });
     } catch (e) {
       if (!res.headersSent) {

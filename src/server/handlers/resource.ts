@@ -9,7 +9,6 @@ import {
   newBadRequest,
   newMethodNotSupported,
   newNotFound,
-  newForbidden,
   newUnsupportedMediaType,
   StatusError,
 } from '../../apimachinery/status.ts';
@@ -23,7 +22,7 @@ import type { ServedResource } from '../served.ts';
 import { parseIncludeObject, toTable } from '../table/convert.ts';
 import { deleteOptions, listOptions, writeOptions, type WriteOptions } from './options.ts';
 import { serveWatch } from './watch.ts';
-import { fromScale, toScale } from './scale.ts';
+import { applyScale, scaleFromCustomResource } from '../../registry/customresource/scale.ts';
 import { applyPatch, patchMediaTypes } from './patch.ts';
 
 export interface ResourceRequest {
@@ -32,8 +31,6 @@ export interface ResourceRequest {
   query: Query;
   info: RequestInfo;
   served: ServedResource;
-  /** Looks up a namespace (for the lifecycle check on create); undefined when missing. */
-  getNamespace(name: string): Promise<Obj | undefined>;
 }
 
 function gr(s: ServedResource): { group: string; resource: string } {
@@ -172,22 +169,6 @@ function ensureName(r: ResourceRequest, obj: Obj): void {
   }
 }
 
-/** NamespaceLifecycle admission: no new objects in a missing or terminating namespace. */
-async function checkNamespaceLifecycle(r: ResourceRequest, name: string): Promise<void> {
-  const ns = r.info.namespace;
-  if (!r.served.namespaced || ns === undefined) return;
-  const obj = await r.getNamespace(ns);
-  if (obj === undefined) throw newNotFound({ group: '', resource: 'namespaces' }, ns);
-  const phase = isObj(obj.status) ? obj.status.phase : undefined;
-  if (phase === 'Terminating' || isObj(obj.metadata) && obj.metadata.deletionTimestamp) {
-    const err = newForbidden(gr(r.served), name, `unable to create new content in namespace ${ns} because it is being terminated`);
-    err.status.details!.causes = [
-      { reason: 'NamespaceTerminating', message: `namespace ${ns} is being terminated`, field: 'metadata.namespace' },
-    ];
-    throw err;
-  }
-}
-
 function subresourceOf(r: ResourceRequest): Subresource | undefined {
   const sub = r.info.subresource;
   if (sub === undefined) return undefined;
@@ -216,7 +197,7 @@ async function handleGet(r: ResourceRequest): Promise<void> {
   if (rv) opts.resourceVersion = rv;
   const obj = await r.served.store.get(r.info.namespace, r.info.name!, opts);
   if (sub === 'scale') {
-    writeObject(r.res, 200, toScale(r.served, obj), negotiateFor(r, { yaml: true }));
+    writeObject(r.res, 200, scaleFromCustomResource(obj, r.served.scale!), negotiateFor(r, { yaml: true }));
     return;
   }
   const n = negotiateFor(r, objectProduces(r));
@@ -244,8 +225,6 @@ async function handleCreate(r: ResourceRequest): Promise<void> {
   checkTypeMeta(r, obj);
   checkDuplicates(r, duplicates, opts, warnings);
   ensureNamespace(r, obj);
-  const m = metaOf(obj);
-  await checkNamespaceLifecycle(r, typeof m.name === 'string' ? m.name : '');
   const result = await decodeErrorsPrefixed(r, r.served.store.create(r.info.namespace, obj, opts));
   if (r.served.deprecationWarning) warnings.unshift(r.served.deprecationWarning);
   setWarnings(r.res, [...warnings, ...result.warnings]);
@@ -267,7 +246,7 @@ async function handleUpdate(r: ResourceRequest): Promise<void> {
     ensureName(r, body);
     tryUpdate = (cur) => {
       if (cur === undefined) throw newNotFound(gr(r.served), r.info.name!);
-      return fromScale(r.served, cur, body);
+      return applyScale(structuredClone(cur), body, r.served.scale!);
     };
   } else {
     checkTypeMeta(r, body);
@@ -278,7 +257,7 @@ async function handleUpdate(r: ResourceRequest): Promise<void> {
   const result = await decodeErrorsPrefixed(r, r.served.store.update(r.info.namespace, r.info.name!, tryUpdate, uopts));
   if (r.served.deprecationWarning) warnings.unshift(r.served.deprecationWarning);
   setWarnings(r.res, [...warnings, ...result.warnings]);
-  const out = sub === 'scale' ? toScale(r.served, result.object) : transform(r, n, result.object, false);
+  const out = sub === 'scale' ? scaleFromCustomResource(result.object, r.served.scale!) : transform(r, n, result.object, false);
   writeObject(r.res, result.created ? 201 : 200, out, n);
 }
 
@@ -301,8 +280,8 @@ async function handlePatch(r: ResourceRequest): Promise<void> {
   const tryUpdate = (cur: Obj | undefined): Obj => {
     if (cur === undefined) throw newNotFound(gr(r.served), r.info.name!);
     if (sub === 'scale') {
-      const scale = applyPatch(mt, toScale(r.served, cur), patch.value);
-      return fromScale(r.served, cur, scale);
+      const scale = applyPatch(mt, scaleFromCustomResource(cur, r.served.scale!), patch.value);
+      return applyScale(structuredClone(cur), scale, r.served.scale!);
     }
     const next = applyPatch(mt, cur, patch.value);
     checkTypeMeta(r, next);
@@ -313,7 +292,7 @@ async function handlePatch(r: ResourceRequest): Promise<void> {
   const result = await decodeErrorsPrefixed(r, r.served.store.update(r.info.namespace, r.info.name!, tryUpdate, uopts));
   if (r.served.deprecationWarning) warnings.unshift(r.served.deprecationWarning);
   setWarnings(r.res, [...warnings, ...result.warnings]);
-  const out = sub === 'scale' ? toScale(r.served, result.object) : transform(r, n, result.object, false);
+  const out = sub === 'scale' ? scaleFromCustomResource(result.object, r.served.scale!) : transform(r, n, result.object, false);
   writeObject(r.res, result.created ? 201 : 200, out, n);
 }
 
