@@ -124,3 +124,76 @@ test('resource.Quantity canonical strings (apimachinery TestQuantityString, Test
   }
   console.log(`resource.Quantity strings: ${n} passed`);
 });
+
+/** Runtime cost cases that differ here, each with its reason. */
+const COST_SKIP: Record<string, string> = {};
+
+test('runtime costs (apiserver library cost_test.go)', () => {
+  const data = load('runtime_cost_cases.json') as { cases: { suite: string; expr: string; runtimeCost: number }[] };
+  const costEnv = new Env({ libraries: [extensionLibraries.strings, ...kubernetesLibraries], presenceTestHasCost: false });
+  let passed = 0;
+  let skipped = 0;
+  const failures: string[] = [];
+  for (const c of data.cases) {
+    if (COST_SKIP[c.expr]) {
+      skipped++;
+      continue;
+    }
+    const compiled = costEnv.compile(c.expr);
+    if (compiled.issues) {
+      failures.push(`${c.expr}: ${compiled.issues}`);
+      continue;
+    }
+    const r = compiled.program.eval({});
+    if (r.cost === c.runtimeCost) passed++;
+    else failures.push(`${c.suite} ${c.expr}: cost ${r.cost}, want ${c.runtimeCost}`);
+  }
+  console.log(`kubernetes runtime costs: ${passed} passed, ${failures.length} failed, ${skipped} skipped`);
+  assert.deepEqual(failures, []);
+});
+
+test('authorizer library: checks reach the Authorizer with upstream attributes', async () => {
+  const { AuthorizerType, denyAllAuthorizer, newAuthorizerValue } = await import('./authz.ts');
+  const seen: unknown[] = [];
+  const recording = {
+    authorize: (a: unknown) => {
+      seen.push(a);
+      return { decision: 'Allow' as const, reason: 'because', error: undefined };
+    },
+  };
+  const authzEnv = new Env({ libraries: kubernetesLibraries, variables: { authorizer: AuthorizerType } });
+  const evalWith = (expr: string, authorizer: typeof recording | typeof denyAllAuthorizer) => {
+    const c = authzEnv.compile(expr);
+    assert.ok(c.program, c.issues);
+    return c.program.eval({ authorizer: newAuthorizerValue({ name: 'alice', groups: ['devs'] }, authorizer) });
+  };
+  const check = "authorizer.group('apps').resource('deployments').subresource('scale').namespace('ns').name('web').check('update')";
+  assert.equal(evalWith(`${check}.allowed()`, denyAllAuthorizer).value, false);
+  const r = evalWith(`${check}.allowed() && ${check}.reason() == 'because' && !${check}.errored()`, recording);
+  assert.equal(r.value, true);
+  assert.deepEqual(seen[0], {
+    user: { name: 'alice', groups: ['devs'] },
+    verb: 'update',
+    resourceRequest: true,
+    apiGroup: 'apps',
+    apiVersion: '*',
+    resource: 'deployments',
+    subresource: 'scale',
+    namespace: 'ns',
+    name: 'web',
+  });
+  // Each check costs 350000, as upstream.
+  assert.ok(evalWith(`${check}.allowed()`, recording).cost >= 350000);
+  seen.length = 0;
+  assert.equal(evalWith("authorizer.serviceAccount('kube-system', 'builder').path('/healthz').check('get').allowed()", recording).value, true);
+  assert.deepEqual(seen[0], {
+    user: { name: 'system:serviceaccount:kube-system:builder', groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system'] },
+    verb: 'get',
+    resourceRequest: false,
+    path: '/healthz',
+  });
+  assert.equal(evalWith("authorizer.path(' ').check('get')", recording).error?.message, 'path must not be empty');
+  assert.equal(evalWith("authorizer.group('').resource('').check('get')", recording).error?.message, 'resource must not be empty');
+  assert.equal(evalWith("authorizer.serviceAccount('ns', 'Bad_Name')", recording).error?.message, 'Invalid service account name');
+  assert.equal(evalWith("authorizer.serviceAccount('a.b', 'ok')", recording).error?.message, 'Invalid service account namespace');
+});
