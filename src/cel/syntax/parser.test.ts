@@ -328,6 +328,40 @@ test('hostile input ends in an error, never a stack overflow or a hang', () => {
   assert.ok(parse('a' + ' || a'.repeat(19_000)).parsed);
 });
 
+test('a parse started deep in the caller\'s stack reports an error instead of overflowing', () => {
+  const src = 'f('.repeat(249) + 'a' + ')'.repeat(249);
+  // parse cannot help a caller with no stack left even to enter it: such depths count as exhausted
+  const probe = (n: number): number => (n === 0 ? 0 : 1 + probe(n - 1));
+  const at = (depth: number): string => {
+    if (depth === 0) {
+      try {
+        probe(60);
+      } catch {
+        return 'caller stack exhausted';
+      }
+      try {
+        const r = parse(src);
+        return r.parsed ? 'parsed' : r.issues.errors[0]!.message;
+      } catch (e) {
+        return `parse threw ${String(e)}`;
+      }
+    }
+    try {
+      return at(depth - 1);
+    } catch {
+      return 'caller stack exhausted';
+    }
+  };
+  const seen = new Set<string>();
+  for (let depth = 0; depth < 15_000; depth += 7) {
+    const r = at(depth);
+    assert.ok(!r.startsWith('parse threw'), `${depth}: ${r}`);
+    seen.add(r);
+  }
+  assert.ok(seen.has('parsed'));
+  assert.ok(seen.has('expression recursion limit exceeded: 250'), [...seen].join(', '));
+});
+
 test('random token soup never throws', () => {
   const atoms = ['a', '1', '(', ')', '[', ']', '{', '}', '.', ',', ':', '?', '!', '-', '+', '*', '&&', '||',
     '==', 'in', "'s'", 'b"x"', 'has(', '.all(', 'x,', '`q`', '@', '"', '\n', ' ', '1u', '2.5', 'true'];

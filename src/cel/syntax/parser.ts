@@ -56,8 +56,12 @@ const RESERVED = new Set([
 ]);
 
 const UNLIMITED = 0x7fffffff;
-/** Beyond this many nested expressions the JS stack, not the option, would be the limit: stop first. */
-export const HARD_DEPTH_LIMIT = 1000;
+/**
+ * Beyond this many nested expressions the JS stack, not the option, would be the limit (a default
+ * Node stack holds about 430 nested calls `f(f(...))`): stop first. A stack that still runs out (a
+ * caller already deep in its own stack) is caught and reported as the same error.
+ */
+export const HARD_DEPTH_LIMIT = 400;
 
 // ---- token sets (ANTLR expected/follow sets), as sorted arrays of token types ----
 
@@ -128,6 +132,17 @@ export function parse(source: string, opts: ParseOptions = {}): ParseResult {
   const description = opts.description ?? '<input>';
   const src = new CelSource(source, description);
   const issues = new Issues(src);
+  try {
+    return parseInto(source, opts, src, issues);
+  } catch (e) {
+    // the caller's own stack was nearly exhausted before parsing began
+    if (!(e instanceof RangeError)) throw e;
+    issues.report(-1, `expression recursion limit exceeded: ${Math.min(normLimit(opts.maxRecursionDepth, 250), HARD_DEPTH_LIMIT)}`);
+    return { issues };
+  }
+}
+
+function parseInto(source: string, opts: ParseOptions, src: CelSource, issues: Issues): ParseResult {
   const limit = normLimit(opts.expressionSizeCodePointLimit, 100_000);
   const cps = codePoints(source);
   if (cps.length > limit) {
@@ -139,7 +154,7 @@ export function parse(source: string, opts: ParseOptions = {}): ParseResult {
   if (issues.hasErrors() || !expr) return { issues };
   const sourceInfo: SourceInfo = {
     source,
-    description,
+    description: src.description,
     lineOffsets: src.lineStarts.slice(),
     positions: p.positions,
     macroCalls: p.macroCalls,
