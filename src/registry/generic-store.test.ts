@@ -442,3 +442,51 @@ describe('generic store: generateName collisions and get', () => {
     assert.throws(() => new KeyLayout('example.com', 'widgets', true).key(undefined, 'x'), { message: 'Namespace parameter required.' });
   });
 });
+
+describe('generic store: bad input changes nothing', () => {
+  let t: TempStore;
+  let s: GenericStore;
+  before(async () => {
+    t = await openTempStore();
+    s = widgetStore(t.store);
+  });
+  after(() => t.close());
+
+  test('an unparsable resourceVersion on update is a 500 with strconv\'s message, as upstream', async () => {
+    await s.create('default', widget('rv'), {});
+    const rev = await t.store.currentRevision();
+    const err = await rejectsStatus(
+      s.update('default', 'rv', (cur) => ({ ...cur!, metadata: { ...meta(cur!), resourceVersion: 'abc' }, spec: { color: 'x' } }), {}),
+      500,
+      '',
+      'strconv.ParseUint: parsing "abc": invalid syntax',
+    );
+    assert.equal(err.status.reason, undefined);
+    assert.equal(await t.store.currentRevision(), rev);
+  });
+
+  test('labels of the wrong type, oversized annotations and bad finalizers are 422', async () => {
+    const rev = await t.store.currentRevision();
+    const w1 = widget('l1');
+    meta(w1).labels = ['a'];
+    await rejectsStatus(s.create('default', w1, {}), 422, 'Invalid', /metadata/);
+    const w2 = widget('l2');
+    meta(w2).annotations = { big: 'x'.repeat(256 * 1024) };
+    await rejectsStatus(s.create('default', w2, {}), 422, 'Invalid', /metadata\.annotations: Too long: may not be (more than|longer than) 262144 bytes/);
+    const w3 = widget('l3');
+    meta(w3).finalizers = ['bad finalizer!'];
+    await rejectsStatus(s.create('default', w3, {}), 422, 'Invalid', /^Widget\.example\.com "l3" is invalid: metadata\.finalizers: Invalid value: "bad finalizer!": name part must consist of/);
+    assert.equal(await t.store.currentRevision(), rev);
+  });
+
+  test('an update into another namespace is 400; the object is unchanged', async () => {
+    const { object } = await s.create('default', widget('mv'), {});
+    await rejectsStatus(
+      s.update('default', 'mv', (cur) => ({ ...cur!, metadata: { ...meta(cur!), namespace: 'other' } }), {}),
+      400,
+      'BadRequest',
+      'the namespace of the object (other) does not match the namespace on the URL (default)',
+    );
+    assert.deepEqual(await s.get('default', 'mv'), object);
+  });
+});
