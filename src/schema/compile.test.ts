@@ -81,3 +81,12 @@ test('compileSchema: malformed root metadata is an error unless dropped', () => 
   assert.equal(c.prune(o, { dropInvalidMetadata: true }).error, undefined);
   assert.deepEqual(o.metadata, { name: 'n', creationTimestamp: null });
 });
+
+test('blockingError: type errors block CEL rules, bound errors do not', async () => {
+  const { blockingError } = await import('./compile.ts');
+  const c = compileSchema(schema);
+  assert.equal(blockingError(c.validate({ spec: { replicas: 20 } })), undefined);
+  const b = blockingError(c.validate({ spec: { replicas: 'x' } }));
+  assert.ok(b);
+  assert.equal(errorString(b), '<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation');
+});

@@ -5,7 +5,7 @@
  * version and only calls these functions on the request path.
  */
 import { Path } from '../apimachinery/field/path.ts';
-import { errorString, type FieldError } from '../apimachinery/field/errors.ts';
+import { errorString, invalid, type FieldError } from '../apimachinery/field/errors.ts';
 import { compileDefaulter, compileNullPruner } from './default.ts';
 import { compileListSetsAndMaps } from './listtype.ts';
 import { compileCoercer, compileEmbeddedValidator, unknownObjectMetaPaths, type CoerceResult } from './objectmeta.ts';
@@ -125,4 +125,23 @@ export function compileSchema(openAPIV3Schema: JSONSchemaProps | null | undefine
       return statusValidator.validateUpdate(obj.status, old, 'status');
     },
   };
+}
+
+/**
+ * hasBlockingErr (customresource strategy): CEL rules are not evaluated when the schema errors
+ * include a type error or a NotSupported/Required/TooLong/TooMany error, because rules would
+ * then see values of the wrong shape; this is the error reported instead of the rules' results.
+ */
+export function blockingError(errs: readonly FieldError[]): FieldError | undefined {
+  for (const e of errs) {
+    switch (e.type) {
+      case 'FieldValueNotSupported':
+      case 'FieldValueRequired':
+      case 'FieldValueTooLong':
+      case 'FieldValueTooMany':
+      case 'FieldValueTypeInvalid':
+        return invalid('', null, 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation');
+    }
+  }
+  return undefined;
 }

@@ -7,7 +7,7 @@
 export type { JSONSchemaProps, ValidationRule } from './types.ts';
 export { newStructural, StructuralError, structuralToSchema } from './structural.ts';
 export type { Structural, ValueValidation, NestedValueValidation } from './structural.ts';
-export { compileSchema } from './compile.ts';
+export { compileSchema, blockingError } from './compile.ts';
 export type { CompiledSchema, CompileOptions, PruneCallOptions, PruneResult } from './compile.ts';
 export { validateStructural } from './crd/structural-checks.ts';
 export { nonStructuralCondition } from './crd/nonstructural.ts';
