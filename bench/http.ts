@@ -85,14 +85,19 @@ async function pool(n: number, concurrency: number, task: (i: number) => Promise
 function httpCall(agent: Agent, base: string, method: string, path: string, body?: unknown, accept = 'application/json'): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : JSON.stringify(body);
-    const req = request(base + path, { method, agent, headers: { Accept: accept, ...(data ? { 'Content-Type': 'application/json' } : {}) } }, (res) => {
+    // Content-Length and a single end(): like Go clients, and no chunked trailer left to Nagle.
+    const headers: Record<string, string | number> = { Accept: accept };
+    if (data) {
+      headers['Content-Type'] = 'application/json';
+      headers['Content-Length'] = Buffer.byteLength(data);
+    }
+    const req = request(base + path, { method, agent, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
     });
     req.on('error', reject);
-    if (data) req.write(data);
-    req.end();
+    req.end(data);
   });
 }
 
