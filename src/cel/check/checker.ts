@@ -783,8 +783,11 @@ function findSub(m: Mapping, t: Type): Type | undefined {
   return m.get(subKey(t));
 }
 
-/** The type parameter names an overload uses (cel-go collects them from its signature). */
+/** The type parameter names an overload uses (cel-go collects them from its signature); cached. */
+const overloadParamNames = new WeakMap<OverloadDecl, string[]>();
 function overloadTypeParams(o: OverloadDecl): string[] {
+  const known = overloadParamNames.get(o);
+  if (known) return known;
   const names = new Set<string>(o.typeParams ?? []);
   const walk = (t: Type): void => {
     if (t.kind === 'typeParam') names.add(t.name);
@@ -792,7 +795,9 @@ function overloadTypeParams(o: OverloadDecl): string[] {
   };
   o.params.forEach(walk);
   walk(o.result);
-  return [...names];
+  const list = [...names];
+  overloadParamNames.set(o, list);
+  return list;
 }
 
 /** cel-go's DeclaredTypeName: the type name, or `wrapper(T)` for a wrapper. */
