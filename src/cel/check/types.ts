@@ -72,7 +72,7 @@ export interface FieldType {
 
 /**
  * Supplies object types to the checker (the schema layer derives them from CRD schemas).
- * Each object type also carries the size bounds the cost estimator needs.
+ * Size bounds for the cost estimator are supplied separately, as a SizeEstimator (cost.ts).
  */
 export interface TypeProvider {
   /** The object type with this fully qualified name, if declared. */
