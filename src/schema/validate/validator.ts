@@ -247,19 +247,24 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
   };
 }
 
-/** CorrelatedObject.Index for list-type map: the old element whose key fields equal v's. */
+/** CorrelatedObject.Index for list-type map (MapList.Get): the first old element with the same keys. */
 function correlateMapElement(v: unknown, olds: readonly unknown[], keys: readonly string[]): unknown {
   if (!isObject(v)) return NONE;
+  for (const k of keys) if (!Object.hasOwn(v, k) || !isScalarKey(v[k])) return NONE;
   outer: for (const o of olds) {
     if (!isObject(o)) continue;
     for (const k of keys) {
-      const hv = Object.hasOwn(v, k);
-      if (hv !== Object.hasOwn(o, k)) continue outer;
-      if (hv && !deepEqualJSON(v[k], o[k])) continue outer;
+      if (!Object.hasOwn(o, k) || !isScalarKey(o[k]) || !deepEqualJSON(v[k], o[k])) continue outer;
     }
     return o;
   }
   return NONE;
+}
+
+/** Key values MapList accepts: bool, number or string (not null, not compound). */
+function isScalarKey(x: unknown): boolean {
+  const k = goKind(x);
+  return k === 'bool' || k === 'int' || k === 'float' || k === 'string';
 }
 
 /** Runs a sub-schema into its own error list (a separate kube-openapi Result). */
@@ -485,7 +490,8 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
   const items = s.items;
   const itemNode: Node | undefined = items && !Array.isArray(items) ? compileNode(items, env) : undefined;
   const tupleNodes: Node[] | undefined = Array.isArray(items) && items.length > 0 ? items.map((x) => compileNode(x, env)) : undefined;
-  const mapKeys = s['x-kubernetes-list-type'] === 'map' && (s['x-kubernetes-list-map-keys']?.length ?? 0) > 0 ? s['x-kubernetes-list-map-keys']! : undefined;
+  const mapKeys =
+    s.type === 'array' && s['x-kubernetes-list-type'] === 'map' && (s['x-kubernetes-list-map-keys']?.length ?? 0) > 0 ? s['x-kubernetes-list-map-keys']! : undefined;
   const minItems = s.minItems ?? undefined;
   const maxItems = s.maxItems ?? undefined;
   const uniqueItems = s.uniqueItems === true;
