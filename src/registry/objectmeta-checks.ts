@@ -34,3 +34,8 @@ export function validateObjectMetaForUpdate(obj: Obj, old: Obj, namespaced: bool
     ...validateObjectMetaUpdate(metadataOf(obj), metadataOf(old), metadataPath),
   ];
 }
+
+/** ValidateObjectMetaAccessorUpdate alone (what custom resource validation adds on update). */
+export function validateObjectMetaUpdateOnly(obj: Obj, old: Obj): FieldError[] {
+  return validateObjectMetaUpdate(metadataOf(obj), metadataOf(old), metadataPath);
+}

@@ -10,7 +10,7 @@ import { invalid, type FieldError } from '../../apimachinery/field/errors.ts';
 import { newBadRequest } from '../../apimachinery/status.ts';
 import { nameIsDNSSubdomain } from '../../apimachinery/validation/names.ts';
 import { deepCopy, jsonEqual, metaOf } from '../meta.ts';
-import { validateObjectMetaWith } from '../objectmeta-checks.ts';
+import { validateObjectMetaUpdateOnly, validateObjectMetaWith } from '../objectmeta-checks.ts';
 import type { Obj, Subresource } from '../rest.ts';
 import { defaultAttrs, strategyDefaults, type Attrs, type RequestContext, type Strategy } from '../strategy.ts';
 import { nestedField, nestedInt64, nestedString, splitJSONPath } from './nested.ts';
@@ -164,7 +164,7 @@ export class CustomResourceStrategy implements Strategy {
     const tm = this.validateTypeMeta(obj);
     if (tm.length > 0) return tm;
     return [
-      ...validateObjectMetaWith(obj, this.namespaced, nameIsDNSSubdomain),
+      ...validateObjectMetaUpdateOnly(obj, old),
       ...(this.hooks.validateUpdate?.(obj, old) ?? this.hooks.validate?.(obj) ?? []),
       ...this.validateScaleSpec(obj),
       ...this.validateScaleStatus(obj),
@@ -243,13 +243,13 @@ export class CustomResourceStatusStrategy implements Strategy {
     return this.main.validate(ctx, obj);
   }
 
-  /** ValidateStatusUpdate: type meta, ObjectMeta, the schema (with the old object), scale status. */
+  /** ValidateStatusUpdate: type meta, the ObjectMeta update rules, the schema (with the old object), scale status. */
   validateUpdate(_ctx: RequestContext, obj: Obj, old: Obj): FieldError[] {
     const tm = this.main.validateTypeMeta(obj);
     if (tm.length > 0) return tm;
     const hooks = this.main.cfg.hooks ?? {};
     return [
-      ...validateObjectMetaWith(obj, this.namespaced, nameIsDNSSubdomain),
+      ...validateObjectMetaUpdateOnly(obj, old),
       ...(hooks.validateUpdate?.(obj, old) ?? hooks.validate?.(obj) ?? []),
       ...this.main.validateScaleStatus(obj),
     ];
