@@ -1,6 +1,6 @@
 /**
  * The Kubernetes CEL libraries (k8s.io/apiserver/pkg/cel/library), installable into an Env:
- * quantity, url, ip, cidr, semver, format, lists, authz (and its selectors), plus the type names
+ * quantity, url, ip, cidr, semver, format, lists, authz (and its selectors), jsonpatch, plus the type names
  * and a TypeProvider so that checked expressions can name the library types
  * (`type(ip('1.2.3.4')) == net.IP`).
  */
@@ -10,6 +10,7 @@ import { AuthorizerType, DecisionType, GroupCheckType, PathCheckType, ResourceCh
 import { CIDRType, cidrLibrary } from './cidr.ts';
 import { FormatType, formatLibrary } from './format.ts';
 import { IPType, ipLibrary } from './ip.ts';
+import { jsonPatchLibrary } from './jsonpatch.ts';
 import { kubernetesListsLibrary } from './lists.ts';
 import { QuantityType, quantityLibrary } from './quantity.ts';
 import { SemverType, semverLibrary } from './semver.ts';
@@ -19,6 +20,7 @@ export * from './authz.ts';
 export { CIDRType, CIDRValue, cidrLibrary, parseCIDR } from './cidr.ts';
 export { FormatType, FormatValue, CONSTANT_FORMATS, formatLibrary, type NamedFormat } from './format.ts';
 export { IPType, IPValue, ipLibrary, parseIPAddr } from './ip.ts';
+export { escapeJSONPointerKey, jsonPatchLibrary } from './jsonpatch.ts';
 export { kubernetesListsLibrary, traversalCost } from './lists.ts';
 export { LibraryValue } from './object.ts';
 export { QuantityType, QuantityValue, quantityLibrary } from './quantity.ts';
@@ -37,6 +39,7 @@ export const kubernetesLibraries: Library[] = [
   cidrLibrary,
   formatLibrary,
   semverLibrary,
+  jsonPatchLibrary,
 ];
 
 /** The library types by name. */

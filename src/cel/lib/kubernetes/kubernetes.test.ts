@@ -202,3 +202,46 @@ test('authorizer library: checks reach the Authorizer with upstream attributes',
   assert.equal(evalWith("authorizer.serviceAccount('ns', 'Bad_Name')", recording).error?.message, 'Invalid service account name');
   assert.equal(evalWith("authorizer.serviceAccount('a.b', 'ok')", recording).error?.message, 'Invalid service account namespace');
 });
+
+/** Estimated-cost cases that cannot run with these declarations, each with its reason. */
+const ESTIMATE_SKIP: Record<string, string> = {};
+
+test("estimated costs with these libraries' declarations (testdata/cel-checker/k8s_cost_cases.json)", async () => {
+  const { kubernetesCallCost } = await import('../../check/kubernetes-cost.ts');
+  const { kindOf } = await import('../../check/types.ts');
+  const { AuthorizerType } = await import('./authz.ts');
+  const table = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../testdata/cel-checker/k8s_cost_cases.json', import.meta.url)), 'utf8')) as {
+    cases: { suite: string; expr: string; wanted: [string, string] }[];
+  };
+  const estEnv = new Env({
+    libraries: [...Object.values(extensionLibraries), ...kubernetesLibraries],
+    variables: { authorizer: AuthorizerType },
+    crossTypeNumericComparisons: true,
+    presenceTestHasCost: false,
+  });
+  // Kubernetes' testCostEstimator: strings and bytes are at most 12 long.
+  const sizeEstimator = (node: { type: Parameters<typeof kindOf>[0] }) => {
+    const k = kindOf(node.type);
+    return k === 'string' || k === 'bytes' ? { min: 0n, max: 12n } : undefined;
+  };
+  let passed = 0;
+  let skipped = 0;
+  const failures: string[] = [];
+  for (const c of table.cases) {
+    if (ESTIMATE_SKIP[c.expr]) {
+      skipped++;
+      continue;
+    }
+    const r = estEnv.check(c.expr);
+    if (!r.checked) {
+      failures.push(`${c.suite} ${c.expr}: ${r.issues}`);
+      continue;
+    }
+    const est = estEnv.estimateCost(r.checked, { sizeEstimator, callCost: kubernetesCallCost, presenceTestHasCost: false } as never);
+    const got = [String(est.min), String(est.max)];
+    if (got[0] === c.wanted[0] && got[1] === c.wanted[1]) passed++;
+    else failures.push(`${c.suite} ${c.expr}: got [${got.join(', ')}], want [${c.wanted.join(', ')}]`);
+  }
+  console.log(`kubernetes estimated costs: ${passed} passed, ${failures.length} failed, ${skipped} skipped`);
+  assert.deepEqual(failures, []);
+});
