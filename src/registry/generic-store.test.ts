@@ -490,3 +490,26 @@ describe('generic store: bad input changes nothing', () => {
     assert.deepEqual(await s.get('default', 'mv'), object);
   });
 });
+
+describe('generic store: create on update', () => {
+  test('forceAllowCreate (apply) creates a missing object, ignoring a resourceVersion in the body', async () => {
+    const t = await openTempStore();
+    try {
+      const s = widgetStore(t.store);
+      const w = widget('applied');
+      meta(w).resourceVersion = '12';
+      const r = await s.update('default', 'applied', (cur) => {
+        assert.equal(cur, undefined);
+        return w;
+      }, { forceAllowCreate: true });
+      assert.equal(r.created, true);
+      assert.equal(meta(r.object).generation, 1);
+      assert.equal(meta(r.object).resourceVersion, String(await t.store.currentRevision()));
+      const again = await s.update('default', 'applied', (cur) => ({ ...cur!, spec: { color: 'red' } }), { forceAllowCreate: true });
+      assert.equal(again.created, false);
+      assert.equal(meta(again.object).generation, 2);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -202,7 +202,8 @@ export class GenericStore implements RESTStore {
     };
   }
 
-  private async createOnce(ns: string | undefined, obj: Obj, ctx: RequestContext, strategy: Strategy): Promise<Obj> {
+  /** One create attempt; `viaUpdate` is create-on-update, where a set resourceVersion is just dropped. */
+  private async createOnce(ns: string | undefined, obj: Obj, ctx: RequestContext, strategy: Strategy, viaUpdate = false): Promise<Obj> {
     const m = metaOf(obj);
     // The create handler wipes what only the system sets (WipeObjectMetaSystemFields), then
     // the store fills it (FillObjectMetaSystemFields).
@@ -219,7 +220,7 @@ export class GenericStore implements RESTStore {
     const rvText = getResourceVersion(obj);
     if (rvText !== '') {
       const rv = parseGoUint(rvText);
-      if (rv.ok && rv.value !== 0n && !ctx.dryRun) {
+      if (rv.ok && rv.value !== 0n && !ctx.dryRun && !viaUpdate) {
         throw new StatusError(failureStatus(500, '', 'resourceVersion should not be set on objects to be created'));
       }
       setResourceVersion(obj, '');
@@ -317,7 +318,7 @@ export class GenericStore implements RESTStore {
       this.checkName(desired, name, ns);
       if (!existing || !kv) {
         try {
-          const object = await this.createOnce(ns, desired, ctx, strategy);
+          const object = await this.createOnce(ns, desired, ctx, strategy, true);
           return { object, created: true, warnings: ctx.warnings };
         } catch (e) {
           if (isAlreadyExists(e)) continue; // created meanwhile: update it instead
