@@ -27,3 +27,4 @@ export { validFieldPath } from './fieldpath.ts';
 export { goKind, deepCopyJSON, deepEqualJSON, goJSONMarshal } from './value.ts';
 export { parseGoJSON } from './gojson.ts';
 export { schemaWarningsOnCreate, schemaWarningsOnUpdate } from './crd/warnings.ts';
+export { unfold, stripValueValidations, stripNullable, cloneStructural } from './skeleton.ts';

@@ -25,7 +25,7 @@ import {
 import type { AstNode, SizeEstimate } from '../../cel/check/cost.ts';
 import type { Structural } from '../structural.ts';
 import { emptyStructural } from '../structural.ts';
-import { escape } from './escaping.ts';
+import { CEL_RESERVED_SYMBOLS, escape } from './escaping.ts';
 
 /** celconfig.MaxRequestSizeBytes: the largest request kube-apiserver accepts (3 MiB). */
 export const MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024;
@@ -285,7 +285,7 @@ export function declTypeProvider(root: DeclType, base?: TypeProvider): TypeProvi
     findFieldType: (structName, field) => {
       const t = types.get(structName);
       if (t === undefined) return base?.findFieldType(structName, field);
-      const f = t.fields!.get(field);
+      const f = t.fields!.get(field) ?? (CEL_RESERVED_SYMBOLS.has(field) ? t.fields!.get(`__${field}__`) : undefined);
       return f === undefined ? undefined : { type: f.type.celType };
     },
     fieldNames: (structName) => {
