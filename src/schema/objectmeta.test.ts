@@ -50,3 +50,45 @@ test('embedded resources need apiVersion, kind and valid metadata', () => {
   ]);
   assert.deepEqual(validateEmbedded(undefined, { spec: { template: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: {} } } }, schema, false), []);
 });
+
+// Ported from objectmeta/validation_test.go: (type, field) multisets.
+const R = (f: string) => `FieldValueRequired ${f}`;
+const I = (f: string) => `FieldValueInvalid ${f}`;
+const kinds = (errs: { type: string; field: string }[]) => errs.map((e) => `${e.type} ${e.field}`).sort();
+
+test('objectmeta validation_test: TestValidateEmbeddedResource', () => {
+  const root = newStructural({ 'x-kubernetes-embedded-resource': true });
+  const cases: [string, unknown, string[]][] = [
+    ['empty', {}, [R('apiVersion'), R('kind')]],
+    ['version and kind', { apiVersion: 'foo/v1', kind: 'Foo' }, []],
+    ['invalid kind', { apiVersion: 'foo/v1', kind: 'foo.bar-com' }, [I('kind')]],
+    ['no name', { apiVersion: 'foo/v1', kind: 'Foo', metadata: { namespace: 'kube-system' } }, []],
+    ['no namespace', { apiVersion: 'foo/v1', kind: 'Foo', metadata: { name: 'foo' } }, []],
+    [
+      'invalid',
+      { apiVersion: 'foo/v1', kind: 'Foo', metadata: { name: '..', namespace: '$$$', labels: { '#': '#' }, annotations: { '#': '#' } } },
+      [I('metadata.name'), I('metadata.namespace'), I('metadata.labels'), I('metadata.labels'), I('metadata.annotations')],
+    ],
+  ];
+  for (const [name, obj, want] of cases) assert.deepEqual(kinds(validateEmbedded(undefined, obj, root, false)), want.sort(), name);
+});
+
+test('objectmeta validation_test: TestValidate', () => {
+  const schema = newStructural({
+    properties: {
+      embedded: { 'x-kubernetes-embedded-resource': true },
+      nested: { 'x-kubernetes-embedded-resource': true, properties: { embedded: { 'x-kubernetes-embedded-resource': true } } },
+      items: { items: { 'x-kubernetes-embedded-resource': true } },
+      additionalProperties: { additionalProperties: { 'x-kubernetes-embedded-resource': true } },
+    },
+  });
+  const cases: [string, unknown, boolean, string[]][] = [
+    ['empty', {}, false, []],
+    ['include root', {}, true, [R('apiVersion'), R('kind')]],
+    ['embedded', { embedded: {} }, false, [R('embedded.apiVersion'), R('embedded.kind')]],
+    ['nested', { nested: { embedded: {} } }, false, [R('nested.apiVersion'), R('nested.kind'), R('nested.embedded.apiVersion'), R('nested.embedded.kind')]],
+    ['items', { items: [{}] }, false, [R('items[0].apiVersion'), R('items[0].kind')]],
+    ['additionalProperties', { additionalProperties: { foo: {} } }, false, [R('additionalProperties[foo].apiVersion'), R('additionalProperties[foo].kind')]],
+  ];
+  for (const [name, obj, root, want] of cases) assert.deepEqual(kinds(validateEmbedded(undefined, obj, schema, root)), want.sort(), name);
+});

@@ -1,0 +1,257 @@
+/**
+ * Custom-resource data -> CEL values, as Kubernetes' UnstructuredToVal
+ * (k8s.io/apiserver pkg/cel/common/valuesunstructured.go) presents them to rules: objects as maps
+ * keyed by escaped field names (null and undeclared fields absent), additionalProperties as maps,
+ * arrays as lists, int-or-string as int or string, `number` as double, and string formats byte,
+ * duration, date and date-time as bytes, durations and timestamps. Data that does not fit the
+ * schema becomes an error value with Kubernetes' message, raised only when a rule touches it.
+ *
+ * Lists with x-kubernetes-list-type set or map remember it (listTypeOf) so that `+` can union
+ * (set) or merge by key (map) as Kubernetes does; see env.ts.
+ */
+import { parseDuration } from '../../cel/eval/time.ts';
+import { CelError, CelMap, Duration, Timestamp, type Val } from '../../cel/eval/values.ts';
+import { GoFloat } from '../../apimachinery/field/govalue.ts';
+import { CEL_RESERVED_SYMBOLS } from './escaping.ts';
+import type { DeclType } from './types.ts';
+
+/** A set or map list's semantics, recorded for `+` (and, when the engine allows it, `==`). */
+export type ListSemantics = { kind: 'set' } | { kind: 'map'; keys: string[] };
+
+const listTypes = new WeakMap<readonly Val[], ListSemantics>();
+
+/** The list-type of a list value made from a schema array with x-kubernetes-list-type set or map. */
+export function listTypeOf(l: readonly Val[]): ListSemantics | undefined {
+  return listTypes.get(l);
+}
+
+/** Marks a list value as a set or map list (results of `+` on such lists stay so). */
+export function markListType(l: readonly Val[], s: ListSemantics): readonly Val[] {
+  listTypes.set(l, s);
+  return l;
+}
+
+/**
+ * The fields of an object whose properties include a CEL reserved word: `self.namespace` finds the
+ * field stored as `__namespace__`, as Kubernetes' runtime unescapes selected names.
+ */
+class ReservedAwareFields extends Map<string | bigint | boolean, Val> {
+  override get(k: string | bigint | boolean): Val | undefined {
+    const v = super.get(k);
+    if (v === undefined && typeof k === 'string' && CEL_RESERVED_SYMBOLS.has(k)) return super.get(`__${k}__`);
+    return v;
+  }
+  override has(k: string | bigint | boolean): boolean {
+    return this.get(k) !== undefined;
+  }
+}
+
+/** A converter from JSON data to CEL values for one declared type, memoising objects and lists. */
+export class ValueConverter {
+  private readonly memo = new Map<DeclType, WeakMap<object, Val>>();
+
+  /** The CEL value of data v (JSON-like: numbers, bigint, GoFloat, strings, ...) under type t. */
+  convert(v: unknown, t: DeclType): Val {
+    if (v === null || v === undefined) {
+      return t.schema.nullable ? null : new CelError('invalid data, got null for schema with nullable=false');
+    }
+    if (typeof v === 'object' && !(v instanceof GoFloat)) {
+      let m = this.memo.get(t);
+      if (m === undefined) this.memo.set(t, (m = new WeakMap()));
+      const hit = m.get(v);
+      if (hit !== undefined) return hit;
+      const r = convertValue(this, v, t);
+      m.set(v, r);
+      return r;
+    }
+    return convertValue(this, v, t);
+  }
+}
+
+function goTypeName(v: unknown): string {
+  switch (typeof v) {
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'bool';
+    case 'bigint':
+      return 'int64';
+    case 'number':
+      return Number.isInteger(v) ? 'int64' : 'float64';
+  }
+  if (v instanceof GoFloat) return 'float64';
+  if (Array.isArray(v)) return '[]interface {}';
+  return 'map[string]interface {}';
+}
+
+function asInt(v: unknown): bigint | undefined {
+  if (typeof v === 'bigint') return v;
+  if (typeof v === 'number' && Number.isInteger(v) && !Object.is(v, -0)) return BigInt(v);
+  return undefined;
+}
+
+function convertValue(c: ValueConverter, v: unknown, t: DeclType): Val {
+  const s = t.schema;
+  if (s.xIntOrString) {
+    if (typeof v === 'string') return v;
+    const i = asInt(v);
+    if (i !== undefined) return i;
+    return new CelError('invalid data, expected XIntOrString value to be either a string or integer');
+  }
+  switch (s.type) {
+    case 'object': {
+      if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof GoFloat) {
+        return new CelError('invalid data, expected a map for the provided schema with type=object');
+      }
+      const o = v as Record<string, unknown>;
+      if (t.kind === 'map') {
+        const m = new CelMap();
+        for (const k of Object.keys(o)) m.m.set(k, c.convert(o[k], t.elemType!));
+        return m;
+      }
+      let reserved = false;
+      const fields = t.fields;
+      const entries: [string, Val][] = [];
+      if (fields !== undefined) {
+        for (const f of fields.values()) {
+          const x = o[f.property];
+          if (x === undefined || x === null) continue;
+          if (f.name !== f.property && CEL_RESERVED_SYMBOLS.has(f.property)) reserved = true;
+          entries.push([f.name, c.convert(x, f.type)]);
+        }
+      }
+      return new CelMap(reserved ? new ReservedAwareFields(entries) : new Map(entries));
+    }
+    case 'array': {
+      if (!Array.isArray(v)) return new CelError('invalid data, expected an array for the provided schema with type=array');
+      const et = t.elemType!;
+      const out = v.map((x) => c.convert(x, et));
+      if (s.xListType === 'set') markListType(out, { kind: 'set' });
+      else if (s.xListType === 'map') markListType(out, { kind: 'map', keys: s.xListMapKeys ?? [] });
+      return out;
+    }
+    case 'string': {
+      if (typeof v !== 'string') return new CelError(`invalid data, expected string, got ${goTypeName(v)}`);
+      switch (s.valueValidation?.format) {
+        case 'duration': {
+          const d = parseStrfmtDuration(v);
+          return d instanceof Duration ? d : new CelError(`Invalid duration ${v}: ${d.message}`);
+        }
+        case 'date': {
+          const d = parseFullDate(v);
+          return d instanceof Timestamp ? d : new CelError(`Invalid date formatted string ${v}: ${d.message}`);
+        }
+        case 'date-time': {
+          const d = parseStrfmtDateTime(v);
+          return d instanceof Timestamp ? d : new CelError(`Invalid date-time formatted string ${v}: ${d.message}`);
+        }
+        case 'byte': {
+          const b = decodeBase64(v);
+          return b instanceof Uint8Array ? b : new CelError(`Invalid byte formatted string ${v}: ${b.message}`);
+        }
+      }
+      return v;
+    }
+    case 'number':
+      if (typeof v === 'number') return v;
+      if (typeof v === 'bigint') return Number(v);
+      if (v instanceof GoFloat) return v.value;
+      return new CelError(`invalid data, expected float, got ${goTypeName(v)}`);
+    case 'integer': {
+      const i = asInt(v);
+      if (i !== undefined) return i;
+      return new CelError(`invalid data, expected int, got ${goTypeName(v)}`);
+    }
+    case 'boolean':
+      if (typeof v === 'boolean') return v;
+      return new CelError(`invalid data, expected bool, got ${goTypeName(v)}`);
+  }
+  return new CelError(
+    `invalid type, expected object, array, number, integer, boolean or string, or no type with x-kubernetes-int-or-string or x-kubernetes-preserve-unknown-fields is true, got ${s.type}`,
+  );
+}
+
+const NS = 1_000_000_000n;
+
+/** strfmt.ParseDuration: Go's time.ParseDuration, else `<n><unit>` pairs with day and week units. */
+function parseStrfmtDuration(s: string): Duration | CelError {
+  const d = parseDuration(s);
+  if (d instanceof Duration) return d;
+  const units: [RegExp, bigint][] = [
+    [/^(ns|nano)/, 1n],
+    [/^(us|µs|micro)/, 1000n],
+    [/^(ms|milli)/, 1_000_000n],
+    [/^(s|sec)/, NS],
+    [/^(m|min)/, 60n * NS],
+    [/^(h|hr|hour)/, 3600n * NS],
+    [/^(d|day)/, 86400n * NS],
+    [/^(w|wk|week)/, 7n * 86400n * NS],
+  ];
+  const rx = /(\d+)\s*([A-Za-zµ]+)/g;
+  let total = 0n;
+  let found = false;
+  for (let m = rx.exec(s); m !== null; m = rx.exec(s)) {
+    const unit = m[2]!.toLowerCase();
+    const exact = units.find(([re]) => {
+      const mm = re.exec(unit);
+      return mm !== null && (mm[0] === unit || unit.startsWith(mm[1]!) && /^(nano|micro|milli|sec|min|hour|day|week)/.test(unit));
+    });
+    if (exact === undefined) continue;
+    total += BigInt(m[1]!) * exact[1];
+    found = true;
+  }
+  if (!found) return new CelError(`unable to parse ${s} as duration`);
+  return new Duration(total);
+}
+
+const daysIn = (y: number, m: number): number =>
+  [31, (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]!;
+
+function daysFromCivil(y: number, m: number, d: number): number {
+  y -= m <= 2 ? 1 : 0;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  return era * 146097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719468;
+}
+
+function timestampOf(y: number, mo: number, d: number, h: number, mi: number, se: number, frac: string, offSec: number): Timestamp | CelError {
+  if (mo < 1 || mo > 12) return new CelError('month out of range');
+  if (d < 1 || d > daysIn(y, mo)) return new CelError('day out of range');
+  if (h > 23) return new CelError('hour out of range');
+  if (mi > 59) return new CelError('minute out of range');
+  if (se > 59) return new CelError('second out of range');
+  const secs = BigInt(daysFromCivil(y, mo, d)) * 86400n + BigInt(h * 3600 + mi * 60 + se) - BigInt(offSec);
+  return new Timestamp(secs * NS + (frac ? BigInt(frac.slice(0, 9).padEnd(9, '0')) : 0n));
+}
+
+/** time.Parse("2006-01-02", s). */
+function parseFullDate(s: string): Timestamp | CelError {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (!m) return new CelError(`parsing time "${s}" as "2006-01-02": cannot parse "${s}" as "2006"`);
+  return timestampOf(Number(m[1]), Number(m[2]), Number(m[3]), 0, 0, 0, '', 0);
+}
+
+/**
+ * strfmt.ParseDateTime: RFC 3339 with or without fraction, offsets with or without a colon, local
+ * times without an offset (UTC), reduced precision (no seconds) and a space instead of `T`.
+ */
+function parseStrfmtDateTime(s: string): Timestamp | CelError {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))?$/.exec(s);
+  if (!m) return new CelError(`parsing time "${s}" as "2006-01-02T15:04:05.000Z07:00": cannot parse "${s}" as "2006"`);
+  let off = 0;
+  if (m[9]) {
+    off = (Number(m[10]) * 60 + Number(m[11])) * 60;
+    if (m[9] === '-') off = -off;
+  }
+  return timestampOf(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6] ?? 0), m[7] ?? '', off);
+}
+
+/** strfmt.Base64.UnmarshalText: standard base64 with padding. */
+function decodeBase64(s: string): Uint8Array | CelError {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.length % 4 !== 0) {
+    const i = s.search(/[^A-Za-z0-9+/=]/);
+    return new CelError(`illegal base64 data at input byte ${i >= 0 ? i : s.length - (s.length % 4)}`);
+  }
+  return new Uint8Array(Buffer.from(s, 'base64'));
+}
