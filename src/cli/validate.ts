@@ -1,18 +1,22 @@
 /**
  * `crd-apiserver validate --crds PATH [--crds PATH ...] [--old FILE_OR_DIR] [--output text|json] FILE_OR_DIR...`
  *
- * Validates manifests against CRDs offline, with the same stages the server runs on create
- * (prune with strict unknown-field checks, default, ObjectMeta, schema): each document is judged
- * as kube-apiserver would judge `kubectl apply --validate=strict` of it. Text output names the
+ * Validates manifests against CRDs offline with the server's own stores, as a dry-run create over an
+ * in-memory SQLite store (prune with strict unknown-field checks, default, ObjectMeta, schema):
+ * each document is judged as kube-apiserver would judge `kubectl create --validate=strict` of it.
+ * Namespaces and CRDs in the inputs are judged as the server judges them too. Text output names the
  * failing document and each field as `file:line:column`; `--output json` prints, per document, the
  * Status kube-apiserver would answer. Exit codes: 0 all valid, 1 some invalid, 2 unusable input.
  */
-import { aggregateString, errorBody, type FieldError } from '../apimachinery/field/errors.ts';
-import { isStatusError, newInvalid, type Status } from '../apimachinery/status.ts';
-import { toInternal, setV1Defaults, isObject, type JsonObject } from '../registry/crd/internal.ts';
+import { isStatusError, type Status } from '../apimachinery/status.ts';
+import { isObject } from '../registry/crd/internal.ts';
 import { servedVersions, type ServedVersion } from '../registry/crd/serving.ts';
-import { validateCRD } from '../registry/crd/validation.ts';
-import type { RequestContext } from '../registry/strategy.ts';
+import { CRDStore } from '../registry/crd/store.ts';
+import { GenericStore } from '../registry/generic-store.ts';
+import { NamespaceStore } from '../registry/namespace/rest.ts';
+import type { Obj, RESTStore } from '../registry/rest.ts';
+import type { Store } from '../storage/store.ts';
+import { openSqliteStore } from '../storage/sqlite/index.ts';
 import { collectFiles, InputError, loadManifests, type Manifest } from './manifests.ts';
 
 const usage = `usage: crd-apiserver validate --crds PATH [--crds PATH ...] [--output text|json] FILE_OR_DIR...
@@ -53,15 +57,24 @@ function parseArgs(argv: string[]): Args | string {
   return a;
 }
 
-/** Served versions of every CRD, by `group/version` and kind. */
-type Catalog = Map<string, ServedVersion>;
+/** The stores documents are judged by, by `apiVersion` and kind. */
+type Catalog = Map<string, { store: RESTStore; namespaced: boolean; version: string }>;
 
 function catalogKey(apiVersion: string, kind: string): string {
   return `${apiVersion}\u0000${kind}`;
 }
 
-function loadCatalog(paths: string[], err: (s: string) => void): Catalog {
+/**
+ * The registry's stores over an in-memory SQLite store: Namespaces and CRDs as the server serves
+ * them, and one store per served version of every CRD under --crds. Documents are created with
+ * dryRun, so each is judged alone and nothing is kept.
+ */
+async function loadCatalog(store: Store, paths: string[], err: (s: string) => void): Promise<Catalog> {
+  const namespaces = new NamespaceStore(store);
+  const crds = new CRDStore(store);
   const catalog: Catalog = new Map();
+  catalog.set(catalogKey('v1', 'Namespace'), { store: namespaces, namespaced: false, version: 'v1' });
+  catalog.set(catalogKey('apiextensions.k8s.io/v1', 'CustomResourceDefinition'), { store: crds, namespaced: false, version: 'v1' });
   for (const file of collectFiles(paths)) {
     for (const m of loadManifests(file)) {
       const o = m.object;
@@ -71,11 +84,13 @@ function loadCatalog(paths: string[], err: (s: string) => void): Catalog {
         err(`note: skipping ${where}: not an apiextensions.k8s.io/v1 CustomResourceDefinition (${what})\n`);
         continue;
       }
-      const crd = setV1Defaults(JSON.parse(JSON.stringify(o)) as JsonObject);
-      const errs = validateCRD(toInternal(crd));
-      if (errs.length > 0) {
-        const name = isObject(crd.metadata) ? String(crd.metadata.name ?? '') : '';
-        throw new InputError(`${where}: ${newInvalid({ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition' }, name, errs).message}`);
+      let crd: Obj;
+      try {
+        // The CRD store defaults and validates exactly as a create of the CRD would.
+        crd = (await crds.create(undefined, JSON.parse(JSON.stringify(o)) as Obj, { dryRun: true, fieldValidation: 'Strict' })).object;
+      } catch (e) {
+        if (isStatusError(e)) throw new InputError(`${where}: ${e.status.message ?? e.message}`);
+        throw e;
       }
       let versions: ServedVersion[];
       try {
@@ -85,8 +100,11 @@ function loadCatalog(paths: string[], err: (s: string) => void): Catalog {
       }
       for (const v of versions) {
         if (!v.served) continue;
-        const apiVersion = `${v.info.group}/${v.info.version}`;
-        catalog.set(catalogKey(apiVersion, v.info.kind), v);
+        catalog.set(catalogKey(`${v.info.group}/${v.info.version}`, v.info.kind), {
+          store: new GenericStore({ store, info: v.info, strategy: v.strategy }),
+          namespaced: v.info.namespaced,
+          version: v.info.version,
+        });
       }
     }
   }
@@ -100,64 +118,48 @@ interface Outcome {
   summary?: string;
 }
 
-function judge(m: Manifest, catalog: Catalog): Outcome {
+async function judge(m: Manifest, catalog: Catalog): Promise<Outcome> {
   const o = m.object;
-  if (!isObject(o)) {
-    return badRequest(`Object 'Kind' is missing in '${JSON.stringify(o)}'`);
+  if (!isObject(o) || typeof o.kind !== 'string' || o.kind === '') {
+    return failure(400, 'BadRequest', `Object 'Kind' is missing in '${JSON.stringify(o)}'`);
   }
-  const kind = typeof o.kind === 'string' ? o.kind : '';
+  const kind = o.kind;
   const apiVersion = typeof o.apiVersion === 'string' ? o.apiVersion : '';
-  if (kind === '') return badRequest(`Object 'Kind' is missing in '${JSON.stringify(o)}'`);
-  const served = catalog.get(catalogKey(apiVersion, kind));
-  if (!served) {
-    return notFound(`no CRD given with --crds serves kind "${kind}" in version "${apiVersion}"`);
+  const target = catalog.get(catalogKey(apiVersion, kind));
+  if (!target) {
+    return failure(404, 'NotFound', `no CRD given with --crds serves kind "${kind}" in version "${apiVersion}"`);
   }
-  const obj = JSON.parse(JSON.stringify(o)) as JsonObject;
+  const obj = JSON.parse(JSON.stringify(o)) as Obj;
   // As a request would: kubectl puts namespaced objects in its context's namespace ("default"),
-  // and the server drops the namespace of cluster-scoped ones (rest.BeforeCreate).
+  // and cluster-scoped objects carry none.
+  let ns: string | undefined;
   if (isObject(obj.metadata)) {
-    if (served.info.namespaced && !obj.metadata.namespace) obj.metadata.namespace = 'default';
-    if (!served.info.namespaced) delete obj.metadata.namespace;
+    if (target.namespaced) ns = typeof obj.metadata.namespace === 'string' && obj.metadata.namespace ? obj.metadata.namespace : 'default';
+    if (target.namespaced) obj.metadata.namespace = ns;
+    else delete obj.metadata.namespace;
   }
-  const ctx: RequestContext = { warnings: [], fieldValidation: 'Strict', dryRun: true };
-  const gk = { group: served.info.group, kind: served.info.kind };
-  const name = isObject(obj.metadata) && typeof obj.metadata.name === 'string' ? obj.metadata.name : '';
   try {
-    served.strategy.prepareForCreate(ctx, obj);
+    await target.store.create(ns, obj, { dryRun: true, fieldValidation: 'Strict' });
+    return { status: { status: 'Success' }, errors: [] };
   } catch (e) {
-    if (isStatusError(e)) {
-      const s = e.status;
-      const message = `${kind} in version "${served.info.version}" cannot be handled as a ${kind}: ${s.message ?? ''}`;
-      const unknown = [...(s.message ?? '').matchAll(/unknown field "([^"]*)"/g)].map((x) => x[1]!);
-      return {
-        status: { ...s, message },
-        errors: unknown.map((f) => ({ field: f, message: `unknown field "${f}"` })),
-        summary: message,
-      };
+    if (!isStatusError(e)) throw e;
+    const st = e.status;
+    if (st.code === 400 && st.message?.startsWith('strict decoding error:')) {
+      // As the server's decoder words it for the request body.
+      st.message = `${kind} in version ${JSON.stringify(target.version)} cannot be handled as a ${kind}: ${st.message}`;
     }
-    throw e;
+    const causes = st.details?.causes ?? [];
+    let errors = causes.map((c) => ({ field: c.field ?? '', message: c.message ?? '' }));
+    if (errors.length === 0) {
+      errors = [...(st.message ?? '').matchAll(/unknown field "([^"]*)"/g)].map((x) => ({ field: x[1]!, message: `unknown field "${x[1]!}"` }));
+    }
+    return { status: st, errors, summary: st.message };
   }
-  const errs: FieldError[] = served.strategy.validate(ctx, obj);
-  if (errs.length === 0) return { status: { status: 'Success' }, errors: [] };
-  const st = newInvalid(gk, name, errs).status;
-  return {
-    status: st,
-    errors: errs.map((e) => ({ field: e.field, message: errorBody(e) })),
-    summary: `${kind}.${served.info.group} "${name}" is invalid: ${aggregateString(errs)}`,
-  };
 }
 
-function badRequest(message: string): Outcome {
+function failure(code: number, reason: string, message: string): Outcome {
   return {
-    status: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 },
-    errors: [],
-    summary: message,
-  };
-}
-
-function notFound(message: string): Outcome {
-  return {
-    status: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'NotFound', code: 404 },
+    status: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code },
     errors: [],
     summary: message,
   };
@@ -175,30 +177,35 @@ export async function runValidate(argv: string[]): Promise<number> {
     err(`crd-apiserver validate: ${args}\n\n${usage}`);
     return 2;
   }
-  let catalog: Catalog;
-  let manifests: Manifest[];
+  const store = await openSqliteStore({ path: ':memory:', compactIntervalMs: 0 });
   try {
-    catalog = loadCatalog(args.crds, err);
-    manifests = collectFiles(args.inputs).flatMap((f) => loadManifests(f));
+    return await validateWith(store, args, out, err);
   } catch (e) {
     if (e instanceof InputError) {
       err(`crd-apiserver validate: ${e.message}\n`);
       return 2;
     }
     throw e;
+  } finally {
+    await store.close();
   }
+}
+
+async function validateWith(store: Store, args: Args, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  const catalog = await loadCatalog(store, args.crds, err);
+  const manifests = collectFiles(args.inputs).flatMap((f) => loadManifests(f));
   const progress = process.stderr.isTTY && manifests.length >= 1000;
   let invalidCount = 0;
   const results: { file: string; document: number; status: unknown }[] = [];
-  manifests.forEach((m, i) => {
+  for (const [i, m] of manifests.entries()) {
     if (progress && i % 500 === 0) err(`\rvalidating ${i}/${manifests.length}`);
-    const r = judge(m, catalog);
+    const r = await judge(m, catalog);
     if (r.status.status !== 'Success') invalidCount++;
     if (args.output === 'json') {
       results.push({ file: m.file, document: m.index + 1, status: r.status });
-      return;
+      continue;
     }
-    if (r.status.status === 'Success') return;
+    if (r.status.status === 'Success') continue;
     const o = isObject(m.object) ? m.object : {};
     const meta = isObject(o.metadata) ? o.metadata : {};
     const label = `${String(o.kind ?? '?')}/${String(meta.name ?? meta.generateName ?? '')}`;
@@ -208,7 +215,7 @@ export async function runValidate(argv: string[]): Promise<number> {
       const pos = m.locate(e.field);
       out(`  ${m.file}:${pos.line}:${pos.column}: ${e.field === '' ? '<nil>' : e.field}: ${e.message}\n`);
     }
-  });
+  }
   if (progress) err(`\rvalidated ${manifests.length}/${manifests.length}\n`);
   if (args.output === 'json') {
     for (const r of results) out(JSON.stringify(r) + '\n');
