@@ -92,3 +92,76 @@ test('objectmeta validation_test: TestValidate', () => {
   ];
   for (const [name, obj, root, want] of cases) assert.deepEqual(kinds(validateEmbedded(undefined, obj, schema, root)), want.sort(), name);
 });
+
+// Ported from objectmeta/algorithm_test.go (TestCoerce).
+test('objectmeta algorithm_test: TestCoerce', () => {
+  const res = (extra: Record<string, unknown> = {}) => ({
+    apiVersion: 'foo/v1',
+    kind: 'Foo',
+    unspecified: 'bar',
+    metadata: { name: 'instance', unspecified: 'bar' },
+    spec: { unspecified: 'bar', ...extra },
+    ...{},
+  });
+  const input = () => ({
+    apiVersion: 'foo/v1',
+    kind: 'Foo',
+    metadata: { name: 'instance', unspecified: 'bar' },
+    unspecified: 'bar',
+    pruned: res(),
+    preserving: res(),
+    nested: res({ embedded: res() }),
+  });
+  const clean = (o: any) => {
+    o.metadata = { name: 'instance' };
+    return o;
+  };
+  const expected = (root: boolean) => {
+    const o: any = input();
+    clean(o.pruned);
+    clean(o.preserving);
+    clean(o.nested);
+    clean(o.nested.spec.embedded);
+    if (root) clean(o);
+    return o;
+  };
+  const schema = newStructural({
+    type: 'object',
+    properties: {
+      pruned: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { spec: { type: 'object' } } },
+      preserving: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+      nested: {
+        type: 'object',
+        'x-kubernetes-embedded-resource': true,
+        properties: {
+          spec: {
+            type: 'object',
+            properties: { embedded: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { spec: { type: 'object' } } } },
+          },
+        },
+      },
+    },
+  });
+  const unknown = ['nested.metadata.unspecified', 'nested.spec.embedded.metadata.unspecified', 'preserving.metadata.unspecified', 'pruned.metadata.unspecified'];
+  for (const root of [false, true]) {
+    const obj = input();
+    const r = coerce(undefined, obj, schema, root, { returnUnknownFieldPaths: true });
+    assert.equal(r.error, undefined);
+    assert.deepEqual(obj, expected(root));
+    assert.deepEqual(r.unknownFieldPaths, root ? ['metadata.unspecified', ...unknown] : unknown);
+  }
+
+  const pruned = newStructural({ properties: { pruned: { 'x-kubernetes-embedded-resource': true, properties: { spec: {} } } } });
+  const withoutName = { apiVersion: 'foo/v1', kind: 'Foo', metadata: { name: 'instance' }, pruned: { apiVersion: 'foo/v1', kind: 'Foo', metadata: { namespace: 'kube-system' } } };
+  const o1 = structuredClone(withoutName);
+  assert.equal(coerce(undefined, o1, pruned, false, { returnUnknownFieldPaths: true }).error, undefined);
+  assert.deepEqual(o1, withoutName);
+
+  const o2: any = { apiVersion: 'foo/v1', kind: 'Foo', metadata: { name: 'instance' }, pruned: { apiVersion: 42, kind: 42, metadata: { name: 'instance', namespace: ['abc'], labels: { foo: 42 } } } };
+  assert.equal(coerce(undefined, o2, pruned, false, { dropInvalidFields: true }).error, undefined);
+  assert.deepEqual(o2.pruned, { metadata: { name: 'instance' } });
+
+  const o3: any = { apiVersion: 'foo/v1', kind: 'Foo', metadata: { name: 'instance' }, pruned: { apiVersion: 42, kind: 42, metadata: [42] } };
+  assert.equal(coerce(undefined, o3, pruned, false, { dropInvalidFields: true }).error, undefined);
+  assert.deepEqual(o3.pruned, { metadata: [42] });
+});
