@@ -63,6 +63,10 @@ test('create, get, list as Table, conflicts and errors', async () => {
   assert.equal(nf.json.message, 'crontabs.stable.example.com "nope" not found');
   const bad = await call(f.base, 'POST', ctPath, '{"kind":');
   assert.equal(bad.status, 400);
+  assert.equal(
+    bad.json.message,
+    'the object provided is unrecognized (must be of type CronTab): couldn\'t get version/kind; json parse error: unexpected end of JSON input ({"kind":)',
+  );
   const yaml = await call(f.base, 'POST', ctPath, 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: y\nspec:\n  replicas: 1\n', { 'Content-Type': 'application/yaml' });
   assert.equal(yaml.status, 201, yaml.text);
   const missingNs = await call(f.base, 'POST', '/apis/stable.example.com/v1/namespaces/nope/crontabs', { ...obj, metadata: { name: 'z' } });
@@ -196,4 +200,62 @@ test('PartialObjectMetadata lists, pretty printing and YAML output', async () =>
   assert.match(yaml.text, /\nmetadata:\n/);
   const table = await call(f.base, 'GET', '/api/v1/namespaces/pom', undefined, { Accept: tableAccept });
   assert.deepEqual(table.json.rows[0].cells.slice(0, 2), ['pom', 'Active']);
+});
+
+test('client mistakes get a Status with a 4xx code, never a 500 or a hang', async () => {
+  const cases: Array<[string, string, unknown, Record<string, string>?]> = [
+    ['PUT', ctPath + '/x', '{not json'],
+    ['PUT', ctPath + '/x', '[1,2]'],
+    ['POST', ctPath, '"just a string"'],
+    ['POST', ctPath, 'null'],
+    ['POST', ctPath, { apiVersion: 'other.io/v1', kind: 'CronTab', metadata: { name: 'x' } }],
+    ['POST', ctPath, { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'x', namespace: 'other' } }],
+    ['PUT', ctPath + '/x', { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'y' } }],
+    ['PATCH', ctPath + '/x', '{bad', { 'Content-Type': 'application/merge-patch+json' }],
+    ['PATCH', ctPath + '/x', '{}', { 'Content-Type': 'text/plain' }],
+    ['PATCH', ctPath + '/x', '{}', { 'Content-Type': 'application/apply-patch+yaml' }],
+    ['GET', ctPath + '?labelSelector=a%20in%20(', undefined],
+    ['GET', ctPath + '?fieldSelector=spec.nope=1', undefined],
+    ['GET', ctPath + '?limit=abc', undefined],
+    ['GET', ctPath + '?continue=garbage', undefined],
+    ['GET', ctPath + '?resourceVersion=abc', undefined],
+    ['GET', ctPath + '?watch=1&timeoutSeconds=x', undefined],
+    ['GET', ctPath + '?includeObject=Bogus', undefined, { Accept: tableAccept }],
+    ['GET', ctPath, undefined, { Accept: 'text/html' }],
+    ['DELETE', ctPath + '/x', '{"propagationPolicy":"Sideways"}'],
+    ['DELETE', ctPath + '/x', '[]'],
+    ['POST', ctPath + '?dryRun=Some', { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'x' } }],
+    ['POST', ctPath + '?fieldValidation=Loose', { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'x' } }],
+    ['POST', ctPath, { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'Bad_Name' } }],
+    ['GET', '/apis/stable.example.com/v1/namespaces/default/crontabs/a/b/c/d', undefined],
+    ['GET', '/apis/stable.example.com/v1/namespaces/default/crontabs/%zz', undefined],
+    ['GET', '/apis/stable.example.com/v1/namespaces/default/crontabs/x/bogus', undefined],
+    ['POST', '/api/v1/namespaces', Buffer.from([0x6b, 0x38, 0x73, 0x00, 0xff]), { 'Content-Type': 'application/vnd.kubernetes.protobuf' }],
+    ['POST', '/version', '{}'],
+    ['OPTIONS', ctPath, undefined],
+  ];
+  for (const [method, path, body, headers] of cases) {
+    const r = await call(f.base, method, path, body, headers);
+    assert.ok(r.status >= 400 && r.status < 500, `${method} ${path}: ${r.status} ${r.text}`);
+    assert.equal(r.json?.kind, 'Status', `${method} ${path}: ${r.text}`);
+  }
+});
+
+test('cluster-scoped custom resources', async () => {
+  const crd = structuredClone(crontabCRD) as any;
+  crd.metadata.name = 'widgets.example.io';
+  crd.spec.group = 'example.io';
+  crd.spec.scope = 'Cluster';
+  crd.spec.names = { plural: 'widgets', singular: 'widget', kind: 'Widget' };
+  delete crd.spec.versions[0].additionalPrinterColumns;
+  assert.equal((await call(f.base, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status, 201);
+  await eventually(async () => (await call(f.base, 'GET', '/apis/example.io/v1')).status === 200);
+  const c = await call(f.base, 'POST', '/apis/example.io/v1/widgets', { apiVersion: 'example.io/v1', kind: 'Widget', metadata: { name: 'w1' } });
+  assert.equal(c.status, 201, c.text);
+  assert.equal(c.json.metadata.namespace, undefined);
+  const t = await call(f.base, 'GET', '/apis/example.io/v1/widgets', undefined, { Accept: tableAccept });
+  assert.deepEqual(t.json.columnDefinitions.map((x: any) => x.name), ['Name', 'Age']);
+  assert.equal(t.json.rows[0].cells[0], 'w1');
+  const ns = await call(f.base, 'POST', '/apis/example.io/v1/namespaces/default/widgets', { apiVersion: 'example.io/v1', kind: 'Widget', metadata: { name: 'w2' } });
+  assert.equal(ns.status, 404);
 });

@@ -1,19 +1,17 @@
 /**
- * Reading the options of each verb from the query (and, for DELETE, the body) and validating
- * them as k8s.io/apimachinery's meta/v1 validation does: `dryRun` must be `All`,
- * `fieldValidation` one of Ignore/Warn/Strict (default Warn), list options well-formed.
+ * Reading the options of each verb from the query (and, for DELETE, the body), validated by
+ * apimachinery's meta/v1 options validation; `fieldValidation` defaults to Warn as upstream.
  */
-import { notSupported, type FieldError } from '../../apimachinery/field/errors.ts';
-import { newBadRequest, newInvalid } from '../../apimachinery/status.ts';
+import { newBadRequest } from '../../apimachinery/status.ts';
+import {
+  newInvalidOptions,
+  validateCreateOptions,
+  validateDeleteOptions,
+  validatePatchOptions,
+  validateUpdateOptions,
+} from '../../apimachinery/validation/options.ts';
 import type { DeleteOptions, FieldValidation, ListOptions, WatchOptions } from '../../registry/rest.ts';
 import type { Query } from '../http/query.ts';
-
-function validateDryRun(values: string[], errs: FieldError[]): boolean {
-  if (values.length === 0) return false;
-  if (values.length === 1 && values[0] === 'All') return true;
-  errs.push(notSupported('dryRun', values, ['All']));
-  return false;
-}
 
 export interface WriteOptions {
   dryRun: boolean;
@@ -21,20 +19,23 @@ export interface WriteOptions {
   fieldValidation: FieldValidation;
 }
 
-/** CreateOptions / UpdateOptions / PatchOptions from the query; 422 on bad values, as upstream. */
-export function writeOptions(q: Query, kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions'): WriteOptions {
-  const errs: FieldError[] = [];
-  const dryRun = validateDryRun(q.params.getAll('dryRun'), errs);
-  const fv = q.str('fieldValidation') ?? '';
-  if (!['', 'Ignore', 'Warn', 'Strict'].includes(fv)) {
-    errs.push(notSupported('fieldValidation', fv, ['Ignore', 'Strict', 'Warn']));
-  }
+/**
+ * CreateOptions / UpdateOptions / PatchOptions from the query, validated by apimachinery (422
+ * `CreateOptions.meta.k8s.io "" is invalid: ...` on bad values). `patchType` is the PATCH media type.
+ */
+export function writeOptions(q: Query, kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions', patchType = ''): WriteOptions {
+  const dryRun = q.params.getAll('dryRun');
+  const fieldValidation = q.str('fieldValidation') ?? '';
   const fieldManager = q.str('fieldManager');
-  if (fieldManager !== undefined && fieldManager.length > 128) {
-    errs.push({ type: 'FieldValueTooLong', field: 'fieldManager', badValue: fieldManager, detail: 'must have at most 128 bytes' });
-  }
-  if (errs.length > 0) throw newInvalid({ group: 'meta.k8s.io', kind }, '', errs);
-  const out: WriteOptions = { dryRun, fieldValidation: (fv || 'Warn') as FieldValidation };
+  const o = { dryRun, fieldValidation, ...(fieldManager !== undefined ? { fieldManager } : {}) };
+  const errs =
+    kind === 'CreateOptions'
+      ? validateCreateOptions(o)
+      : kind === 'UpdateOptions'
+        ? validateUpdateOptions(o)
+        : validatePatchOptions({ ...o, ...(q.has('force') ? { force: q.bool('force') ?? false } : {}) }, patchType);
+  if (errs.length > 0) throw newInvalidOptions(kind, errs);
+  const out: WriteOptions = { dryRun: dryRun.length > 0, fieldValidation: (fieldValidation || 'Warn') as FieldValidation };
   if (fieldManager) out.fieldManager = fieldManager;
   return out;
 }
@@ -76,30 +77,40 @@ export function watchOptions(q: Query): WatchOptions {
 
 /** DeleteOptions from the body (JSON DeleteOptions, may be empty) and the query. */
 export function deleteOptions(q: Query, body: unknown): DeleteOptions {
-  const o: DeleteOptions = {};
-  const errs: FieldError[] = [];
+  const b: Record<string, unknown> = {};
   if (body !== undefined && body !== null) {
-    if (typeof body !== 'object' || Array.isArray(body)) throw newBadRequest('json: cannot unmarshal into Go value of type v1.DeleteOptions');
-    const b = body as Record<string, unknown>;
-    if (Array.isArray(b.dryRun)) o.dryRun = validateDryRun(b.dryRun as string[], errs);
-    if (typeof b.gracePeriodSeconds === 'number') o.gracePeriodSeconds = b.gracePeriodSeconds;
-    if (typeof b.propagationPolicy === 'string') o.propagationPolicy = b.propagationPolicy;
-    if (b.preconditions !== null && typeof b.preconditions === 'object') {
-      const p = b.preconditions as Record<string, unknown>;
-      o.preconditions = {};
-      if (typeof p.uid === 'string') o.preconditions.uid = p.uid;
-      if (typeof p.resourceVersion === 'string') o.preconditions.resourceVersion = p.resourceVersion;
+    if (typeof body !== 'object' || Array.isArray(body)) {
+      throw newBadRequest(`json: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body} into Go value of type v1.DeleteOptions`);
     }
+    Object.assign(b, body);
   }
+  const o: DeleteOptions = {};
+  let dryRun = Array.isArray(b.dryRun) ? (b.dryRun as string[]) : [];
   const qd = q.params.getAll('dryRun');
-  if (qd.length > 0) o.dryRun = validateDryRun(qd, errs);
+  if (qd.length > 0) dryRun = qd;
+  let gracePeriodSeconds = typeof b.gracePeriodSeconds === 'number' ? b.gracePeriodSeconds : undefined;
   const gp = q.int('gracePeriodSeconds');
-  if (gp !== undefined) o.gracePeriodSeconds = gp;
+  if (gp !== undefined) gracePeriodSeconds = gp;
+  let propagationPolicy = typeof b.propagationPolicy === 'string' ? b.propagationPolicy : undefined;
   const pp = q.str('propagationPolicy');
-  if (pp) o.propagationPolicy = pp;
-  if (o.propagationPolicy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(o.propagationPolicy)) {
-    errs.push(notSupported('propagationPolicy', o.propagationPolicy, ['Foreground', 'Background', 'Orphan', 'nil']));
+  if (pp) propagationPolicy = pp;
+  const orphanDependents = typeof b.orphanDependents === 'boolean' ? b.orphanDependents : q.bool('orphanDependents');
+  const errs = validateDeleteOptions({
+    dryRun,
+    ...(propagationPolicy !== undefined ? { propagationPolicy } : {}),
+    ...(orphanDependents !== undefined ? { orphanDependents } : {}),
+    ...(gracePeriodSeconds !== undefined ? { gracePeriodSeconds } : {}),
+    preconditions: b.preconditions,
+  });
+  if (errs.length > 0) throw newInvalidOptions('DeleteOptions', errs);
+  if (dryRun.length > 0) o.dryRun = true;
+  if (gracePeriodSeconds !== undefined) o.gracePeriodSeconds = gracePeriodSeconds;
+  if (propagationPolicy !== undefined) o.propagationPolicy = propagationPolicy;
+  if (b.preconditions !== null && typeof b.preconditions === 'object') {
+    const p = b.preconditions as Record<string, unknown>;
+    o.preconditions = {};
+    if (typeof p.uid === 'string') o.preconditions.uid = p.uid;
+    if (typeof p.resourceVersion === 'string') o.preconditions.resourceVersion = p.resourceVersion;
   }
-  if (errs.length > 0) throw newInvalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', errs);
   return o;
 }

@@ -13,7 +13,7 @@ import {
   StatusError,
 } from '../../apimachinery/status.ts';
 import type { Obj, ObjList, Subresource, UpdateOptions } from '../../registry/rest.ts';
-import { decodeJSON, decodeObjectBody, mediaTypeOf, readBody, type DecodedBody } from '../http/body.ts';
+import { decodeJSON, decodeObjectBody, JSONSyntaxError, mediaTypeOf, readBody, summarizeData, type DecodedBody } from '../http/body.ts';
 import { negotiate, type Negotiated, type Produces } from '../http/negotiate.ts';
 import type { Query } from '../http/query.ts';
 import { setWarnings, writeObject } from '../http/respond.ts';
@@ -88,12 +88,27 @@ function transform(r: ResourceRequest, n: Negotiated, value: Obj, isList: boolea
   throw newBadRequest(`the requested representation ${t.as} is not supported for this request`);
 }
 
-/** Reads and decodes an object body; 400 unless it is a JSON object. */
-async function readObject(r: ResourceRequest): Promise<DecodedBody & { value: Obj }> {
+/**
+ * Reads and decodes an object body; what cannot be decoded is a 400 worded as the handler's
+ * transformDecodeError words it (`the object provided is unrecognized (must be of type CronTab):
+ * ...`). `kind` is the type the endpoint decodes into.
+ */
+async function readObject(r: ResourceRequest, kind = r.served.kind): Promise<DecodedBody & { value: Obj }> {
   const buf = await readBody(r.req);
-  const d = decodeObjectBody(buf, r.req.headers['content-type'], r.served.protobuf);
+  const unrecognized = (why: string) =>
+    newBadRequest(`the object provided is unrecognized (must be of type ${kind}): ${why} (${summarizeData(buf)})`);
+  let d: DecodedBody;
+  try {
+    d = decodeObjectBody(buf, r.req.headers['content-type'], r.served.protobuf);
+  } catch (e) {
+    if (e instanceof JSONSyntaxError) throw unrecognized(`couldn't get version/kind; json parse error: ${e.message}`);
+    throw e;
+  }
   if (!isObj(d.value)) {
-    throw newBadRequest(`Object 'Kind' is missing in '${buf.toString('utf8').slice(0, 200)}'`);
+    if (Array.isArray(d.value) || typeof d.value !== 'object') {
+      throw unrecognized(`couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(d.value) ? 'array' : typeof d.value === 'string' ? 'string' : typeof d.value === 'number' ? 'number' : typeof d.value === 'boolean' ? 'bool' : 'object'} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+    }
+    throw unrecognized(`Object 'Kind' is missing in '${buf.toString('utf8')}'`);
   }
   return d as DecodedBody & { value: Obj };
 }
@@ -131,7 +146,10 @@ function checkTypeMeta(r: ResourceRequest, obj: Obj, expectKind = r.served.kind,
   const kind = obj.kind;
   const av = obj.apiVersion;
   if (r.served.custom && (typeof kind !== 'string' || kind === '')) {
-    throw newBadRequest(`Object 'Kind' is missing in '${JSON.stringify(obj).slice(0, 200)}'`);
+    const body = JSON.stringify(obj);
+    throw newBadRequest(
+      `the object provided is unrecognized (must be of type ${expectKind}): Object 'Kind' is missing in '${body}' (${summarizeData(Buffer.from(body))})`,
+    );
   }
   if (typeof av === 'string' && av !== '' && av !== expectAV) {
     throw newBadRequest(`the API version in the data (${av}) does not match the expected API version (${expectAV})`);
@@ -269,7 +287,7 @@ async function handlePatch(r: ResourceRequest): Promise<void> {
   if (mt === 'application/apply-patch+yaml') {
     throw newUnsupportedMediaType(accepted.filter((t) => t !== 'application/apply-patch+yaml'));
   }
-  const opts = writeOptions(r.query, 'PatchOptions');
+  const opts = writeOptions(r.query, 'PatchOptions', mt);
   const n = negotiateFor(r, { yaml: true, partialMetadata: true });
   const buf = await readBody(r.req);
   const patch = decodeJSON(buf.toString('utf8'));
@@ -322,6 +340,19 @@ async function handleDeleteCollection(r: ResourceRequest): Promise<void> {
 /** Serves one resource request; throws StatusErrors for the caller to write. */
 export async function serveResource(r: ResourceRequest): Promise<void> {
   const { verb } = r.info;
+  if (!r.served.namespaced && r.info.namespace !== undefined) {
+    // A cluster-scoped resource has no namespaced paths.
+    throw new StatusError({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'the server could not find the requested resource',
+      reason: 'NotFound',
+      details: {},
+      code: 404,
+    });
+  }
   if (r.served.deprecationWarning && verb !== 'create' && verb !== 'update' && verb !== 'patch') {
     setWarnings(r.res, [r.served.deprecationWarning]);
   }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
-import { decodeObjectBody, readBody } from './body.ts';
+import { decodeObjectBody, JSONSyntaxError, readBody, summarizeData } from './body.ts';
 import { goParseBool, Query } from './query.ts';
 import { StatusError } from '../../apimachinery/status.ts';
 
@@ -21,7 +21,16 @@ test('decodeObjectBody takes JSON and YAML, reports duplicates, refuses other ty
   assert.deepEqual(decodeObjectBody(Buffer.from('{"a":1,"a":2}'), 'application/json', false), { value: { a: 2 }, duplicates: ['a'] });
   assert.deepEqual(decodeObjectBody(Buffer.from('a: 1\nb: [x]\n'), 'application/yaml; charset=utf-8', false).value, { a: 1, b: ['x'] });
   assert.deepEqual(decodeObjectBody(Buffer.from('{"a":true}'), undefined, false).value, { a: true });
-  assert.throws(() => decodeObjectBody(Buffer.from('{'), 'application/json', false), code(400));
+  assert.throws(
+    () => decodeObjectBody(Buffer.from('{"a":'), 'application/json', false),
+    (e: unknown) => e instanceof JSONSyntaxError && e.message === 'unexpected end of JSON input',
+  );
+  assert.throws(
+    () => decodeObjectBody(Buffer.from('{x}'), 'application/json', false),
+    (e: unknown) => e instanceof JSONSyntaxError && e.message === "invalid character 'x' looking for beginning of object key string",
+  );
+  assert.equal(summarizeData(Buffer.from('{"kind":"CronTab","metadata":{"name":"x"}}')), '{"kind":"CronTab","metadata":{ ...');
+  assert.equal(summarizeData(Buffer.from([1, 2])), '0102');
   assert.throws(() => decodeObjectBody(Buffer.from('x'), 'text/plain', false), code(415));
   assert.throws(() => decodeObjectBody(Buffer.from('k8s\0'), 'application/vnd.kubernetes.protobuf', false), code(415));
 });

@@ -5,8 +5,9 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
-import { newBadRequest, newRequestEntityTooLarge, newUnsupportedMediaType, StatusError } from '../../apimachinery/status.ts';
+import { newBadRequest, newRequestEntityTooLarge, newUnsupportedMediaType } from '../../apimachinery/status.ts';
 import { findDuplicateFields } from './strictjson.ts';
+import { goJSONSyntaxError } from '../../apimachinery/json/go-json.ts';
 import { decodeProtobufObject } from './protobuf.ts';
 
 /** kube-apiserver's MaxRequestBodyBytes. */
@@ -65,13 +66,21 @@ export function objectMediaTypes(allowProtobuf: boolean): string[] {
     : ['application/json', 'application/yaml'];
 }
 
-/** Parses JSON text, turning syntax errors into 400s with Go-like wording. */
+/** A body that is not valid JSON; `message` is Go's encoding/json syntax error text. */
+export class JSONSyntaxError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JSONSyntaxError';
+  }
+}
+
+/** Parses JSON text; syntax errors throw JSONSyntaxError with Go's message. */
 export function decodeJSON(text: string): DecodedBody {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw newBadRequest(`json: ${e instanceof Error ? e.message : String(e)}`);
+    throw new JSONSyntaxError(goJSONSyntaxError(text) ?? (e instanceof Error ? e.message : String(e)));
   }
   const duplicates = value !== null && typeof value === 'object' ? findDuplicateFields(text) : [];
   return { value, duplicates };
@@ -107,7 +116,10 @@ export function decodeObjectBody(body: Buffer, contentType: string | undefined, 
   throw newUnsupportedMediaType(objectMediaTypes(allowProtobuf));
 }
 
-/** True for a StatusError (re-exported for handlers that only need the check). */
-export function isStatus(e: unknown): e is StatusError {
-  return e instanceof StatusError;
+/** summarizeData: the start of a body for error messages (JSON as text, anything else as hex). */
+export function summarizeData(data: Uint8Array, maxLength = 30): string {
+  if (data.length === 0) return '<empty>';
+  const b = Buffer.from(data);
+  if (b[0] === 0x7b) return b.length > maxLength ? b.subarray(0, maxLength).toString('utf8') + ' ...' : b.toString('utf8');
+  return b.length > maxLength ? b.subarray(0, maxLength).toString('hex') + ' ...' : b.toString('hex');
 }

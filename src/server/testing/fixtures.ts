@@ -45,6 +45,7 @@ export function call(base: string, method: string, path: string, body?: unknown,
     const data = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
     const h: Record<string, string> = { ...headers };
     if (data && !h['Content-Type']) h['Content-Type'] = 'application/json';
+    if (data) h['Content-Length'] = String(data.length);
     const req = request(base + path, { method, headers: h }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -104,7 +105,7 @@ export const crontabCRD = {
 };
 
 /** Waits until `fn` resolves truthy (polling), or fails after `ms`. */
-export async function eventually<T>(fn: () => Promise<T | undefined | false>, ms = 5000): Promise<T> {
+export async function eventually<T>(fn: () => Promise<T | undefined | false>, ms = 15000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();
