@@ -214,16 +214,32 @@ interface Env {
 export function compileValidator(schema: JSONSchemaProps | null | undefined, opts: ValidatorOptions = {}): SchemaValidator {
   const env: Env = { version: opts.compatibilityVersion };
   const root: Node | undefined = schema === null || schema === undefined ? undefined : compileNode(schema, env);
+  // One context is kept for reuse: validation is synchronous, and a re-entrant call (a validator
+  // used while it runs) simply gets a fresh one.
+  let spare: Ctx | undefined = new Ctx();
   const run = (value: unknown, old: unknown): OpenAPIError[] => {
     if (root === undefined) return [];
-    const ctx = new Ctx();
+    const ctx = spare ?? new Ctx();
+    spare = undefined;
     ctx.old = old;
-    root(value, ctx);
-    if (old !== NONE && ctx.errs.length > 0 && deepEqualJSON(value, old)) return [];
-    if (ctx.errs.length < 2) return ctx.errs;
+    ctx.depth = 0;
+    try {
+      root(value, ctx);
+    } catch (e) {
+      ctx.errs = [];
+      throw e;
+    } finally {
+      ctx.old = NONE;
+      spare = ctx;
+    }
+    const errs = ctx.errs;
+    if (errs.length === 0) return [];
+    ctx.errs = [];
+    if (old !== NONE && deepEqualJSON(value, old)) return [];
+    if (errs.length < 2) return errs;
     // Result.AddErrors drops an error whose message was already reported.
     const seen = new Set<string>();
-    return ctx.errs.filter((e) => (seen.has(e.message) ? false : (seen.add(e.message), true)));
+    return errs.filter((e) => (seen.has(e.message) ? false : (seen.add(e.message), true)));
   };
   const validateRaw = (value: unknown) => run(value, NONE);
   const toFieldErrors = (raw: OpenAPIError[], basePath: string): FieldError[] => {
