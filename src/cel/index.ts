@@ -14,8 +14,8 @@ import {
   type CheckedInfo,
   EvalCancelled,
   Frame,
+  ObjectActivation,
   type Plan,
-  activationOf,
   plan,
 } from './eval/planner.ts';
 import { CelError, type Val, fromJSON, typeOfValue } from './eval/values.ts';
@@ -76,6 +76,8 @@ export type CompileResult =
 /** The outcome of one evaluation: a value or an error, with the actual cost either way. */
 export type EvalResult = { value: Val; error?: undefined; cost: number } | { value?: undefined; error: CelError; cost: number };
 
+const EMPTY: Record<string, Val> = Object.freeze({}) as Record<string, Val>;
+
 /** A compiled expression. Reusable and safe to evaluate concurrently (each eval has its own frame). */
 export class Program {
   /** @internal */
@@ -94,9 +96,23 @@ export class Program {
    * cancellation (cost or iteration limits) come back as `error`.
    */
   eval(vars: Activation | Record<string, Val> = {}, opts: { costLimit?: number } = {}): EvalResult {
-    const act = typeof (vars as Activation).get === 'function' && !(vars instanceof Map) ? (vars as Activation) : activationOf(vars as Record<string, Val>);
     const limit = opts.costLimit ?? this.costLimit;
-    const f = new Frame(act, this.p.nslots, limit, this.iterationLimit);
+    // One frame (and activation wrapper) is reused across evaluations; a re-entrant call (a library
+    // function evaluating this same program) gets fresh ones.
+    let f: Frame;
+    const reuse = !this.busy;
+    if (reuse) {
+      f = this.frame ??= new Frame(this.objAct, this.p.nslots, limit, this.iterationLimit);
+      f.cost = 0;
+      f.iterations = 0;
+      f.costLimit = limit;
+    } else f = new Frame(this.objAct, this.p.nslots, limit, this.iterationLimit);
+    if (typeof (vars as Activation).get === 'function' && !(vars instanceof Map)) f.vars = vars as Activation;
+    else if (reuse) {
+      this.objAct.vars = vars as Record<string, Val>;
+      f.vars = this.objAct;
+    } else f.vars = new ObjectActivation(vars as Record<string, Val>);
+    this.busy = true;
     let v: Val;
     try {
       v = this.p.root(f);
@@ -104,11 +120,20 @@ export class Program {
       if (e instanceof EvalCancelled) return { error: new CelError(e.message), cost: f.cost };
       const msg = e instanceof RangeError ? 'operation cancelled: stack exhausted' : `internal error: ${(e as Error)?.message ?? String(e)}`;
       return { error: new CelError(msg), cost: f.cost };
+    } finally {
+      if (reuse) {
+        this.busy = false;
+        this.objAct.vars = EMPTY;
+      }
     }
     if (f.cost > limit) return { error: new CelError('operation cancelled: actual cost limit exceeded'), cost: f.cost };
     if (v instanceof CelError) return { error: v, cost: f.cost };
     return { value: v, cost: f.cost };
   }
+
+  private busy = false;
+  private frame: Frame | undefined;
+  private readonly objAct = new ObjectActivation(EMPTY);
 }
 
 /** A CEL environment: built once, compiles many expressions. */

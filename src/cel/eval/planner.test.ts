@@ -123,3 +123,31 @@ test('evaluation never throws, even on deep recursion', () => {
   assert.equal(opt.program.eval({}).error?.message, 'optional.none() dereference');
   assert.ok(new Optional(1n).hasValue());
 });
+
+test('string concatenation chains cost what the binary additions cost', () => {
+  // Unchecked planning of the same text gives the generic per-call path for comparison.
+  const chained = new Env({ variables: { self: DynType } }).compile("'ab' + self.s + 'c' + self.s");
+  assert.ok(chained.program);
+  const self = fromJSON({ s: 'x'.repeat(25) + '\u{1F600}' });
+  const r = chained.program.eval({ self });
+  // add 1: ceil((2 + 26) * 0.1) = 3; add 2: ceil((28 + 1) * 0.1) = 3; add 3: ceil((29 + 26) * 0.1) = 6; two selects of self.s: 4.
+  assert.equal(r.cost, 3 + 3 + 6 + 4);
+  assert.equal(r.value, 'ab' + 'x'.repeat(25) + '\u{1F600}c' + 'x'.repeat(25) + '\u{1F600}');
+  const lists = env.compile('[1] + [n] + [3]');
+  assert.ok(lists.program);
+  assert.equal(formatValue(lists.program.eval({ n: 2n }).value!), '[1, 2, 3]');
+});
+
+test('a program evaluated from inside its own evaluation gets its own frame', () => {
+  const inner = new Env({ variables: { x: IntType } }).compile('x * 2');
+  assert.ok(inner.program);
+  const p = inner.program;
+  const act = {
+    get(name: string): Val | undefined {
+      // Re-enter the same program while it is evaluating.
+      return name === 'x' ? (p.eval({ x: 5n }).value === 10n ? 7n : 0n) : undefined;
+    },
+  };
+  assert.equal(p.eval(act).value, 14n);
+  assert.equal(p.eval({ x: 1n }).value, 2n);
+});

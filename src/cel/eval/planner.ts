@@ -8,7 +8,7 @@
  */
 import type { Expr } from '../syntax/ast.ts';
 import { has, index, optIndex, optSelect, select } from './access.ts';
-import { type RtOverload, type Registry, matchesKinds, noSuchOverload } from './dispatch.ts';
+import { type RtOverload, type Registry, kindOf, matchesKinds, noSuchOverload } from './dispatch.ts';
 import {
   CelError,
   CelMap,
@@ -28,9 +28,20 @@ export interface Activation {
   get(name: string): Val | undefined;
 }
 
-/** An Activation over a plain object of CEL values. */
+/** An Activation over a plain object of CEL values (own properties only). */
+export class ObjectActivation implements Activation {
+  constructor(public vars: Record<string, Val>) {}
+  get(name: string): Val | undefined {
+    return Object.hasOwn(this.vars, name) ? this.vars[name] : undefined;
+  }
+}
+
+/**
+ * An Activation over a plain object of CEL values. (A class, not a closure: evaluation runs this
+ * per call, and closures created per call are measurably slower under some loaders.)
+ */
 export function activationOf(vars: Record<string, Val>): Activation {
-  return { get: (n) => (Object.hasOwn(vars, n) ? vars[n] : undefined) };
+  return new ObjectActivation(vars);
 }
 
 /** Thrown (internally only) when the cost limit is exceeded; caught by Program.eval. */
@@ -44,9 +55,9 @@ export class Frame {
   cost = 0;
   iterations = 0;
   constructor(
-    readonly vars: Activation,
+    public vars: Activation,
     nslots: number,
-    readonly costLimit: number,
+    public costLimit: number,
     readonly iterationLimit: number,
   ) {
     this.slots = new Array(nslots).fill(null);
@@ -304,7 +315,13 @@ class Planner {
     const extra = written.split('.').length - 1;
     return (f) => {
       f.cost += 1 + extra;
-      const v = f.vars.get(qualified);
+      const act = f.vars;
+      // Read plain-object activations here, where the property name is fixed (a monomorphic load).
+      let v: Val | undefined;
+      if (act instanceof ObjectActivation) {
+        const o = act.vars;
+        v = Object.hasOwn(o, qualified) ? o[qualified] : undefined;
+      } else v = act.get(qualified);
       return v === undefined ? missing : v;
     };
   }
@@ -369,8 +386,25 @@ class Planner {
     if (qualified && !(e.target && this.targetIsVariable(e.target, sc))) {
       return this.planFunction(qualified, false, e.args.map((a) => this.plan(a, sc)), e);
     }
+    const append = this.planAccuAppend(e, sc) ?? this.planConcatChain(e, sc);
+    if (append) return append;
     const args = e.args.map((a) => this.plan(a, sc));
     switch (e.fn) {
+      case '!_': {
+        // Inline the common case; anything else goes through dispatch with the value already computed.
+        const a = args[0]!;
+        let pending: Val = null;
+        const generic = this.planFunction('!_', false, [() => pending], e);
+        return (f) => {
+          const x = a(f);
+          if (typeof x === 'boolean') {
+            f.cost++;
+            return !x;
+          }
+          pending = x;
+          return generic(f);
+        };
+      }
       case '_&&_':
         return logicalAnd(args[0]!, args[1]!);
       case '_||_':
@@ -515,9 +549,9 @@ class Planner {
     }
     const nonStrict = cands.some((o) => o.nonStrict);
     const callCost = this.o.callCost;
-    const pick = (vals: Val[]): RtOverload | undefined => {
-      for (const o of cands) if (matchesKinds(o, vals)) return o;
-      return undefined;
+    const charge = (f: Frame, o: RtOverload, vals: Val[], r: Val) => {
+      const custom = callCost?.(display, o.id, vals, r);
+      f.cost += custom ?? (o.cost ? o.cost(vals, r) : 1);
     };
     const finish = (f: Frame, vals: Val[]): Val => {
       if (!nonStrict) {
@@ -528,48 +562,128 @@ class Planner {
           }
         }
       }
-      const o = pick(vals);
+      let o: RtOverload | undefined;
+      for (const c of cands) {
+        if (matchesKinds(c, vals)) {
+          o = c;
+          break;
+        }
+      }
       if (!o) {
         f.cost++;
         return noSuchOverload(display, vals);
       }
       const r = o.impl(...vals);
-      const custom = callCost?.(display, o.id, vals, r);
-      f.cost += custom ?? (o.cost ? o.cost(vals, r) : 1);
+      charge(f, o, vals, r);
       return r;
     };
+    if (nonStrict || args.length > 2) return (f) => finish(f, args.map((x) => x(f)));
+    // Overload choice depends only on the argument kinds: cache it per call site.
+    if (args.length === 0) return (f) => finish(f, []);
     if (args.length === 1) {
       const [a] = args as [Closure];
-      if (cands.length === 1 && !cands[0]!.cost && !nonStrict && !callCost) {
-        const o = cands[0]!;
-        const k = o.kinds[0]!;
-        const impl = o.impl;
-        return (f) => {
-          const x = a(f);
-          if (k !== '*' && !matchesKinds(o, [x])) return finish(f, [x]);
+      const table: Record<string, RtOverload | null> = {};
+      return (f) => {
+        const x = a(f);
+        const k = kindOf(x);
+        let o = table[k];
+        if (o === undefined) o = table[k] = k === '?' ? null : (cands.find((c) => matchesKinds(c, [x])) ?? null);
+        if (o === null) {
           f.cost++;
-          return isErrOrUnk(x) ? x : impl(x);
-        };
-      }
-      return (f) => finish(f, [a(f)]);
+          return noSuchOverload(display, [x]);
+        }
+        const r = o.impl(x);
+        if (o.cost || callCost) charge(f, o, [x], r);
+        else f.cost++;
+        return r;
+      };
     }
-    if (args.length === 2) {
-      const [a, b] = args as [Closure, Closure];
-      const fast = callCost ? undefined : fastBinary(name);
-      if (fast) {
-        return (f) => {
-          const x = a(f);
-          const y = b(f);
-          if (typeof x === 'bigint' && typeof y === 'bigint') {
-            f.cost++;
-            return fast(x, y);
-          }
-          return finish(f, [x, y]);
-        };
+    const [a, b] = args as [Closure, Closure];
+    const apply = this.binaryApplier(name, cands, e);
+    return (f) => apply(f, a(f), b(f));
+  }
+
+  /**
+   * Applies a two-argument function to values: the int fast path, then the overload cached for the
+   * argument kinds, charging the call cost.
+   */
+  private binaryApplier(name: string, cands: RtOverload[], _e: Expr): (f: Frame, x: Val, y: Val) => Val {
+    const callCost = this.o.callCost;
+    const fast = callCost ? undefined : fastBinary(name);
+    const table: Record<string, Record<string, RtOverload | null>> = {};
+    return (f, x, y) => {
+      if (fast !== undefined && typeof x === 'bigint' && typeof y === 'bigint') {
+        f.cost++;
+        return fast(x, y);
       }
-      return (f) => finish(f, [a(f), b(f)]);
+      const kx = kindOf(x);
+      const ky = kindOf(y);
+      const row = (table[kx] ??= {});
+      let o = row[ky];
+      if (o === undefined) o = row[ky] = kx === '?' || ky === '?' ? null : (cands.find((c) => matchesKinds(c, [x, y])) ?? null);
+      if (o === null) {
+        f.cost++;
+        return noSuchOverload(name, [x, y]);
+      }
+      const r = o.impl(x, y);
+      if (o.cost || callCost) {
+        const custom = callCost?.(name, o.id, [x, y], r);
+        f.cost += custom ?? (o.cost ? o.cost([x, y], r) : 1);
+      } else f.cost++;
+      return r;
+    };
+  }
+
+  /**
+   * `a + b + c + ...` (three or more parts): when every part is a string, concatenates once and
+   * charges each add_string step from the parts' sizes, so that intermediate results are never
+   * rescanned; otherwise folds through the generic `_+_`. Costs and results are those of the
+   * left-to-right chain of binary additions.
+   */
+  private planConcatChain(e: Expr & { kind: 'call' }, sc: Scope): Closure | undefined {
+    if (this.o.callCost || e.fn !== '_+_' || e.target) return undefined;
+    const parts: Expr[] = [];
+    let cur: Expr = e;
+    while (cur.kind === 'call' && cur.fn === '_+_' && !cur.target && cur.args.length === 2) {
+      parts.unshift(cur.args[1]!);
+      cur = cur.args[0]!;
     }
-    return (f) => finish(f, args.map((x) => x(f)));
+    parts.unshift(cur);
+    if (parts.length < 3) return undefined;
+    const cands = (this.o.registry.get('_+_') ?? []).filter((o) => !o.receiver && o.kinds.length === 2);
+    const apply = this.binaryApplier('_+_', cands, e);
+    const planned = parts.map((p) => this.plan(p, sc));
+    const n = planned.length;
+    const vals: Val[] = new Array(n);
+    return (f) => {
+      let allStrings = true;
+      for (let i = 0; i < n; i++) {
+        const v = planned[i]!(f);
+        vals[i] = v;
+        if (typeof v !== 'string') allStrings = false;
+      }
+      if (!allStrings) {
+        let acc = vals[0]!;
+        for (let i = 1; i < n; i++) acc = apply(f, acc, vals[i]!);
+        return acc;
+      }
+      let acc = vals[0] as string;
+      let accCp = codePointLength(acc);
+      // The last code unit of acc, tracked from the parts (reading it from acc would flatten it).
+      let last = acc.length ? acc.charCodeAt(acc.length - 1) : 0;
+      for (let i = 1; i < n; i++) {
+        const b = vals[i] as string;
+        const bCp = codePointLength(b);
+        f.cost += Math.ceil((accCp + bCp) * 0.1);
+        if (b.length === 0) continue;
+        // A high surrogate ending acc pairs with a low one starting b.
+        const first = b.charCodeAt(0);
+        accCp += bCp - (last >= 0xd800 && last <= 0xdbff && first >= 0xdc00 && first <= 0xdfff ? 1 : 0);
+        last = b.charCodeAt(b.length - 1);
+        acc = acc + b;
+      }
+      return acc;
+    };
   }
 
   // ---- literals --------------------------------------------------------------------------------
@@ -580,6 +694,36 @@ class Planner {
   }
 
   private lastElems: Closure[] = [];
+  /** Slots of comprehension accumulators that start as [] (appended to in place). */
+  private readonly ownedAccuSlots = new Set<number>();
+
+  /**
+   * `acc + [x]` where acc is an owned accumulator (the step of map/filter): push in place, charging
+   * exactly what the generic path charges (identifier 1, element, list creation 10, add_list 1).
+   */
+  private planAccuAppend(e: Expr & { kind: 'call' }, sc: Scope): Closure | undefined {
+    if (e.fn !== '_+_' || e.target || e.args.length !== 2 || this.o.callCost) return undefined;
+    const [l, r] = e.args as [Expr, Expr];
+    if (l.kind !== 'ident' || r.kind !== 'list' || r.elements.length !== 1 || r.optionalIndices.length) return undefined;
+    const slot = sc.get(l.name);
+    if (slot === undefined || !this.ownedAccuSlots.has(slot)) return undefined;
+    const elem = this.plan(r.elements[0]!, sc);
+    return (f) => {
+      const acc = f.slots[slot]!;
+      f.cost++;
+      const v = elem(f);
+      f.cost += COST_LIST_CREATE + 1;
+      if (isErrOrUnk(v)) return v;
+      if (Array.isArray(acc)) {
+        if (ownedLists.has(acc)) {
+          (acc as Val[]).push(v);
+          return acc;
+        }
+        return [...acc, v];
+      }
+      return noSuchOverload('_+_', [acc, [v]]);
+    };
+  }
 
   /** Evaluates a closure whose inputs are all constants once, at plan time (errors stay runtime). */
   private fold(fn: Closure): Closure {
@@ -685,11 +829,12 @@ class Planner {
     const sa = this.nslots++;
     inner.set(e.accuVar, sa);
     accuScope.set(e.accuVar, sa);
+    // Appending to an accumulator that starts as [] may reuse one array (cel-go's mutable list).
+    const ownAccu = e.accuInit.kind === 'list' && e.accuInit.elements.length === 0;
+    if (ownAccu) this.ownedAccuSlots.add(sa);
     const cond = this.plan(e.loopCondition, inner);
     const step = this.plan(e.loopStep, inner);
     const result = this.plan(e.result, accuScope);
-    // Appending to an accumulator that starts as [] may reuse one array (cel-go's mutable list).
-    const ownAccu = e.accuInit.kind === 'list' && e.accuInit.elements.length === 0;
     const condTrue = e.loopCondition.kind === 'const' && e.loopCondition.value.kind === 'bool' && e.loopCondition.value.value;
     const twoVar = s2 >= 0;
     return (f) => {
@@ -718,7 +863,8 @@ class Planner {
           if (f.cost > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
         }
       } else if (r instanceof CelMap) {
-        for (const [k, v] of r.entries()) {
+        for (const [n, v] of r.m) {
+          const k = r.keyOf(n);
           if (++f.iterations > limit) throw new EvalCancelled('operation cancelled: comprehension iteration limit exceeded');
           slots[s1] = k;
           if (twoVar) slots[s2] = v;
@@ -752,7 +898,11 @@ function selectClosure(operand: Closure, field: string): Closure {
 }
 
 function equalsCost(a: Val, b: Val): number {
-  if (typeof a !== 'string' && typeof a !== 'object') return 1;
+  if (typeof a === 'string' && typeof b === 'string') {
+    // ceil(min(code points) * 0.1): short strings need no code-point count.
+    const m = Math.min(a.length, b.length);
+    if (m <= 10) return m === 0 ? 0 : 1;
+  } else if (typeof a !== 'string' && typeof a !== 'object') return 1;
   const s = Math.min(actualSize(a), actualSize(b));
   return Math.ceil(s * 0.1);
 }

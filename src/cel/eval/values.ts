@@ -129,6 +129,11 @@ export class CelMap {
     return undefined;
   }
 
+  /** The CEL key stored under a normalised key of `m` (differs only for uint keys). */
+  keyOf(n: MapKeyNorm): Val {
+    return this.orig === undefined ? n : (this.orig.get(n) ?? n);
+  }
+
   /** The keys as CEL values, in insertion order. */
   keys(): Val[] {
     const out: Val[] = [];
@@ -249,8 +254,11 @@ export function typeName(v: Val): string {
 
 // ---- strings -----------------------------------------------------------------------------------
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 /** Number of code points in s. */
 export function codePointLength(s: string): number {
+  if (!SURROGATE.test(s)) return s.length;
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);

@@ -26,11 +26,116 @@ export class RegexSyntaxError extends Error {
 const MAX_CACHE = 1024;
 const cache = new Map<string, CompiledRegex | RegexSyntaxError>();
 
+/**
+ * A JS RegExp equivalent to `pattern` for match testing, or undefined. Only a small subset of RE2
+ * qualifies: optional `^` and `$` at the ends; atoms that are literal characters, `.`, escaped
+ * punctuation, `\d \D \w \W`, or simple character classes (literals, ranges, those escapes);
+ * quantifiers `* + ? {n} {n,} {n,m}` on single atoms, at most one of them unbounded. No groups,
+ * alternation or flags, so the backtracking engine does at most O(n^2) work (one unbounded
+ * quantifier times the start positions) and the semantics coincide with RE2's: `.` is translated
+ * to `[^\n]` (RE2's dot), the `u` flag makes both engines work on code points, and `\s`/`\b`,
+ * whose meanings differ, are excluded.
+ */
+export function safeJsRegex(pattern: string): RegExp | undefined {
+  let i = 0;
+  let out = '';
+  let unbounded = 0;
+  const n = pattern.length;
+  const PUNCT = '.\\-/[](){}*+?^$|';
+  if (pattern[0] === '^') {
+    out += '^';
+    i++;
+  }
+  while (i < n) {
+    const c = pattern[i]!;
+    if (c === '$' && i === n - 1) {
+      out += '$';
+      i++;
+      break;
+    }
+    // One atom.
+    if (c === '.') {
+      out += '[^\\n]';
+      i++;
+    } else if (c === '\\') {
+      const e = pattern[i + 1];
+      if (e === undefined) return undefined;
+      if (!PUNCT.includes(e) && !'dDwW'.includes(e)) return undefined;
+      out += e === '-' ? '\\x2d' : '\\' + e;
+      i += 2;
+    } else if (c === '[') {
+      let j = i + 1;
+      let cls = '[';
+      if (pattern[j] === '^') {
+        cls += '^';
+        j++;
+      }
+      if (pattern[j] === ']') return undefined; // RE2 reads a leading ']' literally; JS does not
+      for (;;) {
+        const d = pattern[j];
+        if (d === undefined) return undefined;
+        if (d === ']') break;
+        if (d === '[') return undefined;
+        if (d === '\\') {
+          const e = pattern[j + 1];
+          if (e === undefined || (!PUNCT.includes(e) && !'dDwW'.includes(e))) return undefined;
+          cls += e === '-' ? '\\x2d' : '\\' + e;
+          j += 2;
+          continue;
+        }
+        cls += d;
+        j++;
+      }
+      out += cls + ']';
+      i = j + 1;
+    } else if ('()|*+?{}^$]'.includes(c)) {
+      return undefined;
+    } else {
+      const cp = pattern.codePointAt(i)!;
+      const ch = String.fromCodePoint(cp);
+      out += ch;
+      i += ch.length;
+    }
+    // Its quantifier, if any.
+    const q = pattern[i];
+    if (q === '*' || q === '+') {
+      unbounded++;
+      out += q;
+      i++;
+    } else if (q === '?') {
+      out += q;
+      i++;
+    } else if (q === '{') {
+      const m = /\{(\d{1,3})(,(\d{1,3})?)?\}/y;
+      m.lastIndex = i;
+      const r = m.exec(pattern);
+      if (!r) return undefined;
+      if (r[2] && r[3] === undefined) unbounded++;
+      if (r[3] !== undefined && Number(r[3]) < Number(r[1])) return undefined;
+      out += r[0];
+      i = m.lastIndex;
+    } else continue;
+    if (pattern[i] === '?') {
+      out += '?';
+      i++;
+    }
+    const next = pattern[i];
+    if (next !== undefined && '*+?{'.includes(next)) return undefined;
+  }
+  if (i !== n || unbounded > 1) return undefined;
+  try {
+    return new RegExp(out, 'u');
+  } catch {
+    return undefined;
+  }
+}
+
 function build(pattern: string): CompiledRegex {
   const re = RE2JS.compile(pattern);
+  const fast = safeJsRegex(pattern);
   return {
     source: pattern,
-    test: (s) => re.matcher(s).find(),
+    test: fast ? (s) => fast.test(s) : (s) => re.matcher(s).find(),
     find: (s) => {
       const m = re.matcher(s);
       if (!m.find()) return undefined;
