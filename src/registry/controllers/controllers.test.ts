@@ -147,7 +147,21 @@ describe('namespace controller', () => {
       await widgets.create('kept', widget('w3'), {});
       await namespaces.delete(undefined, 'doomed', {});
       await eventually(async () => (await widgets.list('doomed', {})).items.length === 1);
-      assert.equal((await namespaces.get(undefined, 'doomed')).status && ((await namespaces.get(undefined, 'doomed')).status as { phase: string }).phase, 'Terminating');
+      const cond = (type: string) => async () => {
+        const st = (await namespaces.get(undefined, 'doomed')).status as { conditions?: { type: string; status: string; reason: string; message: string }[] };
+        return st.conditions?.find((c) => c.type === type);
+      };
+      await eventually(async () => (await cond('NamespaceContentRemaining')())?.status === 'True');
+      const st = (await namespaces.get(undefined, 'doomed')).status as { phase: string };
+      assert.equal(st.phase, 'Terminating');
+      const remaining = (await cond('NamespaceContentRemaining')())!;
+      assert.deepEqual([remaining.reason, remaining.message], ['SomeResourcesRemain', 'Some resources are remaining: widgets.example.com has 1 resource instances']);
+      const fins = (await cond('NamespaceFinalizersRemaining')())!;
+      assert.deepEqual([fins.status, fins.reason, fins.message], [
+        'True',
+        'SomeFinalizersRemain',
+        'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances',
+      ]);
       await widgets.update('doomed', 'w2', (cur) => ({ ...cur!, metadata: { ...(cur!.metadata as object), finalizers: [] } }), {});
       await eventually(() => gone(namespaces.get(undefined, 'doomed')));
       assert.equal((await widgets.list('kept', {})).items.length, 1);
