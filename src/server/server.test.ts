@@ -259,3 +259,26 @@ test('cluster-scoped custom resources', async () => {
   const ns = await call(f.base, 'POST', '/apis/example.io/v1/namespaces/default/widgets', { apiVersion: 'example.io/v1', kind: 'Widget', metadata: { name: 'w2' } });
   assert.equal(ns.status, 404);
 });
+
+test('every served version of a CRD reads the same objects in its own apiVersion', async () => {
+  const crd = structuredClone(crontabCRD) as any;
+  crd.metadata.name = 'gadgets.multi.io';
+  crd.spec.group = 'multi.io';
+  crd.spec.names = { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' };
+  const beta = structuredClone(crd.spec.versions[0]);
+  beta.name = 'v1beta1';
+  beta.storage = false;
+  crd.spec.versions.push(beta);
+  assert.equal((await call(f.base, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status, 201);
+  await eventually(async () => (await call(f.base, 'GET', '/apis/multi.io/v1beta1')).status === 200);
+  const base = (v: string) => `/apis/multi.io/${v}/namespaces/default/gadgets`;
+  const c = await call(f.base, 'POST', base('v1beta1'), { apiVersion: 'multi.io/v1beta1', kind: 'Gadget', metadata: { name: 'g' }, spec: { image: 'a' } });
+  assert.equal(c.status, 201, c.text);
+  assert.equal((await call(f.base, 'GET', base('v1') + '/g')).json.apiVersion, 'multi.io/v1');
+  assert.equal((await call(f.base, 'GET', base('v1beta1')).then((r) => r.json.items[0].apiVersion)), 'multi.io/v1beta1');
+  const p = await call(f.base, 'PATCH', base('v1') + '/g', { spec: { image: 'b' } }, { 'Content-Type': 'application/merge-patch+json' });
+  assert.equal(p.status, 200, p.text);
+  assert.equal(p.json.apiVersion, 'multi.io/v1');
+  const agg = await call(f.base, 'GET', '/apis', undefined, { Accept: aggAccept });
+  assert.deepEqual(agg.json.items.find((i: any) => i.metadata.name === 'multi.io').versions.map((v: any) => v.version), ['v1', 'v1beta1']);
+});

@@ -64,8 +64,19 @@ export function negotiateFor(r: ResourceRequest, produces: Produces): Negotiated
   return negotiate(r.req.headers.accept, produces, pretty);
 }
 
+/**
+ * The None conversion strategy of CRDs: every served version reads the same stored objects, which
+ * leave the server with the apiVersion of the endpoint they were asked through. Mutates `obj`.
+ */
+export function toRequestVersion(s: ServedResource, obj: Obj): Obj {
+  if (s.custom && typeof obj.apiVersion === 'string' && obj.kind === s.kind) obj.apiVersion = apiVersionOf(s);
+  return obj;
+}
+
 /** Converts an answer (object or list) into what the client negotiated. */
 function transform(r: ResourceRequest, n: Negotiated, value: Obj, isList: boolean): Obj {
+  if (isList) for (const item of (value.items as Obj[] | undefined) ?? []) toRequestVersion(r.served, item);
+  else toRequestVersion(r.served, value);
   const t = n.target;
   if (!t) return value;
   if (t.as === 'Table') {
@@ -301,7 +312,7 @@ async function handlePatch(r: ResourceRequest): Promise<void> {
       const scale = applyPatch(mt, scaleFromCustomResource(cur, r.served.scale!), patch.value);
       return applyScale(structuredClone(cur), scale, r.served.scale!);
     }
-    const next = applyPatch(mt, cur, patch.value);
+    const next = applyPatch(mt, toRequestVersion(r.served, structuredClone(cur)), patch.value);
     checkTypeMeta(r, next);
     ensureNamespace(r, next);
     ensureName(r, next);
@@ -327,13 +338,14 @@ async function handleDelete(r: ResourceRequest): Promise<void> {
   const n = negotiateFor(r, { yaml: true });
   const opts = deleteOptions(r.query, await readDeleteBody(r));
   const result = await r.served.store.delete(r.info.namespace, r.info.name!, opts);
-  writeObject(r.res, 200, result.response, n);
+  writeObject(r.res, 200, toRequestVersion(r.served, result.response), n);
 }
 
 async function handleDeleteCollection(r: ResourceRequest): Promise<void> {
   const n = negotiateFor(r, { yaml: true });
   const opts = deleteOptions(r.query, await readDeleteBody(r));
   const list = await r.served.store.deleteCollection(r.info.namespace, listOptions(r.query), opts);
+  for (const item of list.items) toRequestVersion(r.served, item);
   writeObject(r.res, 200, list, n);
 }
 

@@ -7,7 +7,7 @@
 import type { Obj, WatchEvent } from '../../registry/rest.ts';
 import { parseIncludeObject, toTable } from '../table/convert.ts';
 import { watchOptions } from './options.ts';
-import { negotiateFor, type ResourceRequest } from './resource.ts';
+import { negotiateFor, toRequestVersion, type ResourceRequest } from './resource.ts';
 
 /** Serves `?watch=true`; resolves once the stream is set up (it keeps running afterwards). */
 export async function serveWatch(r: ResourceRequest): Promise<void> {
@@ -22,7 +22,7 @@ export async function serveWatch(r: ResourceRequest): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
 
   const encode = (ev: WatchEvent): string => {
-    let object: Obj = ev.object;
+    let object: Obj = ev.type === 'ERROR' || ev.type === 'BOOKMARK' ? ev.object : toRequestVersion(r.served, ev.object);
     if (n.target?.as === 'Table' && (ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED')) {
       object = toTable(r.served.table, ev.object, false, {
         includeObject,
