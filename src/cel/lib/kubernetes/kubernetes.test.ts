@@ -245,3 +245,45 @@ test("estimated costs with these libraries' declarations (testdata/cel-checker/k
   console.log(`kubernetes estimated costs: ${passed} passed, ${failures.length} failed, ${skipped} skipped`);
   assert.deepEqual(failures, []);
 });
+
+test('resource.Quantity arithmetic, comparison and floats (apimachinery TestAdd, TestSub, TestQuantityCmp, AsApproximateFloat64)', () => {
+  const data = load('quantity_model.json');
+  type D = { unscaled: string; exponent: number; format: string } | null;
+  const q = (d: D) => (d ? Quantity.fromDecimal(BigInt(d.unscaled), d.exponent, d.format as never) : new Quantity('DecimalSI'));
+  const num = (s: string) => (s === '+Inf' ? Infinity : s === '-Inf' ? -Infinity : Number(s));
+  let n = 0;
+  for (const [a, b, want] of data.add as [D, D, D][]) {
+    const x = q(a);
+    x.add(q(b));
+    assert.equal(x.cmp(q(want)), 0, `${JSON.stringify(a)} + ${JSON.stringify(b)} = ${x.toString()}`);
+    n++;
+  }
+  for (const [a, b, want] of data.sub as [D, D, D][]) {
+    const x = q(a);
+    x.sub(q(b));
+    assert.equal(x.cmp(q(want)), 0, `${JSON.stringify(a)} - ${JSON.stringify(b)} = ${x.toString()}`);
+    n++;
+  }
+  for (const [x, y, want] of data.cmp as [string, string, number][]) {
+    assert.equal((parseQuantity(x) as Quantity).cmp(parseQuantity(y) as Quantity), want, `${x} cmp ${y}`);
+    n++;
+  }
+  for (const c of data.approximateFloat as (NonNullable<D> & { out: string })[]) {
+    assert.equal(q(c).asApproximateFloat64(), num(c.out), `${c.unscaled}e${c.exponent} ${c.format}`);
+    n++;
+  }
+  for (const c of data.stringApproximateFloat as { in: string; out: string }[]) {
+    assert.equal((parseQuantity(c.in) as Quantity).asApproximateFloat64(), num(c.out), c.in);
+    n++;
+  }
+  for (const s of data.addZeroPreservesSuffix as string[]) {
+    const v1 = parseQuantity(s) as Quantity;
+    v1.add(parseQuantity('0') as Quantity);
+    const v2 = parseQuantity('0') as Quantity;
+    v2.add(parseQuantity(s) as Quantity);
+    assert.equal(v1.toString(), s);
+    assert.equal(v2.toString(), s);
+    n++;
+  }
+  console.log(`resource.Quantity arithmetic/floats: ${n} passed`);
+});
