@@ -11,6 +11,7 @@ import {
   CelMap,
   CelType,
   Duration,
+  OpaqueValue,
   Optional,
   Timestamp,
   Uint,
@@ -21,9 +22,9 @@ import {
 
 /**
  * Runtime kinds: i int, u uint, d double, s string, b bytes, z bool, n null, l list, m map (or
- * object), t timestamp, D duration, T type, o optional, * anything.
+ * object), t timestamp, D duration, T type, o optional, `@name` a library's opaque type, * anything.
  */
-export type Kind = 'i' | 'u' | 'd' | 's' | 'b' | 'z' | 'n' | 'l' | 'm' | 't' | 'D' | 'T' | 'o' | '*';
+export type Kind = 'i' | 'u' | 'd' | 's' | 'b' | 'z' | 'n' | 'l' | 'm' | 't' | 'D' | 'T' | 'o' | '*' | `@${string}`;
 
 /** The kind of a runtime value ('?' for errors and unknowns, which never match). */
 export function kindOf(v: Val): Kind | '?' {
@@ -46,6 +47,7 @@ export function kindOf(v: Val): Kind | '?' {
   if (v instanceof Duration) return 'D';
   if (v instanceof CelType) return 'T';
   if (v instanceof Optional) return 'o';
+  if (v instanceof OpaqueValue) return `@${v.celType.name}`;
   return '?';
 }
 
@@ -129,7 +131,7 @@ export function kindOfType(t: Type): Kind {
     case 'type':
       return 'T';
     case 'opaque':
-      return t.name === 'optional_type' ? 'o' : '*';
+      return t.name === 'optional_type' ? 'o' : `@${t.name}`;
     default:
       return '*';
   }

@@ -151,3 +151,40 @@ test('a program evaluated from inside its own evaluation gets its own frame', ()
   assert.equal(p.eval(act).value, 14n);
   assert.equal(p.eval({ x: 1n }).value, 2n);
 });
+
+test('library-defined opaque values dispatch by type name and compare with their own equality', async () => {
+  const { opaque, BoolType } = await import('../check/types.ts');
+  const { CelType, OpaqueValue } = await import('./values.ts');
+  const PointType = new CelType('test.Point');
+  class Point extends OpaqueValue {
+    readonly celType = PointType;
+    constructor(readonly x: bigint, readonly y: bigint) {
+      super();
+    }
+    override equal(o: Val): boolean {
+      return o instanceof Point && o.x === this.x && o.y === this.y;
+    }
+    toString(): string {
+      return `point(${this.x}, ${this.y})`;
+    }
+  }
+  const P = opaque('test.Point');
+  const lib = {
+    name: 'test.points',
+    functions: [
+      { name: 'point', overloads: [{ id: 'point_int_int', params: [IntType, IntType], result: P, impl: (x: bigint, y: bigint) => new Point(x, y) }] },
+      { name: 'x', overloads: [{ id: 'point_x', receiver: true, params: [P], result: IntType, impl: (p: Point) => p.x }] },
+      { name: 'isOrigin', overloads: [{ id: 'point_is_origin', receiver: true, params: [P], result: BoolType, impl: (p: Point) => p.x === 0n && p.y === 0n }] },
+    ],
+  };
+  const e = new Env({ libraries: [lib], typeNames: ['test.Point'] });
+  const ok = (src: string) => {
+    const c = e.compile(src);
+    assert.ok(c.program, `${src}: ${c.issues}`);
+    return c.program.eval({});
+  };
+  assert.equal(ok('point(3, 4).x()').value, 3n);
+  assert.equal(ok('point(1, 2) == point(1, 2)').value, true);
+  assert.equal(ok('point(0, 0).isOrigin() && !point(1, 0).isOrigin()').value, true);
+  assert.equal(ok('[point(1, 2)][0].x() + 1').value, 2n);
+});

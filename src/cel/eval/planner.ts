@@ -13,6 +13,7 @@ import {
   CelError,
   CelMap,
   CelType,
+  OpaqueValue,
   Optional,
   T,
   Uint,
@@ -134,6 +135,7 @@ export function actualSize(v: Val): number {
   if (v instanceof Uint8Array) return v.length;
   if (v instanceof CelMap) return v.size;
   if (v instanceof Optional && v.value !== undefined) return actualSize(v.value);
+  if (v instanceof OpaqueValue && v.size) return v.size();
   return 1;
 }
 

@@ -123,6 +123,13 @@ test('JSON conversions', () => {
   assert.equal(p.get('g'), 2.5);
   assert.equal(p.get('s'), 'é');
   assert.throws(() => parseJSONToCel('{"a": }'));
+  const typed = fromJSON({ spec: { replicas: 3, ratio: 1, list: [1, 2] } }, {
+    numberKind: (path) => (path[1] === 'ratio' || path[1] === 'list' ? 'double' : undefined),
+  }) as CelMap;
+  const spec = typed.get('spec') as CelMap;
+  assert.equal(spec.get('replicas'), 3n);
+  assert.equal(spec.get('ratio'), 1);
+  assert.deepEqual(spec.get('list'), [1, 2]);
 });
 
 test('strings count code points', () => {

@@ -80,6 +80,27 @@ export class Optional {
   }
 }
 
+/**
+ * Base class of library-defined values (Kubernetes' URL, IP, CIDR, Quantity, ...): the library
+ * names their CEL type and may define equality, ordering and size. Dispatch matches them by type
+ * name (an overload parameter declared `opaque('kubernetes.URL')` accepts values whose celType is
+ * `kubernetes.URL`).
+ */
+export abstract class OpaqueValue {
+  /** The CEL type of the value. */
+  abstract readonly celType: CelType;
+  /** CEL equality with another value (default: identity). */
+  equal(other: Val): boolean {
+    return this === other;
+  }
+  /** Ordering against another value, if the type is ordered. */
+  compare?(other: Val): number | CelError;
+  /** Size for cost tracking (default 1). */
+  size?(): number;
+  /** How the value prints in messages and JSON output. */
+  abstract toString(): string;
+}
+
 type MapKeyNorm = string | bigint | boolean;
 
 /**
@@ -176,7 +197,8 @@ export type Val =
   | CelType
   | Optional
   | CelError
-  | Unknown;
+  | Unknown
+  | OpaqueValue;
 
 // ---- integer ranges and checked arithmetic ----------------------------------------------------
 
@@ -244,6 +266,7 @@ export function typeOfValue(v: Val): CelType {
   if (v instanceof CelType) return T.type;
   if (v instanceof Optional) return T.optional;
   if (v instanceof CelError) return T.error;
+  if (v instanceof OpaqueValue) return v.celType;
   return T.unknown;
 }
 
@@ -407,6 +430,7 @@ export function equals(a: Val, b: Val): boolean {
     if (a.value === undefined || b.value === undefined) return a.value === b.value;
     return equals(a.value, b.value);
   }
+  if (a instanceof OpaqueValue) return a.equal(b);
   return false;
 }
 
@@ -422,6 +446,7 @@ export function compare(a: Val, b: Val): number | CelError {
   if (a instanceof Uint8Array && b instanceof Uint8Array) return compareBytes(a, b);
   if (a instanceof Timestamp && b instanceof Timestamp) return a.ns < b.ns ? -1 : a.ns > b.ns ? 1 : 0;
   if (a instanceof Duration && b instanceof Duration) return a.ns < b.ns ? -1 : a.ns > b.ns ? 1 : 0;
+  if (a instanceof OpaqueValue && a.compare) return a.compare(b);
   return errNoOverload();
 }
 
@@ -517,42 +542,66 @@ export function formatValue(v: Val): string {
 
 // ---- JSON-like data ----------------------------------------------------------------------------
 
-/** How to read numbers when converting JSON-like data: integral numbers as int, or every number as double. */
+/** How to read numbers when converting JSON-like data. */
 export interface FromJSONOptions {
   /** Treat every JSON number as a double (default: integral numbers become int). */
   numbersAsDouble?: boolean;
+  /**
+   * Decides per number from its path (object keys and list indices from the root): 'int',
+   * 'double', or undefined for the default. The schema layer uses it to follow `type: integer` /
+   * `type: number`.
+   */
+  numberKind?: (path: readonly (string | number)[], n: number) => 'int' | 'double' | undefined;
 }
 
 /**
  * Converts JSON-like data (objects, arrays, numbers, strings, booleans, null; bigint as int) into a
- * CEL value: objects become maps with string keys.
+ * CEL value: objects become maps with string keys; integral numbers become int unless the options
+ * say otherwise (a non-integral number asked to be int stays a double).
  */
 export function fromJSON(x: unknown, opts: FromJSONOptions = {}): Val {
+  return opts.numberKind ? convert(x, opts, []) : convert(x, opts, undefined);
+}
+
+function convert(x: unknown, opts: FromJSONOptions, path: (string | number)[] | undefined): Val {
   switch (typeof x) {
     case 'string':
     case 'boolean':
     case 'bigint':
       return x;
-    case 'number':
-      if (!opts.numbersAsDouble && Number.isInteger(x) && !Object.is(x, -0)) return BigInt(x);
+    case 'number': {
+      const kind = path ? opts.numberKind!(path, x) : undefined;
+      const asInt = kind === 'int' || (kind === undefined && !opts.numbersAsDouble);
+      if (asInt && Number.isInteger(x) && !Object.is(x, -0)) return BigInt(x);
       return x;
+    }
     case 'undefined':
       return null;
   }
   if (x === null) return null;
-  if (Array.isArray(x)) return x.map((e) => fromJSON(e, opts));
+  if (Array.isArray(x)) {
+    const out: Val[] = new Array(x.length);
+    for (let i = 0; i < x.length; i++) {
+      if (path) path.push(i);
+      out[i] = convert(x[i], opts, path);
+      if (path) path.pop();
+    }
+    return out;
+  }
   if (x instanceof Uint || x instanceof Uint8Array || x instanceof CelMap || x instanceof Timestamp) return x as Val;
   if (x instanceof Duration || x instanceof CelType || x instanceof Optional) return x as Val;
   const m = new Map<MapKeyNorm, Val>();
-  for (const k of Object.keys(x as object)) m.set(k, fromJSON((x as Record<string, unknown>)[k], opts));
+  for (const k of Object.keys(x as object)) {
+    if (path) path.push(k);
+    m.set(k, convert((x as Record<string, unknown>)[k], opts, path));
+    if (path) path.pop();
+  }
   return new CelMap(m);
 }
 
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 export function base64Encode(b: Uint8Array): string {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64');
 }
-export { B64 as BASE64_ALPHABET };
 
 /**
  * Converts a CEL value into JSON-like data: int/uint as numbers (as decimal strings beyond 2^53),
@@ -583,6 +632,7 @@ export function toJSON(v: Val): unknown {
   if (v instanceof CelType) return v.name;
   if (v instanceof Optional) return v.value === undefined ? null : toJSON(v.value);
   if (v instanceof CelError) return { error: v.message };
+  if (v instanceof OpaqueValue) return v.toString();
   return null;
 }
 
