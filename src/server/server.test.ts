@@ -282,3 +282,28 @@ test('every served version of a CRD reads the same objects in its own apiVersion
   const agg = await call(f.base, 'GET', '/apis', undefined, { Accept: aggAccept });
   assert.deepEqual(agg.json.items.find((i: any) => i.metadata.name === 'multi.io').versions.map((v: any) => v.version), ['v1', 'v1beta1']);
 });
+
+test('Table watches carry column definitions on the first event only', async () => {
+  const list = await call(f.base, 'GET', '/api/v1/namespaces');
+  const rv = list.json.metadata.resourceVersion;
+  const events: any[] = [];
+  const done = new Promise<string | undefined>((resolve, reject) => {
+    const req = request(`${f.base}/api/v1/namespaces?watch=1&resourceVersion=${rv}&timeoutSeconds=1`, { headers: { Accept: tableAccept } }, (res) => {
+      let buf = '';
+      res.on('data', (c: Buffer) => (buf += c.toString()));
+      res.on('end', () => {
+        for (const line of buf.split('\n')) if (line) events.push(JSON.parse(line));
+        resolve(res.headers['content-type']);
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  await new Promise((r) => setTimeout(r, 200));
+  await call(f.base, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tw1' } });
+  await call(f.base, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tw2' } });
+  assert.equal(await done, 'application/json');
+  assert.deepEqual(events.map((e) => [e.type, e.object.kind, e.object.rows[0].cells[0]]), [['ADDED', 'Table', 'tw1'], ['ADDED', 'Table', 'tw2']]);
+  assert.deepEqual(events[0].object.columnDefinitions.map((c: any) => c.name), ['Name', 'Status', 'Age']);
+  assert.equal(events[1].object.columnDefinitions, null);
+});

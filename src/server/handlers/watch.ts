@@ -22,15 +22,18 @@ export async function serveWatch(r: ResourceRequest): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
 
   const encode = (ev: WatchEvent): string => {
-    let object: Obj = ev.type === 'ERROR' || ev.type === 'BOOKMARK' ? ev.object : toRequestVersion(r.served, ev.object);
-    if (n.target?.as === 'Table' && (ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED')) {
+    // As upstream's watchEmbeddedEncoder: every object but an ERROR's Status is transformed,
+    // bookmarks included, and a Table carries its column definitions only on the first event.
+    if (ev.type === 'ERROR') return JSON.stringify(ev) + '\n';
+    let object: Obj = ev.type === 'BOOKMARK' ? ev.object : toRequestVersion(r.served, ev.object);
+    if (n.target?.as === 'Table') {
       object = toTable(r.served.table, ev.object, false, {
         includeObject,
         tableVersion: n.target.version,
         noHeaders: !firstTable,
       });
       firstTable = false;
-    } else if (n.target?.as === 'PartialObjectMetadata' && ev.type !== 'ERROR') {
+    } else if (n.target?.as === 'PartialObjectMetadata') {
       object = { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${n.target.version}`, metadata: ev.object.metadata ?? {} };
     }
     return JSON.stringify({ type: ev.type, object }) + '\n';
@@ -55,7 +58,7 @@ export async function serveWatch(r: ResourceRequest): Promise<void> {
   const watcher = await r.served.store.watch(r.info.namespace, opts, send, () => finish());
   if (ended) {
     // The store ended the watch before it was established (e.g. an ERROR event): send what came.
-    r.res.writeHead(200, { 'Content-Type': n.contentType, 'Cache-Control': 'no-cache, private' });
+    r.res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
     for (const ev of pending) r.res.write(encode(ev));
     r.res.end();
     return;
@@ -69,7 +72,8 @@ export async function serveWatch(r: ResourceRequest): Promise<void> {
     ended = true;
     clearTimeout(timer);
   });
-  r.res.writeHead(200, { 'Content-Type': n.contentType, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  // The stream's media type is the serializer's, whatever the embedded objects were converted to.
+  r.res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
   r.res.flushHeaders();
   headersSent = true;
   for (const ev of pending.splice(0)) r.res.write(encode(ev));

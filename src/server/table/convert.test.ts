@@ -46,5 +46,11 @@ test('toTable builds rows with PartialObjectMetadata and list metadata', () => {
   const none = toTable(crdTableConvertor(columns), list, true, { includeObject: 'None', tableVersion: 'v1', noHeaders: true, now });
   assert.equal((none.rows as Array<Record<string, unknown>>)[0]!.object, undefined);
   assert.equal(none.columnDefinitions, null);
-  assert.throws(() => parseIncludeObject('Bogus'), (e: unknown) => e instanceof StatusError && e.code === 400);
+  assert.throws(
+    () => parseIncludeObject('Bogus'),
+    (e: unknown) =>
+      e instanceof StatusError &&
+      e.code === 400 &&
+      e.message === 'Unable to convert to Table as requested: includeObject: Unsupported value: "Bogus": supported values: "Metadata", "None", "Object"',
+  );
 });

@@ -6,6 +6,7 @@
  * PartialObjectMetadata by default (`includeObject=Metadata`), as Object, or not at all (None).
  */
 import { newBadRequest } from '../../apimachinery/status.ts';
+import { errorString, notSupported } from '../../apimachinery/field/errors.ts';
 import { humanAge } from './duration.ts';
 import { findResults, parseJSONPath, printResult, type JSONPath } from './jsonpath.ts';
 
@@ -148,11 +149,15 @@ export const namespaceTableConvertor: TableConvertor = {
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
-/** Validates `?includeObject=`; '' means the default, Metadata. */
+/**
+ * Validates `?includeObject=` as ValidateTableOptions does; '' means the default, Metadata.
+ * A bad value is 400 `Unable to convert to Table as requested: includeObject: Unsupported value: ...`.
+ */
 export function parseIncludeObject(v: string | undefined): IncludeObject {
   if (v === undefined || v === '' || v === 'Metadata') return 'Metadata';
   if (v === 'None' || v === 'Object') return v;
-  throw newBadRequest(`unrecognized includeObject value: ${JSON.stringify(v)}`);
+  const err = errorString(notSupported('includeObject', v, ['Metadata', 'None', 'Object']));
+  throw newBadRequest(`Unable to convert to Table as requested: ${err}`);
 }
 
 export interface TableOptions {
