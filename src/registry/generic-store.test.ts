@@ -513,3 +513,24 @@ describe('generic store: create on update', () => {
     }
   });
 });
+
+describe('generic store: update preconditions', () => {
+  test('a PUT whose body carries another uid is 409 with the storage precondition message', async () => {
+    const t = await openTempStore();
+    try {
+      const s = widgetStore(t.store);
+      const { object } = await s.create('default', widget('u'), {});
+      const body = { ...object, metadata: { ...meta(object), uid: 'not-it' } };
+      await rejectsStatus(
+        s.update('default', 'u', () => body, { preconditions: { uid: 'not-it' } }),
+        409,
+        'Conflict',
+        `Operation cannot be fulfilled on widgets.example.com "u": Precondition failed: UID in precondition: not-it, UID in object meta: ${meta(object).uid}`,
+      );
+      const ok = await s.update('default', 'u', (cur) => ({ ...cur!, spec: { color: 'y' } }), { preconditions: { uid: meta(object).uid } });
+      assert.deepEqual(ok.object.spec, { color: 'y' });
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -311,6 +311,7 @@ export class GenericStore implements RESTStore {
       const kv = await this.store.get(key);
       const existing = kv ? this.decode(kv) : undefined;
       if (!existing && !strategy.allowCreateOnUpdate && !opts.forceAllowCreate) throw newNotFound(this.gr, name);
+      if (existing) this.checkStoragePreconditions(existing, name, opts.preconditions);
       const desired = deepCopy(await tryUpdate(existing ? deepCopy(existing) : undefined));
       if (desired === null || typeof desired !== 'object' || Array.isArray(desired)) {
         throw newBadRequest('the body of the request must be an object');
@@ -328,6 +329,21 @@ export class GenericStore implements RESTStore {
       const outcome = await this.updateExisting(ctx, strategy, ns, name, key, kv, existing, desired);
       if (outcome === 'retry') continue;
       return { object: outcome.object, created: outcome.created, warnings: ctx.warnings };
+    }
+  }
+
+  /** storage.Preconditions.Check, answered as InterpretUpdateError answers it: 409 Conflict. */
+  private checkStoragePreconditions(obj: Obj, name: string, p: UpdateOptions['preconditions']): void {
+    if (!p) return;
+    if (p.uid !== undefined && p.uid !== '' && p.uid !== getUID(obj)) {
+      throw newConflict(this.gr, name, `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${getUID(obj)}`);
+    }
+    if (p.resourceVersion !== undefined && p.resourceVersion !== '' && p.resourceVersion !== getResourceVersion(obj)) {
+      throw newConflict(
+        this.gr,
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${getResourceVersion(obj)}`,
+      );
     }
   }
 

@@ -53,6 +53,12 @@ export interface UpdateOptions extends CreateOptions {
   subresource?: Subresource;
   /** Create when missing even where the kind does not allow create-on-update (server-side apply). */
   forceAllowCreate?: boolean;
+  /**
+   * Checked against the stored object before tryUpdate runs. A PUT passes the body's
+   * metadata.uid here, as upstream's defaultUpdatedObjectInfo does (a mismatch is 409
+   * `Precondition failed: UID in precondition: ...`); PATCH passes none.
+   */
+  preconditions?: Preconditions;
 }
 
 export interface Preconditions {
