@@ -193,3 +193,33 @@ export function validateSpecSchemas(spec: CRDSpecSchemas, opts: SchemaValidation
   errs.push(...validateCustomResourceValidation(spec.validation, anyStatus, o, fldPath.child('validation')));
   return errs;
 }
+
+/** The v1 CRD spec fields this module reads. */
+export interface V1SpecSchemas {
+  preserveUnknownFields?: boolean | null;
+  versions?: { name: string; schema?: { openAPIV3Schema?: JSONSchemaProps | null } | null; subresources?: { status?: unknown } | null }[];
+}
+
+/**
+ * The internal (v1beta1-shaped) view of a v1 spec, as Kubernetes' v1 -> internal conversion makes
+ * it: when every version has the same schema (or the same subresources) it moves to the top
+ * level (`spec.validation`), which is why errors for such CRDs read
+ * `spec.validation.openAPIV3Schema...`.
+ */
+export function internalSpecSchemas(spec: V1SpecSchemas): CRDSpecSchemas {
+  const versions = (spec.versions ?? []).map((v) => ({ ...v }));
+  const out: CRDSpecSchemas = { preserveUnknownFields: spec.preserveUnknownFields ?? false, versions };
+  if (versions.length === 0) return out;
+  const norm = (x: unknown) => (x === undefined ? null : x);
+  const schemasSame = versions.every((v) => deepEqualJSON(norm(v.schema), norm(versions[0]!.schema)));
+  const subSame = versions.every((v) => deepEqualJSON(norm(v.subresources), norm(versions[0]!.subresources)));
+  if (schemasSame) {
+    out.validation = versions[0]!.schema ?? undefined;
+    for (const v of versions) delete v.schema;
+  }
+  if (subSame) {
+    out.subresources = versions[0]!.subresources ?? undefined;
+    for (const v of versions) delete v.subresources;
+  }
+  return out;
+}
