@@ -80,6 +80,9 @@ test('cost table: literals, calls, selects and has()', () => {
     ['has(self.a)', 1, false],
     ['has(self.a)', 2, true],
     ['true ? self.a : self.b', 1], // a ternary branch's root identifier is not observed
+    ["self.s in ['a', 'abcde']", 2], // set membership on a constant list: no call cost
+    ['self.s in [self.s]', 15], // 2 + list 10 + 2 + in_list size 1
+    ["int('12') + 1", 1], // the conversion of a constant is folded
   ];
   for (const [expr, want, presence] of table) {
     const env = new Env({ variables: { self: DynType }, presenceTestHasCost: presence ?? false });

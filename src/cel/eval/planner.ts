@@ -513,22 +513,21 @@ class Planner {
     if (this.o.optimize && !receiver && args.length === 1 && CONVERSIONS.has(name) && constants.has(args[0]!)) {
       return this.fold(this.planFunctionInner(name, receiver, args, e));
     }
-    if (this.o.optimize && name === '@in' && args.length === 2 && Array.isArray(constants.get(args[1]!))) {
-      // cel-go's set-membership optimisation: no call is observed, so no call cost.
-      const inner = this.planFunctionInner(name, receiver, args, e);
+    const constList = args.length === 2 ? constants.get(args[1]!) : undefined;
+    if (this.o.optimize && name === '@in' && !receiver && Array.isArray(constList)) {
+      // cel-go's set-membership optimisation: no call is observed, so there is no call cost.
+      const x = args[0]!;
+      const list = constList as readonly Val[];
+      const strings = list.every((v) => typeof v === 'string') ? new Set(list as string[]) : undefined;
       return (f) => {
-        const before = f.cost;
-        const v = inner(f);
-        f.cost = before + (f.cost - before - this.lastCallCost(args[1]!));
-        return v;
+        const v = x(f);
+        if (isErrOrUnk(v)) return v;
+        if (strings) return typeof v === 'string' && strings.has(v);
+        for (const e of list) if (equals(v, e)) return true;
+        return false;
       };
     }
     return this.planFunctionInner(name, receiver, args, e);
-  }
-
-  /** The call cost `@in` charged for a constant list (its size, cel-go's in_list tracker). */
-  private lastCallCost(list: Closure): number {
-    return actualSize(constants.get(list)!);
   }
 
   private planFunctionInner(name: string, receiver: boolean, args: Closure[], e: Expr): Closure {
