@@ -11,19 +11,19 @@ import { err, fn, global, member } from '../define.ts';
 import { nominalCost, stringCost, STRING_TRAVERSAL_COST_FACTOR } from './costs.ts';
 import { IPType, IPValue, stringToIP } from './ip.ts';
 import * as netip from './netip.ts';
-import { LibraryValue } from './object.ts';
+import { OpaqueLibraryValue } from './object.ts';
 
 export const CIDR_TYPE_NAME = 'net.CIDR';
 /** The checker's type of CIDR values (an opaque type upstream). */
 export const CIDRType = opaque(CIDR_TYPE_NAME);
 
 /** A CEL `net.CIDR` value; equal when address (unmasked) and length are equal, as netip.Prefix. */
-export class CIDRValue extends LibraryValue {
+export class CIDRValue extends OpaqueLibraryValue {
   constructor(readonly prefix: netip.Prefix) {
     super(CIDR_TYPE_NAME, netip.prefixString(prefix));
   }
-  /** The size upstream's cost functions use: bytes of the prefix length, rounded up. */
-  get byteSize(): number {
+  /** upstream's CIDR.Size: bytes of the prefix length, rounded up (cost functions use it). */
+  size(): number {
     return Math.ceil(this.prefix.bits / 8);
   }
 }
@@ -59,10 +59,7 @@ function containsCIDR(c: Val, o: Val): Val {
 }
 
 /** The size upstream's cost functions see for a value (Sizer: strings, IPs and CIDRs). */
-function size(v: Val): number {
-  if (v instanceof CIDRValue || v instanceof IPValue) return v.byteSize;
-  return actualSize(v);
-}
+const size = (v: Val): number => actualSize(v);
 
 const F = STRING_TRAVERSAL_COST_FACTOR;
 const containsIPCost = (str: boolean) => (c: Val, o: Val) => {

@@ -22,7 +22,7 @@ export { FormatType, FormatValue, CONSTANT_FORMATS, formatLibrary, type NamedFor
 export { IPType, IPValue, ipLibrary, parseIPAddr } from './ip.ts';
 export { escapeJSONPointerKey, jsonPatchLibrary } from './jsonpatch.ts';
 export { kubernetesListsLibrary, traversalCost } from './lists.ts';
-export { LibraryValue } from './object.ts';
+export { LibraryValue, OpaqueLibraryValue } from './object.ts';
 export { QuantityType, QuantityValue, quantityLibrary } from './quantity.ts';
 export { Quantity, QuantityError, parseQuantity, type QuantityFormat } from './resource-quantity.ts';
 export { SemverType, SemverValue, compareSemver, normalizeAndParse, parseSemver, semverLibrary } from './semver.ts';

@@ -10,7 +10,7 @@ import type { Library } from '../decls.ts';
 import { err, fn, global, member } from '../define.ts';
 import { nominalCost, stringCost, STRING_TRAVERSAL_COST_FACTOR } from './costs.ts';
 import * as netip from './netip.ts';
-import { LibraryValue } from './object.ts';
+import { OpaqueLibraryValue } from './object.ts';
 import { actualSize } from '../../eval/planner.ts';
 
 export const IP_TYPE_NAME = 'net.IP';
@@ -18,12 +18,12 @@ export const IP_TYPE_NAME = 'net.IP';
 export const IPType = opaque(IP_TYPE_NAME);
 
 /** A CEL `net.IP` value. */
-export class IPValue extends LibraryValue {
+export class IPValue extends OpaqueLibraryValue {
   constructor(readonly addr: netip.Addr) {
     super(IP_TYPE_NAME, netip.addrString(addr));
   }
-  /** The size upstream's cost functions use: bytes of the address. */
-  get byteSize(): number {
+  /** upstream's IP.Size: bytes of the address (cost functions use it). */
+  size(): number {
     return this.addr.bits / 8;
   }
 }

@@ -1,20 +1,24 @@
 /**
- * The runtime shape of the Kubernetes library types (kubernetes.Quantity, kubernetes.URL,
- * kubernetes.Semver, kubernetes.NamedFormat, net.IP, net.CIDR, the authorizer types).
+ * The runtime shape of the Kubernetes library types.
  *
- * The runtime (eval/values.ts) knows no library types, and the checker declares most of these as
- * object types, whose runtime kind is the map kind. So each library value is a `CelMap` subclass
- * typed with its CEL type name: `type(x)` then reports `kubernetes.Quantity`, dispatch matches the
- * declared object parameters, and CEL equality (typed maps compare type name and entries) compares
- * the one entry each value carries: its equality key, chosen so that keys are equal exactly when
+ * Upstream declares net.IP and net.CIDR as opaque types and the others (kubernetes.Quantity,
+ * kubernetes.URL, kubernetes.Semver, kubernetes.NamedFormat, the authorizer types) as object
+ * types; the checker and the cost estimator depend on that difference, so the declarations keep
+ * it. At run time an opaque parameter matches `OpaqueValue`s by type name, and an object parameter
+ * matches the map kind. So IP and CIDR values are `OpaqueLibraryValue`s, and the object-typed
+ * values are `LibraryValue`s: `CelMap` subclasses typed with their CEL type name, so `type(x)`
+ * reports `kubernetes.Quantity` and CEL equality (typed maps compare type name and entries)
+ * compares the one entry each value carries.
+ *
+ * Either way a value carries an equality key, chosen so that keys are equal exactly when
  * upstream's `Equal` says the values are (`quantity('1k') == quantity('1000')`).
  */
-import { CelMap, type Val } from '../../eval/values.ts';
+import { CelMap, CelType, OpaqueValue, type Val } from '../../eval/values.ts';
 
 /** The map key under which a library value keeps its equality key. */
 const KEY = '@value';
 
-/** A value of a Kubernetes library type. */
+/** A value of a Kubernetes library object type. */
 export abstract class LibraryValue extends CelMap {
   constructor(typeName: string, equalityKey: string) {
     super(new Map([[KEY, equalityKey]]), typeName);
@@ -24,4 +28,23 @@ export abstract class LibraryValue extends CelMap {
 /** Narrows a runtime value to a library value class, for implementations that take `dyn` arguments. */
 export function asLibraryValue<T extends LibraryValue>(v: Val, cls: abstract new (...a: any[]) => T): T | undefined {
   return v instanceof cls ? v : undefined;
+}
+
+/** A value of a Kubernetes library opaque type (net.IP, net.CIDR). */
+export abstract class OpaqueLibraryValue extends OpaqueValue {
+  readonly celType: CelType;
+  constructor(
+    typeName: string,
+    /** Equal keys exactly when upstream's Equal holds. */
+    readonly equalityKey: string,
+  ) {
+    super();
+    this.celType = new CelType(typeName);
+  }
+  override equal(other: Val): boolean {
+    return other instanceof OpaqueLibraryValue && other.celType.name === this.celType.name && other.equalityKey === this.equalityKey;
+  }
+  toString(): string {
+    return this.equalityKey;
+  }
 }
