@@ -196,3 +196,19 @@ describe('watch', () => {
     }
   });
 });
+
+test('a bookmark arrives 2 s before the timeoutSeconds deadline', async () => {
+  const t = await openTempStore();
+  try {
+    const s = widgetStore(t.store, { bookmarkIntervalMs: 60_000 });
+    const events: WatchEvent[] = [];
+    let ended = false;
+    const started = Date.now();
+    await s.watch('x', { resourceVersion: String(await t.store.currentRevision()), allowWatchBookmarks: true, timeoutSeconds: 2.3 }, (ev) => events.push(ev), () => (ended = true));
+    while (!ended && Date.now() - started < 4000) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(ended);
+    assert.deepEqual(events.map((e) => e.type), ['BOOKMARK']);
+  } finally {
+    await t.close();
+  }
+});

@@ -9,7 +9,8 @@
  *   when bookmarks are allowed, a BOOKMARK annotated `k8s.io/initial-events-end: "true"`;
  * - selectors: an object that stops matching arrives as DELETED (its previous content at the new
  *   resourceVersion), one that starts matching as ADDED;
- * - allowWatchBookmarks: periodic BOOKMARK events carrying the latest revision seen;
+ * - allowWatchBookmarks: periodic BOOKMARK events carrying the latest revision seen, and one
+ *   2 s before a timeoutSeconds deadline;
  * - timeoutSeconds: the watch ends (onEnd without error).
  *
  * Events reach `onEvent` asynchronously, after watch() has resolved, in revision order.
@@ -189,6 +190,12 @@ class RegistryWatch implements Watcher {
   }
 
   endAfter(ms: number): void {
+    if (this.bookmarks && ms > 2000) {
+      // The watch cache also sends a bookmark right before the deadline (2 s ahead).
+      const b = setTimeout(() => this.enqueue({ type: 'BOOKMARK', object: this.bookmarkObject(this.lastRevision, false) }), ms - 2000);
+      b.unref();
+      this.timers.push(b);
+    }
     const t = setTimeout(() => {
       // Deliver what is already queued, then end.
       this.flush();
