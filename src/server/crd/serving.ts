@@ -36,10 +36,16 @@ interface CRDVersion {
   additionalPrinterColumns?: PrinterColumn[];
 }
 
+/** The names a CRD is served under: status.acceptedNames (as the crdHandler serves), else spec.names. */
+function servedNames(crd: Obj): Obj {
+  const accepted = obj(obj(crd.status).acceptedNames);
+  return typeof accepted.plural === 'string' && accepted.plural !== '' ? accepted : obj(obj(crd.spec).names);
+}
+
 /** The resources to serve for an established CRD (one per served version). */
 export function servedResourcesFor(crd: Obj, factory: CustomResourceStoreFactory): ServedResource[] {
   const spec = obj(crd.spec);
-  const names = obj(spec.names);
+  const names = servedNames(crd);
   const group = String(spec.group ?? '');
   const plural = String(names.plural ?? '');
   const kind = String(names.kind ?? '');
@@ -155,11 +161,11 @@ export class CRDServing {
 
   private serve(name: string, crd: Obj, terminating: boolean): void {
     const spec = obj(crd.spec);
-    const specKey = JSON.stringify(spec) + (terminating ? ' terminating' : '');
+    const specKey = JSON.stringify([spec, servedNames(crd), terminating]);
     const prev = this.built.get(name);
     if (prev && prev.specKey === specKey) return;
     const group = String(spec.group ?? '');
-    const plural = String(obj(spec.names).plural ?? '');
+    const plural = String(servedNames(crd).plural ?? '');
     if (prev && (prev.group !== group || prev.plural !== plural)) this.table.setCustom(prev.group, prev.plural, []);
     const resources = servedResourcesFor(crd, this.factory);
     for (const r of resources) if (terminating) r.terminating = true;
