@@ -158,7 +158,8 @@ function buildSkip(s: Structural, memo: Map<Structural, P>): P {
   const skip: P = (x, t) => {
     if (Array.isArray(x)) {
       if (s.items === undefined) return;
-      items ??= s.items.xPreserveUnknownFields ? prunerFor(s.items, memo) : buildSkipOrNoop(s.items, memo);
+      // upstream recurses skipPrune into items, whether or not the items preserve unknown fields
+      items ??= s.items.xPreserveUnknownFields ? prunerFor(s.items, memo) : buildSkip(s.items, memo);
       for (let i = 0; i < x.length; i++) {
         t.index(i);
         items(x[i], t);
@@ -182,9 +183,4 @@ function buildSkip(s: Structural, memo: Map<Structural, P>): P {
     }
   };
   return skip;
-}
-
-/** Array items below a preserving node are skip-pruned (upstream recurses skipPrune into items). */
-function buildSkipOrNoop(s: Structural, memo: Map<Structural, P>): P {
-  return buildSkip(s, memo);
 }
