@@ -392,6 +392,18 @@ function cmpIntDouble(i: Val, d: number): number | undefined {
 }
 
 /**
+ * Equality of lists that carry extra semantics (Kubernetes' list-type set and map lists compare
+ * regardless of order): consulted for every list comparison when installed; returns undefined to
+ * fall back to element-wise equality. Lists are plain arrays, so the semantics must live beside them.
+ */
+let listEqualityHook: ((a: readonly Val[], b: readonly Val[]) => boolean | undefined) | undefined;
+
+/** Installs (or, with undefined, removes) the list equality hook. */
+export function setListEqualityHook(hook: typeof listEqualityHook): void {
+  listEqualityHook = hook;
+}
+
+/**
  * CEL equality (`_==_`): heterogeneous numeric equality, element-wise lists, key-wise maps; values of
  * different types are unequal. Errors and unknowns are handled by the caller.
  */
@@ -409,6 +421,10 @@ export function equals(a: Val, b: Val): boolean {
   if (a instanceof Uint) return numericCompare(a, b) === 0;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
+    if (listEqualityHook) {
+      const r = listEqualityHook(a, b);
+      if (r !== undefined) return r;
+    }
     for (let i = 0; i < a.length; i++) if (!equals(a[i], b[i])) return false;
     return true;
   }
