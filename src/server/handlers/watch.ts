@@ -9,6 +9,9 @@ import { parseIncludeObject, toTable } from '../table/convert.ts';
 import { watchOptions } from './options.ts';
 import { negotiateFor, toRequestVersion, type ResourceRequest } from './resource.ts';
 
+/** Bytes a watch may have queued for a client that does not read before it is closed. */
+const maxBufferedBytes = 32 * 1024 * 1024;
+
 /** Serves `?watch=true`; resolves once the stream is set up (it keeps running afterwards). */
 export async function serveWatch(r: ResourceRequest): Promise<void> {
   const n = negotiateFor(r, { table: true, partialMetadata: true, yaml: false });
@@ -20,6 +23,7 @@ export async function serveWatch(r: ResourceRequest): Promise<void> {
   let firstTable = true;
   const pending: WatchEvent[] = [];
   let timer: NodeJS.Timeout | undefined;
+  let watcherRef: { stop(): void } | undefined;
 
   const encode = (ev: WatchEvent): string => {
     // As upstream's watchEmbeddedEncoder: every object but an ERROR's Status is transformed,
@@ -45,7 +49,19 @@ export async function serveWatch(r: ResourceRequest): Promise<void> {
       pending.push(ev);
       return;
     }
-    r.res.write(encode(ev));
+    try {
+      r.res.write(encode(ev));
+      // A client that stops reading is dropped (as the watch cache drops slow watchers) rather
+      // than buffered without bound; it re-lists and watches again.
+      if (r.res.writableLength > maxBufferedBytes) {
+        watcherRef?.stop();
+        finish();
+      }
+    } catch {
+      // An event that cannot be encoded ends this stream (the client re-lists), never the server.
+      watcherRef?.stop();
+      finish();
+    }
   };
 
   const finish = (): void => {
@@ -56,6 +72,7 @@ export async function serveWatch(r: ResourceRequest): Promise<void> {
   };
 
   const watcher = await r.served.store.watch(r.info.namespace, opts, send, () => finish());
+  watcherRef = watcher;
   if (ended) {
     // The store ended the watch before it was established (e.g. an ERROR event): send what came.
     r.res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
