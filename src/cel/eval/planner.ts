@@ -690,11 +690,10 @@ class Planner {
   // ---- literals --------------------------------------------------------------------------------
 
   private planList(e: Expr & { kind: 'list' }, sc: Scope): Closure {
-    const fn = this.planListInner(e, sc);
-    return this.o.optimize && e.elements.every((_, i) => constants.has(this.lastElems[i]!)) ? this.fold(fn) : fn;
+    const elems = e.elements.map((x) => this.plan(x, sc));
+    const fn = this.planListOf(elems, new Set(e.optionalIndices));
+    return this.o.optimize && elems.every((c) => constants.has(c)) ? this.fold(fn) : fn;
   }
-
-  private lastElems: Closure[] = [];
   /** Slots of comprehension accumulators that start as [] (appended to in place). */
   private readonly ownedAccuSlots = new Set<number>();
 
@@ -732,10 +731,7 @@ class Planner {
     return v instanceof CelError || v instanceof Unknown ? fn : constant(v);
   }
 
-  private planListInner(e: Expr & { kind: 'list' }, sc: Scope): Closure {
-    const elems = e.elements.map((x) => this.plan(x, sc));
-    this.lastElems = elems;
-    const opt = new Set(e.optionalIndices);
+  private planListOf(elems: Closure[], opt: Set<number>): Closure {
     if (opt.size === 0) {
       return (f) => {
         const out: Val[] = new Array(elems.length);
