@@ -31,7 +31,8 @@ export function aggregatedDiscovery(groups: DiscoveredGroup[], resources: Discov
     apiVersion: `apidiscovery.k8s.io/${apiVersion}`,
     metadata: {},
     items: groups.map((g) => ({
-      metadata: { name: g.name, creationTimestamp: null },
+      // ObjectMeta's name is omitempty: the core group's item has none.
+      metadata: g.name === '' ? { creationTimestamp: null } : { name: g.name, creationTimestamp: null },
       versions: g.versions.map((v) => ({
         version: v,
         resources: resources
