@@ -4,6 +4,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { crontabCRDYAML, kubectl, manifest, startServer, type ServerProcess } from './harness.ts';
 
 let s: ServerProcess;
@@ -186,4 +187,16 @@ test('a terminating namespace refuses new content until its last object is gone'
   await kubectl(s, ['patch', '-n', 'closing', 'ct', 'held', '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
   const w = await kubectl(s, ['wait', '--for=delete', 'namespace/closing', '--timeout=20s']);
   assert.equal(w.code, 0, w.stderr);
+});
+
+test('kubectl 1.28 reads v2beta1 aggregated discovery', async () => {
+  const r = await new Promise<{ stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      '/usr/lib/google-cloud-sdk/bin/kubectl.1.28',
+      ['--kubeconfig', s.kubeconfig, '--cache-dir', `${s.dir}/kube-cache-128`, 'get', 'crontabs', 'my-ct', '-o', 'name'],
+      { env: { ...process.env, HOME: s.dir } },
+      (_e, stdout, stderr) => resolve({ stdout, stderr }),
+    );
+  });
+  assert.equal(r.stdout, 'crontab.stable.example.com/my-ct\n', r.stderr);
 });
