@@ -389,6 +389,24 @@ describe('generic store: delete and finalizers', () => {
     const left = await s.list('ns2', {});
     assert.deepEqual(left.items.map((o) => meta(o).name), ['c']);
   });
+
+  test('deleteCollection: dryRun deletes nothing; a field selector narrows it; finalizers are honoured', async () => {
+    await s.create('ns3', widget('a'), {});
+    const held = widget('b');
+    meta(held).finalizers = ['example.com/hold'];
+    await s.create('ns3', held, {});
+    await s.create('ns3', widget('c'), {});
+    const rev = await t.store.currentRevision();
+    const dry = await s.deleteCollection('ns3', {}, { dryRun: true });
+    assert.equal(dry.items.length, 3);
+    assert.equal(await t.store.currentRevision(), rev);
+    const one = await s.deleteCollection('ns3', { fieldSelector: 'metadata.name=a' }, {});
+    assert.deepEqual(one.items.map((o) => meta(o).name), ['a']);
+    await s.deleteCollection('ns3', {}, {});
+    const left = await s.list('ns3', {});
+    assert.deepEqual(left.items.map((o) => meta(o).name), ['b']);
+    assert.match(meta(left.items[0]!).deletionTimestamp, /Z$/);
+  });
 });
 
 describe('generic store: generateName collisions and get', () => {
