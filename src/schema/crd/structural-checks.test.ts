@@ -89,3 +89,71 @@ test('validateStructural accepts the int-or-string patterns and list/embedded ru
     'root.properties[emb].type: Invalid value: "string": must be object if x-kubernetes-embedded-resource is true',
   ]);
 });
+
+// Ported from Kubernetes' schema/validation_test.go TestValidateStructuralCompleteness.
+test('validateStructuralCompleteness (TestValidateStructuralCompleteness)', async () => {
+  const { validateStructuralCompleteness } = await import('./structural-checks.ts');
+  const cases: { name: string; schema: JSONSchemaProps; opts: Record<string, boolean>; error?: string }[] = [
+    {
+      name: 'allowed properties valuevalidation, additional properties structure',
+      schema: { additionalProperties: { type: 'object', properties: { bar: { type: 'string' } } }, allOf: [{ properties: { foo: { minLength: 2 } } }] },
+      opts: { allowValidationPropertiesWithAdditionalProperties: true },
+    },
+    {
+      name: 'disallowed properties valuevalidation, additional properties structure',
+      schema: { additionalProperties: { type: 'object', properties: { bar: { type: 'string' } } }, allOf: [{ properties: { foo: { minLength: 2 } } }] },
+      opts: {},
+      error: 'properties[foo]: Required value: because it is defined in allOf[0].properties[foo]',
+    },
+    {
+      name: 'disallowed additionalproperties valuevalidation, properties structure',
+      schema: { properties: { bar: { type: 'string' } }, allOf: [{ additionalProperties: { minLength: 2 } }] },
+      opts: { allowNestedAdditionalProperties: true },
+      error: 'additionalProperties: Required value: because it is defined in allOf[0].additionalProperties',
+    },
+    {
+      name: 'allowed property in valuevalidation, and in structure',
+      schema: { properties: { foo: { type: 'string' } }, allOf: [{ properties: { foo: { minLength: 2 } } }] },
+      opts: {},
+    },
+    {
+      name: 'disallowed property in valuevalidation, and in structure',
+      schema: { properties: { foo: { type: 'string' } }, allOf: [{ properties: { notfoo: { minLength: 2 } } }] },
+      opts: {},
+      error: 'properties[notfoo]: Required value: because it is defined in allOf[0].properties[notfoo]',
+    },
+    {
+      name: 'allowed items in valuevalidation, and in structure',
+      schema: { type: 'array', items: { type: 'string' }, allOf: [{ items: { minLength: 2 } }] },
+      opts: {},
+    },
+    {
+      name: 'disallowed items in valuevalidation, and not in structure',
+      schema: { type: 'object', properties: { foo: { type: 'string' } }, allOf: [{ items: { minLength: 2 } }] },
+      opts: {},
+      error: 'items: Required value: because it is defined in allOf[0].items',
+    },
+  ];
+  for (const c of cases) {
+    const errs = validateStructuralCompleteness(Path.root(), newStructural(c.schema), c.opts).map(errorString);
+    if (c.error === undefined) assert.deepEqual(errs, [], c.name);
+    else assert.ok(errs.some((e) => e.includes(c.error!)), `${c.name}: ${errs.join('; ')}`);
+  }
+});
+
+test('metadata at the root: only name and generateName may be constrained (TestValidateStructuralMetadataInvariants)', () => {
+  for (const t of ['object', 'array', 'number', 'integer', 'boolean', 'string']) {
+    const errs = validateStructural(Path.root(), newStructural({ type: 'object', properties: { metadata: { type: t } } }));
+    assert.equal(errs.some((e) => e.field === 'properties[metadata].type'), t !== 'object', t);
+  }
+  const objectMetaFields = ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'];
+  for (const f of objectMetaFields) {
+    const errs = validateStructural(Path.root(), newStructural({ type: 'object', properties: { metadata: { type: 'object', properties: { [f]: { type: 'string' } } } } }));
+    assert.equal(errs.some((e) => e.field === 'properties[metadata]' && e.type === 'FieldValueForbidden'), f !== 'name' && f !== 'generateName', f);
+  }
+  const extras: JSONSchemaProps[] = [{ description: 'x' }, { title: 'x' }, { nullable: true }, { maxProperties: 3 }, { 'x-kubernetes-map-type': 'atomic' }, { 'x-kubernetes-validations': [{ rule: 'true' }] }];
+  for (const x of extras) {
+    const errs = validateStructural(Path.root(), newStructural({ type: 'object', properties: { metadata: { type: 'object', ...x, properties: { name: { type: 'string' } } } } }));
+    assert.ok(errs.some((e) => e.field === 'properties[metadata]' && e.type === 'FieldValueForbidden'), JSON.stringify(x));
+  }
+});

@@ -47,6 +47,19 @@ export function validateStructural(fldPath: Path, s: Structural | undefined, opt
   return keyed.map((x) => x[1]);
 }
 
+/** validateStructuralCompleteness: junctor properties/items must be specified by the structure. */
+export function validateStructuralCompleteness(fldPath: Path, s: Structural | undefined, opts: StructuralValidationOptions = {}): FieldError[] {
+  const errs: FieldError[] = [];
+  if (s !== undefined) {
+    valueValidationCompleteness(s.valueValidation, s, fldPath, fldPath, {
+      allowNestedAdditionalProperties: opts.allowNestedAdditionalProperties ?? false,
+      allowNestedXValidations: opts.allowNestedXValidations ?? false,
+      allowValidationPropertiesWithAdditionalProperties: opts.allowValidationPropertiesWithAdditionalProperties ?? false,
+    }, errs);
+  }
+  return errs;
+}
+
 function invariants(s: Structural | undefined, lvl: Level, p: Path, opts: Required<StructuralValidationOptions>, errs: FieldError[]): void {
   if (s === undefined) return;
   if (s.type === 'array' && s.items === undefined) errs.push(required(p.child('items'), 'must be specified'));
