@@ -43,13 +43,15 @@ export interface EnvOptions {
   provider?: TypeProvider;
   /** Object type names usable as type values and in `type(x) == T` comparisons. */
   typeNames?: string[];
-  /** Skip the type checker: plan the parsed AST and dispatch by runtime types only. */
-  disableCheck?: boolean;
   /**
-   * When checking is disabled: resolve names only against the declared variables (true) or search
-   * the activation at run time (false, default when no variables are declared).
+   * Skip the type checker: plan the parsed AST and dispatch by runtime types only. Names then
+   * resolve against the declared variables, or, when none are declared, against the activation at
+   * run time (longest qualified name first, as cel-go resolves unchecked attributes).
    */
+  disableCheck?: boolean;
+  /** Allow `<`, `<=`, `>`, `>=` across int, uint and double in checked expressions (Kubernetes: on). */
   crossTypeNumericComparisons?: boolean;
+  /** Reject mixed-type list and map literals (cel-go's HomogeneousAggregateLiterals). */
   homogeneousAggregateLiterals?: boolean;
   /** Runtime cost limit (cel-go CostLimit); exceeding it is the error `operation cancelled: actual cost limit exceeded`. */
   costLimit?: number;
