@@ -126,3 +126,11 @@ for (const [f, s, ok] of cases) {
     }
   });
 }
+
+test('every format a compatibility version supports has a checker (TestRegistryFormats)', async () => {
+  const { supportedFormatsAt } = await import('./formats.ts');
+  for (const f of supportedFormatsAt('1.99')) assert.ok(formatCheckers.has(f), f);
+  assert.ok(supportedFormatsAt('1.34').has('k8sshortname'));
+  assert.ok(!supportedFormatsAt('1.33').has('k8slongname'));
+  assert.ok(supportedFormatsAt('1.0').has('datetime'));
+});
