@@ -99,15 +99,27 @@ function add(a: Val, b: Val): Val {
   return errNoOverload();
 }
 
+/**
+ * The sum of a list; an empty list sums to the overload's zero. A non-empty list is folded from
+ * its first element: cel-go dispatches a `dyn` receiver to the overload whose element type matches
+ * the list's first element, so the sum is that of the elements' own type either way.
+ */
 function sum(zero: () => Val) {
   return (l: Val[]): Val => {
-    let acc = zero();
-    for (const e of l) {
-      acc = add(acc, e);
-      if (acc instanceof CelError) return acc;
-    }
+    if (l.length === 0) return zero();
+    let acc = add(zero0(l[0]!), l[0]!);
+    for (let i = 1; i < l.length && !(acc instanceof CelError); i++) acc = add(acc, l[i]!);
     return acc;
   };
+}
+
+/** The zero of a summable value's own type (so that `0 + x` keeps x's type and errors). */
+function zero0(v: Val): Val {
+  if (typeof v === 'bigint') return 0n;
+  if (v instanceof Uint) return new Uint(0n);
+  if (typeof v === 'number') return 0;
+  if (v instanceof Duration) return new Duration(0n);
+  return v;
 }
 
 /** min/max: keeps the first element unless a later one compares `prefer` against it. */
