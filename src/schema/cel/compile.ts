@@ -76,6 +76,10 @@ function compileRule(s: Structural, rule: ValidationRule, env: RuleEnv, card: bi
     r.error = { type: 'Invalid', detail: 'cel expression must evaluate to a bool' };
     return r;
   }
+  if (c.instantiationError !== undefined) {
+    r.error = { type: 'Invalid', detail: 'program instantiation failed: ' + c.instantiationError };
+    return r;
+  }
   for (const ref of c.checked.referenceMap.values()) {
     if (ref.name === 'oldSelf') {
       r.usesOldSelf = true;
@@ -92,12 +96,16 @@ function compileRule(s: Structural, rule: ValidationRule, env: RuleEnv, card: bi
       return r;
     }
     const mt = m.checked.typeMap.get(m.checked.expr.id);
+    if (m.instantiationError !== undefined) {
+      r.messageExpressionError = { type: 'Invalid', detail: 'messageExpression instantiation failed: ' + m.instantiationError };
+      return r;
+    }
     if (mt?.kind !== 'string') {
       r.messageExpressionError = { type: 'Invalid', detail: 'messageExpression must evaluate to a string' };
       return r;
     }
-    r.messageExpression = m.program;
-    r.messageExpressionMaxCost = m.cost.max;
+    r.messageExpression = m.program!;
+    r.messageExpressionMaxCost = m.cost!.max;
   }
   if (rule.fieldPath !== undefined && rule.fieldPath !== '') {
     const fp = validFieldPath(rule.fieldPath, s);

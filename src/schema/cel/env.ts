@@ -15,7 +15,10 @@ import { CheckEnv } from '../../cel/check/env.ts';
 import { kubernetesCallCost } from '../../cel/check/kubernetes-cost.ts';
 import { optionalOf, type Type } from '../../cel/check/types.ts';
 import { kubernetesValidators } from '../../cel/check/validators.ts';
-import type { RtOverload } from '../../cel/eval/dispatch.ts';
+import { libraryOverloads, type RtOverload } from '../../cel/eval/dispatch.ts';
+import { actualSize } from '../../cel/eval/planner.ts';
+import { RegexSyntaxError, compileRegex } from '../../cel/lib/re2.ts';
+import type { Expr } from '../../cel/syntax/ast.ts';
 import { CelError, type Val, isError } from '../../cel/eval/values.ts';
 import { Env, extensionLibraries, type Library, type Program } from '../../cel/index.ts';
 import { kubernetesLibraries, kubernetesTypeNames, withKubernetesTypes } from '../../cel/lib/kubernetes/index.ts';
@@ -23,6 +26,7 @@ import { optionalLibrary, standardLibrary } from '../../cel/lib/std/decls.ts';
 import { stdImpls } from '../../cel/lib/std/impl.ts';
 import type { Constant } from '../../cel/syntax/ast.ts';
 import { parse } from '../../cel/syntax/parser.ts';
+import { equalityOverloads, setKeys, withDataEquality } from './equality.ts';
 import { escape } from './escaping.ts';
 import { assignTypeNames, declSizeEstimator, declTypeProvider, type DeclType } from './types.ts';
 import { listTypeOf, markListType, type ListSemantics } from './values.ts';
@@ -74,25 +78,15 @@ function uniqueSelfTypeName(): string {
 // by one that consults the list-type recorded by values.ts (union for sets, merge by key for maps),
 // as Kubernetes' unstructuredSetList.Add / unstructuredMapList.Add do.
 
-function setElementKey(v: Val): string | CelError {
-  if (Array.isArray(v) || (typeof v === 'object' && v !== null && 'm' in v)) {
-    return new CelError('listSet operations are only supported on lists of scalar values');
-  }
-  return `${typeof v}:${String(v)}`;
-}
-
 function addToSetList(elements: Val[], other: readonly Val[]): Val {
-  const set = new Set<string>();
-  for (const e of elements) {
-    const k = setElementKey(e);
-    if (k instanceof CelError) return k;
-    set.add(k);
-  }
+  const set = setKeys(elements);
+  if (set instanceof CelError) return set;
   for (const v of other) {
-    const k = setElementKey(v);
+    const k = setKeys([v]);
     if (k instanceof CelError) return k;
-    if (!set.has(k)) {
-      set.add(k);
+    const key = k.values().next().value!;
+    if (!set.has(key)) {
+      set.add(key);
       elements.push(v);
     }
   }
@@ -135,9 +129,91 @@ const listTypeAwareAdd: RtOverload = {
   },
 };
 
+// ---- Kubernetes' runtime call costs for the strings extension ---------------------------------
+// library.CostEstimator.CallCost (installed by StrictCostOpt) charges string traversals for these
+// strings-extension functions, which cel-go alone charges 1. Re-registering the overloads with
+// those costs (rather than an Env-wide callCost hook) keeps the planner's fast paths.
+
+const traversal = (n: number, factor = 0.1) => Math.ceil(n * factor);
+const STRING_COSTS: Record<string, (args: Val[], result: Val) => number> = {
+  lowerAscii: (a) => traversal(actualSize(a[0]!)),
+  upperAscii: (a) => traversal(actualSize(a[0]!)),
+  substring: (a) => traversal(actualSize(a[0]!)),
+  trim: (a) => traversal(actualSize(a[0]!)),
+  replace: (a) => traversal(actualSize(a[0]!), 0.2),
+  split: (a) => traversal(actualSize(a[0]!), 0.2),
+  join: (_a, r) => traversal(actualSize(r), 0.2),
+};
+
+const stringCostOverloads: RtOverload[] = libraryOverloads(extensionLibraries.strings)
+  .filter((o) => STRING_COSTS[o.name] !== undefined)
+  .map((o) => ({ ...o, cost: STRING_COSTS[o.name] }));
+
+/**
+ * cel-go compiles constant regular expressions when the program is planned (Kubernetes' regex
+ * library optimises find/findAll, cel-go matches): an invalid constant pattern fails program
+ * instantiation. Returns Go's message for the first such pattern.
+ */
+function constantRegexError(e: Expr): string | undefined {
+  switch (e.kind) {
+    case 'call': {
+      const isRegexFn = e.fn === 'find' || e.fn === 'findAll' || e.fn === 'matches';
+      const pat = e.target !== undefined ? e.args[0] : e.fn === 'matches' ? e.args[1] : undefined;
+      if (isRegexFn && pat?.kind === 'const' && pat.value.kind === 'string') {
+        try {
+          compileRegex(pat.value.value);
+        } catch (err) {
+          if (err instanceof RegexSyntaxError) return err.message;
+        }
+      }
+      if (e.target !== undefined) {
+        const r = constantRegexError(e.target);
+        if (r !== undefined) return r;
+      }
+      for (const a of e.args) {
+        const r = constantRegexError(a);
+        if (r !== undefined) return r;
+      }
+      return undefined;
+    }
+    case 'select':
+      return constantRegexError(e.operand);
+    case 'list':
+      for (const x of e.elements) {
+        const r = constantRegexError(x);
+        if (r !== undefined) return r;
+      }
+      return undefined;
+    case 'map':
+      for (const x of e.entries) {
+        const r = constantRegexError(x.key) ?? constantRegexError(x.value);
+        if (r !== undefined) return r;
+      }
+      return undefined;
+    case 'struct':
+      for (const x of e.fields) {
+        const r = constantRegexError(x.value);
+        if (r !== undefined) return r;
+      }
+      return undefined;
+    case 'comprehension':
+      return (
+        constantRegexError(e.iterRange) ??
+        constantRegexError(e.accuInit) ??
+        constantRegexError(e.loopCondition) ??
+        constantRegexError(e.loopStep) ??
+        constantRegexError(e.result)
+      );
+  }
+  return undefined;
+}
+
 // ---- rule environments -------------------------------------------------------------------------
 
-export type CompileOutcome = { program: Program; checked: CheckedExpr; cost: CostEstimate; issues?: undefined } | { issues: string };
+export type CompileOutcome =
+  | { program: Program; checked: CheckedExpr; cost: CostEstimate; issues?: undefined; instantiationError?: undefined }
+  | { issues: string; instantiationError?: undefined }
+  | { instantiationError: string; issues?: undefined; checked: CheckedExpr };
 
 /** The environment of the rules at one schema node: `self` (and `oldSelf`) of the node's type. */
 export class RuleEnv {
@@ -165,7 +241,7 @@ export class RuleEnv {
       costLimit: perCallLimit,
       optimize: true,
     });
-    this.env.addOverloads([listTypeAwareAdd]);
+    this.env.addOverloads([listTypeAwareAdd, ...stringCostOverloads, ...equalityOverloads]);
     this.checkEnv = new CheckEnv({
       provider,
       crossTypeNumericComparisons: true,
@@ -182,7 +258,9 @@ export class RuleEnv {
     if (!p.parsed) return { issues: p.issues.toString() };
     const c = check(p.parsed, this.checkEnv);
     if (!c.checked) return { issues: c.issues.toString() };
+    const bad = constantRegexError(c.checked.expr);
+    if (bad !== undefined) return { instantiationError: bad, checked: c.checked };
     const cost = estimateCost(c.checked, { sizeEstimator: this.sizes, callCost: kubernetesCallCost, presenceTestHasCost: false });
-    return { program: this.env.planChecked(c.checked), checked: c.checked, cost };
+    return { program: this.env.planChecked(withDataEquality(c.checked)), checked: c.checked, cost };
   }
 }

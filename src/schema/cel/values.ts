@@ -12,6 +12,7 @@
 import { parseDuration } from '../../cel/eval/time.ts';
 import { CelError, CelMap, Duration, Timestamp, type Val } from '../../cel/eval/values.ts';
 import { GoFloat } from '../../apimachinery/field/govalue.ts';
+import { goJSONMarshal } from '../value.ts';
 import { CEL_RESERVED_SYMBOLS } from './escaping.ts';
 import type { DeclType } from './types.ts';
 
@@ -19,6 +20,20 @@ import type { DeclType } from './types.ts';
 export type ListSemantics = { kind: 'set' } | { kind: 'map'; keys: string[] };
 
 const listTypes = new WeakMap<readonly Val[], ListSemantics>();
+const dataObjects = new WeakSet<CelMap>();
+
+/** Whether m was made from a custom-resource object (not a CEL map literal). */
+export function isDataObject(m: CelMap): boolean {
+  return dataObjects.has(m);
+}
+
+/**
+ * The key under which an object keeps the canonical JSON of its fields that rules cannot see
+ * (preserved unknown fields, untyped or unescapable properties): objects compare them with deep
+ * equality, as unstructuredMap.Equal does. Rules cannot reach it: object types have no such field,
+ * and the checker allows neither iteration, indexing nor size() on object types.
+ */
+export const HIDDEN_FIELDS_KEY = '\u0000unknown';
 
 /** The list-type of a list value made from a schema array with x-kubernetes-list-type set or map. */
 export function listTypeOf(l: readonly Val[]): ListSemantics | undefined {
@@ -112,15 +127,27 @@ function convertValue(c: ValueConverter, v: unknown, t: DeclType): Val {
       let reserved = false;
       const fields = t.fields;
       const entries: [string, Val][] = [];
+      let seen = 0;
       if (fields !== undefined) {
         for (const f of fields.values()) {
           const x = o[f.property];
-          if (x === undefined || x === null) continue;
+          if (x === undefined) continue;
+          seen++;
+          if (x === null) continue;
           if (f.name !== f.property && CEL_RESERVED_SYMBOLS.has(f.property)) reserved = true;
           entries.push([f.name, c.convert(x, f.type)]);
         }
       }
-      return new CelMap(reserved ? new ReservedAwareFields(entries) : new Map(entries));
+      const keys = Object.keys(o);
+      if (keys.length > seen) {
+        const declared = new Set([...(fields?.values() ?? [])].map((f) => f.property));
+        const hidden: Record<string, unknown> = {};
+        for (const k of keys) if (!declared.has(k) && o[k] !== null) hidden[k] = o[k];
+        if (Object.keys(hidden).length > 0) entries.push([HIDDEN_FIELDS_KEY, goJSONMarshal(hidden)]);
+      }
+      const m = new CelMap(reserved ? new ReservedAwareFields(entries) : new Map(entries));
+      dataObjects.add(m);
+      return m;
     }
     case 'array': {
       if (!Array.isArray(v)) return new CelError('invalid data, expected an array for the provided schema with type=array');
