@@ -552,3 +552,45 @@ describe('generic store: update preconditions', () => {
     }
   });
 });
+
+describe('generic store: validating admission hook', () => {
+  test('sees the final object (and the old one), can refuse without a write, can warn', async () => {
+    const t = await openTempStore();
+    try {
+      const s = widgetStore(t.store);
+      const seen: [Obj, Obj | undefined][] = [];
+      const validation = (obj: Obj, old: Obj | undefined) => {
+        seen.push([obj, old]);
+        if ((obj.spec as { color?: string }).color === 'forbidden') {
+          throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'denied by policy', reason: 'Invalid', code: 422 });
+        }
+        return ['checked by policy'];
+      };
+      const r = await s.create('default', widget('adm'), { validation });
+      assert.deepEqual(r.warnings, ['checked by policy']);
+      assert.equal(meta(seen[0]![0]).generation, 1);
+      assert.ok(meta(seen[0]![0]).uid);
+      assert.equal(seen[0]![1], undefined);
+      const rev = await t.store.currentRevision();
+      await rejectsStatus(s.create('default', widget('adm2', { spec: { color: 'forbidden' } }), { validation }), 422, 'Invalid', 'denied by policy');
+      await rejectsStatus(s.update('default', 'adm', (cur) => ({ ...cur!, spec: { color: 'forbidden' } }), { validation }), 422, 'Invalid', 'denied by policy');
+      assert.equal(await t.store.currentRevision(), rev);
+      const [obj, old] = seen[seen.length - 1]!;
+      assert.equal(meta(obj).generation, 2);
+      assert.deepEqual(old!.spec, { color: 'blue', replicas: 1 });
+      await rejectsStatus(
+        s.delete('default', 'adm', {
+          validation: () => {
+            throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'no deletes', reason: 'Forbidden', code: 403 });
+          },
+        }),
+        403,
+        'Forbidden',
+        'no deletes',
+      );
+      await s.get('default', 'adm');
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -193,17 +193,31 @@ export class GenericStore implements RESTStore {
     throw last;
   }
 
-  private context(opts: CreateOptions & { subresource?: Subresource }): RequestContext {
+  private context(opts: CreateOptions & { subresource?: Subresource }): RequestContext & { validation?: CreateOptions['validation'] } {
     return {
       warnings: [],
       fieldValidation: opts.fieldValidation ?? 'Warn',
       dryRun: opts.dryRun === true,
       subresource: opts.subresource,
+      validation: opts.validation,
     };
   }
 
+  /** Runs the request's validating admission on copies; its warnings join the request's. */
+  private async admit(ctx: RequestContext & { validation?: CreateOptions['validation'] }, obj: Obj, old: Obj | undefined): Promise<void> {
+    if (!ctx.validation) return;
+    const warnings = await ctx.validation(deepCopy(obj), old === undefined ? undefined : deepCopy(old));
+    if (warnings) ctx.warnings.push(...warnings);
+  }
+
   /** One create attempt; `viaUpdate` is create-on-update, where a set resourceVersion is just dropped. */
-  private async createOnce(ns: string | undefined, obj: Obj, ctx: RequestContext, strategy: Strategy, viaUpdate = false): Promise<Obj> {
+  private async createOnce(
+    ns: string | undefined,
+    obj: Obj,
+    ctx: RequestContext & { validation?: CreateOptions['validation'] },
+    strategy: Strategy,
+    viaUpdate = false,
+  ): Promise<Obj> {
     const m = metaOf(obj);
     // The create handler wipes what only the system sets (WipeObjectMetaSystemFields), then
     // the store fills it (FillObjectMetaSystemFields).
@@ -213,6 +227,7 @@ export class GenericStore implements RESTStore {
     this.fillSystemFields(m);
     if (typeof m.generateName === 'string' && m.generateName !== '' && !m.name) m.name = this.nameGenerator(m.generateName);
     this.beforeCreate(ctx, strategy, ns, obj);
+    await this.admit(ctx, obj, undefined);
     const name = getName(obj);
     const key = this.keys.key(strategy.namespaced ? getNamespace(obj) : undefined, name);
     // etcd3's Create refuses a set resourceVersion (a plain error: 500 with reason Unknown);
@@ -360,7 +375,7 @@ export class GenericStore implements RESTStore {
   }
 
   private async updateExisting(
-    ctx: RequestContext,
+    ctx: RequestContext & { validation?: CreateOptions['validation'] },
     strategy: Strategy,
     ns: string | undefined,
     name: string,
@@ -388,6 +403,7 @@ export class GenericStore implements RESTStore {
       throw newConflict(this.gr, name, optimisticLockErrorMsg);
     }
     this.beforeUpdate(ctx, strategy, ns, obj, existing);
+    await this.admit(ctx, obj, existing);
     if (this.shouldDeleteDuringUpdate(strategy, obj, existing)) {
       if (ctx.dryRun) return { object: obj, created: false };
       try {
@@ -463,6 +479,7 @@ export class GenericStore implements RESTStore {
       if (!kv) throw newNotFound(this.gr, name);
       const existing = this.decode(kv);
       this.checkPreconditions(existing, opts);
+      if (opts.validation) await opts.validation(deepCopy(existing));
       const pending = getFinalizers(existing).length > 0 || this.strategy.hasPendingFinalization?.(existing) === true;
       if (pending) {
         const marked = deepCopy(existing);

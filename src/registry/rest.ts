@@ -37,11 +37,21 @@ export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
 export type Subresource = 'status' | 'scale' | 'finalize';
 
+/**
+ * Validating admission (upstream's rest.ValidateObjectFunc / ValidateObjectUpdateFunc): called
+ * with copies of the final object — after the strategy and ObjectMeta validation, right before
+ * the write — and, on update, the stored one. Throw a StatusError to refuse; return strings to
+ * add warnings. Also called on dry runs.
+ */
+export type ValidateObject = (obj: Obj, old: Obj | undefined) => void | string[] | Promise<void | string[]>;
+
 export interface CreateOptions {
   /** Run every stage but write nothing (`dryRun=All`). */
   dryRun?: boolean;
   fieldManager?: string;
   fieldValidation?: FieldValidation;
+  /** Validating admission for the object about to be written. */
+  validation?: ValidateObject;
 }
 
 export interface UpdateOptions extends CreateOptions {
@@ -67,6 +77,8 @@ export interface Preconditions {
 }
 
 export interface DeleteOptions {
+  /** Validating admission for a delete: called with the stored object before it is marked or removed. */
+  validation?: (old: Obj) => void | Promise<void>;
   dryRun?: boolean;
   gracePeriodSeconds?: number;
   preconditions?: Preconditions;

@@ -38,6 +38,7 @@ export class CRDStore extends GenericStore {
     }
     const preconditions = { uid, ...(pre.resourceVersion !== undefined ? { resourceVersion: pre.resourceVersion } : {}) };
     if (!hasDeletionTimestamp(crd)) {
+      if (opts.validation) await opts.validation(crd);
       const out = await this.guaranteedUpdate(
         undefined,
         name,
