@@ -126,6 +126,7 @@ export class Program {
       if (reuse) {
         this.busy = false;
         this.objAct.vars = EMPTY;
+        f.vars = this.objAct;
       }
     }
     if (f.cost > limit) return { error: new CelError('operation cancelled: actual cost limit exceeded'), cost: f.cost };

@@ -94,6 +94,13 @@ test('cost table: literals, calls, selects and has()', () => {
   }
 });
 
+test('a qualified variable costs 1 when checked, 1 per part when resolved at run time', () => {
+  const checked = new Env({ variables: { 'a.b.c': DynType } }).compile('a.b.c');
+  assert.equal(checked.program?.eval({ 'a.b.c': 1n }).cost, 1);
+  const unchecked = new Env({ disableCheck: true }).compile('a.b.c');
+  assert.equal(unchecked.program?.eval({ 'a.b.c': 1n }).cost, 3);
+});
+
 test('exceeding the cost limit cancels evaluation', () => {
   const c = k8sEnv(100).compile('self.all(x, x > 0)');
   assert.ok(c.program);

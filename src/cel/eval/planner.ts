@@ -265,7 +265,7 @@ class Planner {
   private planGlobal(parts: string[], id: number): { fn: Closure; used: number } | undefined {
     const checkedName = this.o.checked?.identNames?.get(id)?.replace(/^\./, '');
     if (checkedName !== undefined) {
-      return { fn: this.globalGetter(checkedName, parts.join('.'), id), used: parts.length };
+      return { fn: this.globalGetter(checkedName, 0, id), used: parts.length };
     }
     if (this.o.checked && parts.length === 1) {
       const t = this.typeValue(parts[0]!);
@@ -277,7 +277,7 @@ class Planner {
         const name = parts.slice(0, n).join('.');
         for (const c of this.candidates(name)) {
           if (declared.has(c)) {
-            let fn = this.globalGetter(c, name, id);
+            let fn = this.globalGetter(c, n - 1, id);
             for (let i = n; i < parts.length; i++) fn = selectClosure(fn, parts[i]!);
             return { fn, used: parts.length };
           }
@@ -307,16 +307,21 @@ class Planner {
     return { fn, used: parts.length };
   }
 
-  private globalGetter(qualified: string, written: string, id: number): Closure {
+  /**
+   * Reads a global variable. `qualifiers` is the number of selects the name was written with
+   * beyond its first part: cel-go charges each as a qualifier when it resolves an unchecked dotted
+   * name, while a name the checker resolved is one identifier (cost 1).
+   */
+  private globalGetter(qualified: string, qualifiers: number, id: number): Closure {
     if (!this.o.declaredVars?.has(qualified)) {
       // The checker resolved a type name: cel-go plans it as a constant.
       const t = this.typeValue('.' + qualified) ?? this.typeValue(qualified);
       if (t) return constant(t);
     }
     const missing = new CelError(`no such attribute(s): ${qualified}`, id);
-    const extra = written.split('.').length - 1;
+    const cost = 1 + qualifiers;
     return (f) => {
-      f.cost += 1 + extra;
+      f.cost += cost;
       const act = f.vars;
       // Read plain-object activations here, where the property name is fixed (a monomorphic load).
       let v: Val | undefined;
@@ -346,14 +351,14 @@ class Planner {
       const chain = this.chainOf(e, sc);
       if (chain) {
         const checkedName = this.o.checked?.identNames?.get(e.id)?.replace(/^\./, '');
-        if (checkedName !== undefined) return this.globalGetter(checkedName, chain.join('.'), e.id);
+        if (checkedName !== undefined) return this.globalGetter(checkedName, 0, e.id);
         if (!this.o.declaredVars) {
           const g = this.planGlobal(chain, e.id);
           if (g) return g.fn;
         } else {
           // Prefer a declared qualified name; otherwise fall through to field selection.
           const declared = this.o.declaredVars;
-          for (const c of this.candidates(chain.join('.'))) if (declared.has(c)) return this.globalGetter(c, chain.join('.'), e.id);
+          for (const c of this.candidates(chain.join('.'))) if (declared.has(c)) return this.globalGetter(c, chain.length - 1, e.id);
           const t = this.typeValue(chain.join('.'));
           if (t) return constant(t);
         }
