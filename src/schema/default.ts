@@ -15,9 +15,7 @@ const isNonNullableNull = (x: unknown, s: Structural | undefined) => x === null 
 
 /** Compile Default(x, s). */
 export function compileDefaulter(s: Structural | undefined): Defaulter {
-  if (s === undefined) return () => {};
-  const memo = new Map<Structural, Defaulter>();
-  return defaulterFor(s, memo);
+  return s === undefined ? noop : defaulterFor(s, new Map());
 }
 
 /** Default(x, s) in one call (compiles; prefer compileDefaulter on hot paths). MUTATES x. */
@@ -25,51 +23,67 @@ export function applyDefaults(x: unknown, s: Structural | undefined): void {
   compileDefaulter(s)(x);
 }
 
-function defaulterFor(s: Structural, memo: Map<Structural, Defaulter>): Defaulter {
-  let d = memo.get(s);
-  if (d !== undefined) return d;
-  const ref: { fn: Defaulter } = { fn: () => {} };
-  memo.set(s, (x) => ref.fn(x));
-  const withDefaults: [string, unknown][] = [];
-  const props = new Map<string, Defaulter>();
+/** Whether any default occurs strictly below s (cached per call of compileDefaulter). */
+function defaultsBelow(s: Structural, memo: Map<Structural, boolean>): boolean {
+  let r = memo.get(s);
+  if (r !== undefined) return r;
+  memo.set(s, false);
+  const sub = (c: Structural | undefined) => c !== undefined && (c.default !== undefined || defaultsBelow(c, memo));
+  r =
+    sub(s.items) ||
+    (s.properties !== undefined && [...s.properties.values()].some(sub)) ||
+    sub(s.additionalProperties?.structural);
+  memo.set(s, r);
+  return r;
+}
+
+function defaulterFor(s: Structural, below: Map<Structural, boolean>): Defaulter {
+  // A subtree without defaults has nothing to fill: it is never visited.
+  if (!defaultsBelow(s, below)) return noop;
+  const withDefaults: [string, unknown, Structural][] = [];
+  const children: [string, Defaulter][] = [];
   if (s.properties) {
     for (const [k, p] of s.properties) {
-      if (p.default !== undefined) withDefaults.push([k, p.default]);
-      props.set(k, defaulterFor(p, memo));
+      if (p.default !== undefined) withDefaults.push([k, p.default, p]);
+      const d = defaulterFor(p, below);
+      if (d !== noop) children.push([k, d]);
     }
   }
-  const propSchemas = s.properties;
-  const hasAP = s.additionalProperties !== undefined;
+  const props = s.properties;
   const apS = s.additionalProperties?.structural;
-  const ap = apS !== undefined ? defaulterFor(apS, memo) : undefined;
-  let items: Defaulter | undefined;
-  ref.fn = (x) => {
+  const ap = apS !== undefined ? defaulterFor(apS, below) : noop;
+  // additionalProperties values are visited when they can be defaulted or have defaults below.
+  const apWork = apS !== undefined && (apS.default !== undefined || ap !== noop);
+  const is = s.items;
+  const items = is !== undefined ? defaulterFor(is, below) : noop;
+  const itemsWork = is !== undefined && (is.default !== undefined || items !== noop);
+  return (x) => {
     if (Array.isArray(x)) {
-      const is = s.items;
-      if (is === undefined) return;
-      items ??= defaulterFor(is, memo);
+      if (!itemsWork) return;
       for (let i = 0; i < x.length; i++) {
-        if (isNonNullableNull(x[i], is)) x[i] = deepCopyJSON(is.default ?? null);
+        if (x[i] === null && !is!.nullable) x[i] = deepCopyJSON(is!.default ?? null);
         items(x[i]);
       }
       return;
     }
     if (!isObject(x)) return;
     for (let i = 0; i < withDefaults.length; i++) {
-      const [k, def] = withDefaults[i]!;
-      if (!Object.hasOwn(x, k) || isNonNullableNull(x[k], propSchemas!.get(k))) x[k] = deepCopyJSON(def);
+      const [k, def, ps] = withDefaults[i]!;
+      if (!Object.hasOwn(x, k) || (x[k] === null && !ps.nullable)) x[k] = deepCopyJSON(def);
     }
-    for (const k in x) {
-      const p = props.get(k);
-      if (p !== undefined) p(x[k]);
-      else if (hasAP) {
-        if (isNonNullableNull(x[k], apS)) x[k] = deepCopyJSON(apS!.default ?? null);
-        if (ap !== undefined) ap(x[k]);
+    for (let i = 0; i < children.length; i++) {
+      const [k, d] = children[i]!;
+      const v = x[k];
+      if (v !== undefined && v !== null && typeof v === 'object' && Object.hasOwn(x, k)) d(v);
+    }
+    if (apWork) {
+      for (const k in x) {
+        if (props !== undefined && props.has(k)) continue;
+        if (x[k] === null && !apS!.nullable) x[k] = deepCopyJSON(apS!.default ?? null);
+        ap(x[k]);
       }
     }
   };
-  memo.set(s, ref.fn);
-  return ref.fn;
 }
 
 /** Compile PruneNonNullableNullsWithoutDefaults(x, s). */
