@@ -25,11 +25,6 @@ export abstract class LibraryValue extends CelMap {
   }
 }
 
-/** Narrows a runtime value to a library value class, for implementations that take `dyn` arguments. */
-export function asLibraryValue<T extends LibraryValue>(v: Val, cls: abstract new (...a: any[]) => T): T | undefined {
-  return v instanceof cls ? v : undefined;
-}
-
 /** A value of a Kubernetes library opaque type (net.IP, net.CIDR). */
 export abstract class OpaqueLibraryValue extends OpaqueValue {
   readonly celType: CelType;
