@@ -307,3 +307,19 @@ test('Table watches carry column definitions on the first event only', async () 
   assert.deepEqual(events[0].object.columnDefinitions.map((c: any) => c.name), ['Name', 'Status', 'Age']);
   assert.equal(events[1].object.columnDefinitions, null);
 });
+
+test('undecodable patches are 400 with the patch library messages', async () => {
+  const path = '/api/v1/namespaces/default';
+  const merge = await call(f.base, 'PATCH', path, '{bad', { 'Content-Type': 'application/merge-patch+json' });
+  assert.equal(merge.status, 400);
+  assert.equal(merge.json.message, 'Invalid JSON Patch');
+  const json = await call(f.base, 'PATCH', path, '[{', { 'Content-Type': 'application/json-patch+json' });
+  assert.equal(json.status, 400);
+  assert.equal(json.json.message, 'unexpected end of JSON input');
+  const failing = await call(f.base, 'PATCH', path, [{ op: 'test', path: '/spec/nope', value: 1 }], { 'Content-Type': 'application/json-patch+json' });
+  assert.equal(failing.status, 422);
+  assert.equal(failing.json.message, 'the server rejected our request due to an error in our request');
+  const smp = await call(f.base, 'PATCH', path, { metadata: { labels: { smp: 'yes' } } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
+  assert.equal(smp.status, 200, smp.text);
+  assert.equal(smp.json.metadata.labels.smp, 'yes');
+});

@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  failureStatus,
   newBadRequest,
   newMethodNotSupported,
   newNotFound,
@@ -198,6 +199,11 @@ function ensureName(r: ResourceRequest, obj: Obj): void {
   }
 }
 
+/** The 404 for a path the server has no handler for (a missing subresource, a wrong scope). */
+function resourceNotFound(): StatusError {
+  return new StatusError(failureStatus(404, 'NotFound', 'the server could not find the requested resource', {}));
+}
+
 function subresourceOf(r: ResourceRequest): Subresource | undefined {
   const sub = r.info.subresource;
   if (sub === undefined) return undefined;
@@ -207,16 +213,7 @@ function subresourceOf(r: ResourceRequest): Subresource | undefined {
     if (r.info.verb !== 'update') throw newMethodNotSupported(gr(r.served), r.info.verb);
     return 'finalize';
   }
-  throw new StatusError({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message: 'the server could not find the requested resource',
-    reason: 'NotFound',
-    details: {},
-    code: 404,
-  });
+  throw resourceNotFound();
 }
 
 async function handleGet(r: ResourceRequest): Promise<void> {
@@ -264,7 +261,7 @@ async function handleUpdate(r: ResourceRequest): Promise<void> {
   const sub = subresourceOf(r);
   const opts = writeOptions(r.query, 'UpdateOptions');
   const n = negotiateFor(r, { yaml: true, partialMetadata: true });
-  const { value: body, duplicates } = await readObject(r);
+  const { value: body, duplicates } = await readObject(r, sub === 'scale' ? 'Scale' : r.served.kind);
   const warnings: string[] = [];
   checkDuplicates(r, duplicates, opts, warnings);
   const uopts: UpdateOptions = { ...opts };
@@ -301,7 +298,15 @@ async function handlePatch(r: ResourceRequest): Promise<void> {
   const opts = writeOptions(r.query, 'PatchOptions', mt);
   const n = negotiateFor(r, { yaml: true, partialMetadata: true });
   const buf = await readBody(r.req);
-  const patch = decodeJSON(buf.toString('utf8'));
+  let patch: DecodedBody;
+  try {
+    patch = decodeJSON(buf.toString('utf8'));
+  } catch (e) {
+    // jsonpatch.MergePatch answers any undecodable merge patch with ErrBadJSONPatch;
+    // DecodePatch passes the decoder's own message on.
+    if (e instanceof JSONSyntaxError) throw newBadRequest(mt === 'application/json-patch+json' ? e.message : 'Invalid JSON Patch');
+    throw e;
+  }
   const warnings: string[] = [];
   checkDuplicates(r, patch.duplicates, opts, warnings);
   const uopts: UpdateOptions = { ...opts };
@@ -354,32 +359,14 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
   const { verb } = r.info;
   if (!r.served.namespaced && r.info.namespace !== undefined) {
     // A cluster-scoped resource has no namespaced paths.
-    throw new StatusError({
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message: 'the server could not find the requested resource',
-      reason: 'NotFound',
-      details: {},
-      code: 404,
-    });
+    throw resourceNotFound();
   }
   if (r.served.deprecationWarning && verb !== 'create' && verb !== 'update' && verb !== 'patch') {
     setWarnings(r.res, [r.served.deprecationWarning]);
   }
   if (r.served.namespaced && r.info.namespace === undefined && verb !== 'list' && verb !== 'watch') {
     // Namespaced objects are addressed through /namespaces/{ns}/ only.
-    throw new StatusError({
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message: 'the server could not find the requested resource',
-      reason: 'NotFound',
-      details: {},
-      code: 404,
-    });
+    throw resourceNotFound();
   }
   switch (verb) {
     case 'get':
