@@ -1,7 +1,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { StatusError } from '../apimachinery/status.ts';
-import { openTempStore, widget, widgetStore, type TempStore } from './testing.ts';
+import { openTempStore, widget, widgetInfo, widgetStore, type TempStore } from './testing.ts';
 import type { GenericStore } from './generic-store.ts';
 import type { Obj } from './rest.ts';
 
@@ -589,6 +589,39 @@ describe('generic store: validating admission hook', () => {
         'no deletes',
       );
       await s.get('default', 'adm');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('generic store: versions', () => {
+  test('objects are stored in the storage version and read in the served one', async () => {
+    const t = await openTempStore();
+    try {
+      const { CustomResourceStrategy } = await import('./customresource/strategy.ts');
+      const { GenericStore } = await import('./generic-store.ts');
+      const store = (version: string) =>
+        new GenericStore({
+          store: t.store,
+          info: { ...widgetInfo, version },
+          strategy: new CustomResourceStrategy({ group: 'example.com', version, kind: 'Widget', namespaced: true }),
+          storageVersion: 'v1',
+        });
+      const beta = store('v1beta1');
+      const v1 = store('v1');
+      const w = widget('conv');
+      w.apiVersion = 'example.com/v1beta1';
+      const { object } = await beta.create('default', w, {});
+      assert.equal(object.apiVersion, 'example.com/v1beta1');
+      const raw = JSON.parse((await t.store.get('/registry/example.com/widgets/default/conv'))!.value);
+      assert.equal(raw.apiVersion, 'example.com/v1');
+      assert.equal((await v1.get('default', 'conv')).apiVersion, 'example.com/v1');
+      assert.equal((await beta.list('default', {})).items[0]!.apiVersion, 'example.com/v1beta1');
+      // A no-op through the other version writes nothing.
+      const rev = await t.store.currentRevision();
+      await v1.update('default', 'conv', (cur) => cur!, {});
+      assert.equal(await t.store.currentRevision(), rev);
     } finally {
       await t.close();
     }

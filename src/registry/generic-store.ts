@@ -84,6 +84,12 @@ export interface GenericStoreConfig {
   namespaceGate?: NamespaceGate;
   /** The generateName name generator (default: upstream's five random characters). */
   generateName?: (base: string) => string;
+  /**
+   * The version objects are stored in (a CRD's storage version; default: the served one). With
+   * conversion strategy None, converting is setting apiVersion: objects are written with the
+   * storage apiVersion and read back with the served one.
+   */
+  storageVersion?: string;
 }
 
 /** An update computed inside GuaranteedUpdate: the object to write, or an instruction. */
@@ -102,6 +108,8 @@ export class GenericStore implements RESTStore {
   /** The qualified kind in Invalid messages (`Widget.example.com`). */
   readonly gk: GroupKind;
   readonly apiVersion: string;
+  /** The apiVersion objects are stored with. */
+  readonly storageApiVersion: string;
   readonly freshnessTimeoutMs: number;
   readonly bookmarkIntervalMs: number;
   private readonly now: () => Date;
@@ -117,6 +125,8 @@ export class GenericStore implements RESTStore {
     this.gr = { group: cfg.info.group, resource: cfg.info.resource };
     this.gk = { group: cfg.info.group, kind: cfg.info.kind };
     this.apiVersion = cfg.info.group === '' ? cfg.info.version : `${cfg.info.group}/${cfg.info.version}`;
+    const sv = cfg.storageVersion ?? cfg.info.version;
+    this.storageApiVersion = cfg.info.group === '' ? sv : `${cfg.info.group}/${sv}`;
     this.freshnessTimeoutMs = cfg.freshnessTimeoutMs ?? 3000;
     this.bookmarkIntervalMs = cfg.bookmarkIntervalMs ?? 60_000;
     this.now = cfg.now ?? (() => new Date());
@@ -130,19 +140,22 @@ export class GenericStore implements RESTStore {
   /** The object stored in `kv`, with its resourceVersion, as clients see it. */
   decode(kv: KeyValue): Obj {
     const obj = JSON.parse(kv.value) as Obj;
+    // Conversion None: an object stored by any version reads as the served one.
+    if (obj.apiVersion !== this.apiVersion) obj.apiVersion = this.apiVersion;
     setResourceVersion(obj, String(kv.modRevision));
     this.strategy.decorate?.(obj);
     return obj;
   }
 
-  /** The stored form: canonical JSON without resourceVersion (PrepareObjectForStorage). */
+  /** The stored form: canonical JSON without resourceVersion (PrepareObjectForStorage), in the storage version. */
   encode(obj: Obj): string {
     const m = obj.metadata as Record<string, unknown> | undefined;
+    const apiVersion = this.storageApiVersion;
     if (m && typeof m === 'object' && 'resourceVersion' in m) {
       const { resourceVersion: _rv, ...rest } = m;
-      return canonicalJSON({ ...obj, metadata: rest });
+      return canonicalJSON({ ...obj, apiVersion, metadata: rest });
     }
-    return canonicalJSON(obj);
+    return canonicalJSON(obj.apiVersion === apiVersion ? obj : { ...obj, apiVersion });
   }
 
   async get(ns: string | undefined, name: string, opts?: { resourceVersion?: string }): Promise<Obj> {
