@@ -80,8 +80,9 @@ test('create, get, list as Table, conflicts and errors', async () => {
   const warn = await call(f.base, 'POST', ctPath + '?fieldValidation=Warn', '{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"w"},"spec":{"image":"a","image":"b"}}');
   assert.equal(warn.status, 201);
   assert.equal(warn.headers.warning, '299 - "duplicate field \\"spec.image\\""');
-  const badQ = await call(f.base, 'GET', ctPath + '?watch=maybe');
+  const badQ = await call(f.base, 'GET', ctPath + '?limit=many');
   assert.equal(badQ.status, 400);
+  assert.equal(badQ.json.message, 'strconv.ParseInt: parsing "many": invalid syntax');
 });
 
 test('scale subresource reads and writes spec.replicas', async () => {

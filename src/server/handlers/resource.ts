@@ -61,7 +61,7 @@ function objectProduces(_r: ResourceRequest): Produces {
  */
 export function negotiateFor(r: ResourceRequest, produces: Produces): Negotiated {
   const ua = r.req.headers['user-agent'] ?? '';
-  const pretty = r.query.bool('pretty') ?? (ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('kube-probe'));
+  const pretty = r.query.goBool('pretty') ?? (ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('kube-probe'));
   return negotiate(r.req.headers.accept, produces, pretty);
 }
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { decodeObjectBody, JSONSyntaxError, readBody, summarizeData } from './body.ts';
-import { goParseBool, Query } from './query.ts';
+import { Query } from './query.ts';
 import { StatusError } from '../../apimachinery/status.ts';
 
 const code = (n: number) => (e: unknown) => e instanceof StatusError && e.code === n;
@@ -35,13 +35,17 @@ test('decodeObjectBody takes JSON and YAML, reports duplicates, refuses other ty
   assert.throws(() => decodeObjectBody(Buffer.from('k8s\0'), 'application/vnd.kubernetes.protobuf', false), code(415));
 });
 
-test('query booleans follow strconv.ParseBool', () => {
-  for (const t of ['1', 't', 'T', 'true', 'TRUE', 'True']) assert.equal(goParseBool(t), true);
-  for (const f of ['0', 'f', 'F', 'false', 'FALSE', 'False']) assert.equal(goParseBool(f), false);
-  assert.equal(goParseBool('yes'), undefined);
-  const q = new Query(new URLSearchParams('watch=True&limit=5&bad=x&n=abc'));
+test('query booleans convert as kube-apiserver converts options, pretty as strconv.ParseBool', () => {
+  const q = new Query(new URLSearchParams('watch=True&a=1&b=0&c=FALSE&d=f&e=&limit=5&n=abc&pretty=yes&p2=t'));
   assert.equal(q.bool('watch'), true);
+  assert.equal(q.bool('a'), true);
+  assert.equal(q.bool('b'), false);
+  assert.equal(q.bool('c'), false);
+  assert.equal(q.bool('d'), true);
+  assert.equal(q.bool('e'), true);
+  assert.equal(q.bool('missing'), undefined);
+  assert.equal(q.goBool('pretty'), false);
+  assert.equal(q.goBool('p2'), true);
   assert.equal(q.int('limit'), 5);
-  assert.throws(() => q.bool('bad'), code(400));
-  assert.throws(() => q.int('n'), code(400));
+  assert.throws(() => q.int('n'), (e: unknown) => code(400)(e) && (e as StatusError).message === 'strconv.ParseInt: parsing "abc": invalid syntax');
 });

@@ -1,19 +1,12 @@
 /**
- * Query parameters as kube-apiserver reads them: Go's strconv.ParseBool for booleans (Python sends
- * `watch=True`), integers that must parse, and the list/watch/write options the handlers need.
- * A malformed value is a 400 BadRequest, never a 500.
+ * Query parameters as kube-apiserver reads them. Booleans decoded into options (`watch`,
+ * `allowWatchBookmarks`, `sendInitialEvents`, `force`) follow runtime.Convert_Slice_string_To_bool:
+ * "0" and any casing of "false" are false, anything else (`True`, `1`, even an empty `?watch`) is
+ * true. `pretty` alone uses strconv.ParseBool, an unparsable value meaning false. Integers must
+ * parse (400 otherwise).
  */
 import { newBadRequest } from '../../apimachinery/status.ts';
-
-const goTrue = new Set(['1', 't', 'T', 'true', 'TRUE', 'True']);
-const goFalse = new Set(['0', 'f', 'F', 'false', 'FALSE', 'False']);
-
-/** strconv.ParseBool: true/false for Go's spellings, undefined for anything else. */
-export function goParseBool(s: string): boolean | undefined {
-  if (goTrue.has(s)) return true;
-  if (goFalse.has(s)) return false;
-  return undefined;
-}
+import { parseGoBool, parseGoInt, queryParamBool } from '../../apimachinery/resource-version.ts';
 
 /** The decoded query of one request; repeated keys keep their first value, as url.Values.Get. */
 export class Query {
@@ -29,21 +22,25 @@ export class Query {
     return v === null ? undefined : v;
   }
 
-  /** A Go bool; an empty value is false (as the query-parameter converter treats ""), a bad one 400. */
+  /** An options boolean (Convert_Slice_string_To_bool); undefined when absent. */
   bool(key: string): boolean | undefined {
-    const v = this.str(key);
-    if (v === undefined) return undefined;
-    if (v === '') return false;
-    const b = goParseBool(v);
-    if (b === undefined) throw newBadRequest(`strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`);
-    return b;
+    return this.params.has(key) ? queryParamBool(this.params.getAll(key)) : undefined;
   }
 
-  /** An int64 parameter; absent or empty gives undefined, malformed gives 400. */
+  /** strconv.ParseBool of the value (isPrettyPrint); undefined when absent or empty, false when unparsable. */
+  goBool(key: string): boolean | undefined {
+    const v = this.str(key);
+    if (v === undefined || v === '') return undefined;
+    const b = parseGoBool(v);
+    return b.ok ? b.value : false;
+  }
+
+  /** An int64 parameter; absent or empty gives undefined, malformed gives 400 with Go's message. */
   int(key: string): number | undefined {
     const v = this.str(key);
     if (v === undefined || v === '') return undefined;
-    if (!/^[+-]?\d+$/.test(v)) throw newBadRequest(`strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
-    return Number(v);
+    const n = parseGoInt(v);
+    if (!n.ok) throw newBadRequest(n.error);
+    return Number(n.value);
   }
 }
