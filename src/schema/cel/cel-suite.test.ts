@@ -38,10 +38,23 @@ interface Case {
   expectSkipped?: boolean;
   expectedRuntimeCost?: number | bigint;
   expectLog?: string;
+  /** Set on cases whose conversion slip was repaired from the upstream test (see README-cel.md). */
+  patched?: string;
 }
 
 /** Cases that cannot pass here, by name, each with its reason. */
-export const SKIP: Record<string, string> = {};
+export const SKIP: Record<string, string> = {
+  "TestValidationExpressions/unicode strings :: '%e'.format([3.14]) == '3.140000×10⁰⁰'":
+    "CEL engine: the strings library formats %e as current cel-go does (3.140000e+00); Kubernetes' strings version 2 prints 3.140000×10⁰⁰",
+  'TestValidationExpressions/conversions :: string(self.val11) == self.val10':
+    'CEL engine: timestamps carry no time zone, so string() of a date-time prints UTC rather than the +01:00 offset it was written with',
+  "TestValidationExpressions/optionals :: optional.ofNonZeroValue(timestamp('0001-01-01T00:00:00.000+00:00')) == optional.none()":
+    "CEL engine: optional.ofNonZeroValue takes the Unix epoch, not Go's zero time 0001-01-01T00:00:00Z, as the zero timestamp",
+  'TestMessageExpression/runtime cost preserved if messageExpression fails during evaluation':
+    "CEL engine: the runtime cost of a messageExpression whose '+' gets an error operand (index out of bounds) is 2 here, 3 in cel-go",
+  'TestMessageExpression/runtime cost preserved if messageExpression fails during evaluation (no message set)':
+    "CEL engine: the runtime cost of a messageExpression whose '+' gets an error operand (index out of bounds) is 2 here, 3 in cel-go",
+};
 
 /** Schemas hold no Go-typed numbers: unwrap GoFloat and bigint into plain numbers. */
 function plain(v: unknown): unknown {
@@ -65,7 +78,8 @@ const ERROR_TYPE: Record<string, string> = {
 export function runCase(c: Case): string | undefined {
   const s = newStructural(plain(c.schema) as JSONSchemaProps);
   const budget = num(c.costBudget) ?? 10_000_000;
-  const v = compileCELValidator(s, c.isRoot, { perCallLimit: num(c.perCallLimit) });
+  // TestValidationExpressionsAtSchemaLevels builds its validators with validator() directly.
+  const v = compileCELValidator(s, c.isRoot, { perCallLimit: num(c.perCallLimit), force: c.source === 'TestValidationExpressionsAtSchemaLevels' });
   const r = v === undefined ? { errors: [], warnings: [], remainingBudget: budget } : v.validate(c.object, c.oldObject, { path: Path.of('root'), budget, ratcheting: c.ratcheting === true });
   const errs = r.errors;
   const strs = errs.map(errorString);

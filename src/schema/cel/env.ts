@@ -25,7 +25,8 @@ import { kubernetesLibraries, kubernetesTypeNames, withKubernetesTypes } from '.
 import { optionalLibrary, standardLibrary } from '../../cel/lib/std/decls.ts';
 import { stdImpls } from '../../cel/lib/std/impl.ts';
 import type { Constant } from '../../cel/syntax/ast.ts';
-import { parse } from '../../cel/syntax/parser.ts';
+import { LISTS_MACROS, OPTIONAL_MACROS, STANDARD_MACROS, TWO_VAR_MACROS } from '../../cel/syntax/macros.ts';
+import { parse, type ParseOptions } from '../../cel/syntax/parser.ts';
 import { equalityOverloads, setKeys, withDataEquality } from './equality.ts';
 import { escape } from './escaping.ts';
 import { assignTypeNames, declSizeEstimator, declTypeProvider, type DeclType } from './types.ts';
@@ -61,6 +62,12 @@ const validators = {
   }),
   homogeneousExemptFunctions: ['format'],
 };
+
+/**
+ * The macros of the base environment: the standard ones, optionals, two-variable comprehensions and
+ * ext.Lists' sortBy. Not cel.bind: Kubernetes does not install ext.Bindings.
+ */
+const parseOptions: ParseOptions = { macros: [...STANDARD_MACROS, ...OPTIONAL_MACROS, ...TWO_VAR_MACROS, ...LISTS_MACROS] };
 
 let typeNameCounter = 0;
 
@@ -254,7 +261,7 @@ export class RuleEnv {
 
   /** Parse, check, estimate and plan one expression. */
   compile(source: string): CompileOutcome {
-    const p = parse(source);
+    const p = parse(source, parseOptions);
     if (!p.parsed) return { issues: p.issues.toString() };
     const c = check(p.parsed, this.checkEnv);
     if (!c.checked) return { issues: c.issues.toString() };

@@ -17,7 +17,8 @@ import { actualSize } from '../../cel/eval/planner.ts';
 import { CelError, CelMap, Duration, Optional, Timestamp, Uint, type Val, equals, formatValue } from '../../cel/eval/values.ts';
 import type { Expr } from '../../cel/syntax/ast.ts';
 import { escape } from './escaping.ts';
-import { isDataObject, listTypeOf } from './values.ts';
+import { listTypeOf, rawObjectOf } from './values.ts';
+import { GoFloat } from '../../apimachinery/field/govalue.ts';
 
 /** A scalar's identity for set membership (Go's raw value as a map key: type and value). */
 function setElementKey(v: Val): string | CelError {
@@ -57,19 +58,30 @@ export function setKeys(l: readonly Val[]): Set<string> | CelError {
  * Elements that are not custom-resource objects (map literals) have no key.
  */
 function mapListKey(e: Val, keys: readonly string[]): string | undefined {
-  if (!(e instanceof CelMap) || !isDataObject(e)) return undefined;
+  const raw = e instanceof CelMap ? rawObjectOf(e) : undefined;
+  if (raw === undefined) return undefined;
   const parts: string[] = [];
-  for (const k of keys) {
-    const escaped = escape(k) ?? k;
-    const v = escaped === k ? e.m.get(k) : undefined;
-    parts.push(v === undefined ? 'nil' : setElementKeyOrNil(v));
-  }
+  for (const k of keys) parts.push(rawKey(raw[escape(k) ?? k]));
   return parts.join('\x00');
 }
 
-function setElementKeyOrNil(v: Val): string {
-  const k = setElementKey(v);
-  return k instanceof CelError ? `x:${formatValue(v)}` : k;
+/** A raw JSON scalar as a Go map key: its Go type and value. */
+function rawKey(v: unknown): string {
+  switch (typeof v) {
+    case 'undefined':
+      return 'nil';
+    case 'string':
+      return `s:${v}`;
+    case 'bigint':
+      return `i:${v}`;
+    case 'number':
+      return Number.isInteger(v) ? `i:${v}` : `d:${v}`;
+    case 'boolean':
+      return `b:${v}`;
+  }
+  if (v === null) return 'nil';
+  if (v instanceof GoFloat) return `d:${v.value}`;
+  return `x:${JSON.stringify(v)}`;
 }
 
 /** Equality with the left operand's semantics: true, false, or an error value. */

@@ -32,6 +32,14 @@ interface Node {
   allOf?: Node[];
 }
 
+export interface CELCompileOptions extends CompileRulesOptions {
+  /**
+   * Build the validator even when no rule sits on the structural spine (rules only inside allOf),
+   * as upstream's tests do by calling validator() directly; NewValidator itself does not.
+   */
+  force?: boolean;
+}
+
 export interface CELValidateOptions {
   /** The runtime cost budget for the whole object; default RuntimeCELCostBudget (10,000,000). */
   budget?: number;
@@ -145,8 +153,8 @@ function build(validationSchema: Structural, nodeSchema: Structural, isResourceR
  * isResourceRoot: s is a resource root (apiVersion, kind, metadata.name and metadata.generateName
  * are accessible even when the schema does not declare them).
  */
-export function compileCELValidator(s: Structural | undefined, isResourceRoot: boolean, opts: CompileRulesOptions = {}): CELValidator | undefined {
-  if (s === undefined || !hasXValidations(s)) return undefined;
+export function compileCELValidator(s: Structural | undefined, isResourceRoot: boolean, opts: CELCompileOptions = {}): CELValidator | undefined {
+  if (s === undefined || (!hasXValidations(s) && opts.force !== true)) return undefined;
   const root = build(s, s, isResourceRoot, schemaDeclType(s, isResourceRoot), opts);
   if (root === undefined) return undefined;
   return {

@@ -20,11 +20,11 @@ import type { DeclType } from './types.ts';
 export type ListSemantics = { kind: 'set' } | { kind: 'map'; keys: string[] };
 
 const listTypes = new WeakMap<readonly Val[], ListSemantics>();
-const dataObjects = new WeakSet<CelMap>();
+const dataObjects = new WeakMap<CelMap, Record<string, unknown>>();
 
-/** Whether m was made from a custom-resource object (not a CEL map literal). */
-export function isDataObject(m: CelMap): boolean {
-  return dataObjects.has(m);
+/** The custom-resource object m was made from; undefined for CEL map literals and results. */
+export function rawObjectOf(m: CelMap): Record<string, unknown> | undefined {
+  return dataObjects.get(m);
 }
 
 /**
@@ -47,17 +47,23 @@ export function markListType(l: readonly Val[], s: ListSemantics): readonly Val[
 }
 
 /**
- * The fields of an object whose properties include a CEL reserved word: `self.namespace` finds the
- * field stored as `__namespace__`, as Kubernetes' runtime unescapes selected names.
+ * The fields of an object that needs more than a plain Map (rare; plain objects use a Map):
+ * - a property named as a CEL reserved word: `self.namespace` finds the field stored as
+ *   `__namespace__`, as Kubernetes' runtime unescapes selected names;
+ * - a field whose data does not fit its schema: `has(self.f)` raises the conversion error, as
+ *   unstructuredMap.Contains does. WORKAROUND (engine limitation): the runtime answers has() with
+ *   the fields Map's has(), so this has() hands back the error value in place of a boolean.
  */
-class ReservedAwareFields extends Map<string | bigint | boolean, Val> {
+class ObjectFields extends Map<string | bigint | boolean, Val> {
   override get(k: string | bigint | boolean): Val | undefined {
     const v = super.get(k);
     if (v === undefined && typeof k === 'string' && CEL_RESERVED_SYMBOLS.has(k)) return super.get(`__${k}__`);
     return v;
   }
   override has(k: string | bigint | boolean): boolean {
-    return this.get(k) !== undefined;
+    const v = this.get(k);
+    if (v instanceof CelError) return v as unknown as boolean;
+    return v !== undefined;
   }
 }
 
@@ -124,7 +130,7 @@ function convertValue(c: ValueConverter, v: unknown, t: DeclType): Val {
         for (const k of Object.keys(o)) m.m.set(k, c.convert(o[k], t.elemType!));
         return m;
       }
-      let reserved = false;
+      let special = false;
       const fields = t.fields;
       const entries: [string, Val][] = [];
       let seen = 0;
@@ -134,8 +140,10 @@ function convertValue(c: ValueConverter, v: unknown, t: DeclType): Val {
           if (x === undefined) continue;
           seen++;
           if (x === null) continue;
-          if (f.name !== f.property && CEL_RESERVED_SYMBOLS.has(f.property)) reserved = true;
-          entries.push([f.name, c.convert(x, f.type)]);
+          if (f.name !== f.property && CEL_RESERVED_SYMBOLS.has(f.property)) special = true;
+          const cv = c.convert(x, f.type);
+          if (cv instanceof CelError) special = true;
+          entries.push([f.name, cv]);
         }
       }
       const keys = Object.keys(o);
@@ -145,8 +153,8 @@ function convertValue(c: ValueConverter, v: unknown, t: DeclType): Val {
         for (const k of keys) if (!declared.has(k) && o[k] !== null) hidden[k] = o[k];
         if (Object.keys(hidden).length > 0) entries.push([HIDDEN_FIELDS_KEY, goJSONMarshal(hidden)]);
       }
-      const m = new CelMap(reserved ? new ReservedAwareFields(entries) : new Map(entries));
-      dataObjects.add(m);
+      const m = new CelMap(special ? new ObjectFields(entries) : new Map(entries));
+      dataObjects.set(m, o);
       return m;
     }
     case 'array': {
