@@ -21,6 +21,8 @@ after(async () => {
 
 test('health, version and unknown paths', async () => {
   assert.equal((await call(f.base, 'GET', '/healthz')).text, 'ok');
+  assert.equal((await call(f.base, 'GET', '/livez/ping')).text, 'ok');
+  assert.equal((await call(f.base, 'GET', '/readyz?verbose')).text, '[+]ping ok\nreadyz check passed\n');
   const v = await call(f.base, 'GET', '/version/');
   assert.equal(v.json.gitVersion, 'v1.35.0');
   const nf = await call(f.base, 'GET', '/nope');

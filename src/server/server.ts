@@ -195,10 +195,16 @@ export class ApiServer {
       case 'healthz':
       case 'livez':
       case 'readyz':
+      case 'healthz/ping':
+      case 'livez/ping':
+      case 'readyz/ping': {
         if (!isRead) throw newMethodNotAllowed('the server does not allow this method on the requested resource');
+        // As kube-apiserver's healthz handlers: `ok`, or the list of checks with `?verbose`.
+        const verbose = query.has('verbose') && !segs[1];
         res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
-        res.end('ok');
+        res.end(verbose ? `[+]ping ok\n${segs[0]} check passed\n` : 'ok');
         return true;
+      }
       case 'version':
         if (!isRead) throw newMethodNotAllowed('the server does not allow this method on the requested resource');
         writeJSON(res, 200, JSON.stringify(versionInfo, null, 2));
