@@ -112,34 +112,13 @@ function buildEnv(c: Case): CheckEnv {
   return env;
 }
 
-/**
- * cel-go's EnableVariadicOperatorASTs: a chain `a && b && c` becomes one call with every term as
- * an argument. The parser has no such option, so the chain it balanced is flattened here (the
- * cases that use it have no parenthesised sub-chains, which the parser would keep apart).
- */
-function flattenLogical(e: Expr): void {
-  if (e.kind === 'call') {
-    e.args.forEach(flattenLogical);
-    if (e.target) flattenLogical(e.target);
-    if (e.fn === '_&&_' || e.fn === '_||_') {
-      e.args = e.args.flatMap((a) => (a.kind === 'call' && a.fn === e.fn && !a.target ? a.args : [a]));
-    }
-    return;
-  }
-  if (e.kind === 'select') return flattenLogical(e.operand);
-  if (e.kind === 'list') return e.elements.forEach(flattenLogical);
-  if (e.kind === 'map') return e.entries.forEach((en) => (flattenLogical(en.key), flattenLogical(en.value)));
-  if (e.kind === 'struct') return e.fields.forEach((f) => flattenLogical(f.value));
-  if (e.kind === 'comprehension') {
-    [e.iterRange, e.accuInit, e.loopCondition, e.loopStep, e.result].forEach(flattenLogical);
-  }
-}
-
 /** Runs one case; returns a failure description, or undefined when it matches cel-go. */
 function runCase(c: Case): string | undefined {
-  const p = parse(c.in, { enableOptionalSyntax: !!c.env?.optionalSyntax });
+  const p = parse(c.in, {
+    enableOptionalSyntax: !!c.env?.optionalSyntax,
+    enableVariadicOperatorASTs: !!c.env?.variadicASTs,
+  });
   if (!p.parsed) return `unexpected parse errors: ${p.issues.toString()}`;
-  if (c.env?.variadicASTs) flattenLogical(p.parsed.expr);
   const r = check(p.parsed, buildEnv(c));
   const errors = r.issues.toString();
   if (errors) {

@@ -3,8 +3,9 @@
  * a unique numeric id; source positions live beside the tree in a SourceInfo keyed by id, so that
  * the checker, the cost estimator and the planner can attach facts to nodes by id.
  *
- * Macros (has, all, exists, exists_one, map, filter, cel.bind, two-variable comprehensions) are
- * expanded by the parser into `comprehension` and `select`-with-testOnly nodes, as cel-go does; the
+ * Macros (has, all, exists, exists_one, map, filter, cel.bind, two-variable comprehensions, and the
+ * opt-in sortBy and math.greatest/least) are expanded by the parser into `comprehension`,
+ * `select`-with-testOnly and internal-call nodes, as cel-go does; the
  * original call is kept in SourceInfo.macroCalls for error messages and unparsing.
  */
 

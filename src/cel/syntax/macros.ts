@@ -1,8 +1,9 @@
 /**
  * CEL macros: the parser-time rewrites of has(), all(), exists(), exists_one()/existsOne(), map(),
- * filter(), cel.bind() and the two-variable comprehensions of cel-go's ext/comprehensions.go, expanded
- * into `comprehension` (and test-only `select`) nodes exactly as cel-go's parser/macro.go builds them,
- * node for node and id for id, so that ids, positions and error messages line up with cel-go.
+ * filter(), cel.bind(), the two-variable comprehensions of cel-go's ext/comprehensions.go, the
+ * optional library's optMap/optFlatMap, ext.Lists' sortBy and ext.Math's math.greatest/least,
+ * expanded exactly as cel-go builds them (parser/macro.go and the ext libraries), node for node and
+ * id for id, so that ids, positions and error messages line up with cel-go.
  */
 import type { Constant, Expr } from './ast.ts';
 
@@ -238,8 +239,115 @@ export const OPTIONAL_MACROS: readonly Macro[] = [
   { name: 'optFlatMap', argCount: 2, receiver: true, expand: optMapper('optFlatMap') },
 ];
 
+/** The name of the variable sortBy binds its input list to (unreachable from source text). */
+export const SORT_BY_INPUT = '@__sortBy_input__';
+
+/** Expression kinds sortBy accepts as its target (cel-go rejects literals, maps and messages). */
+const SORT_BY_TARGETS = new Set<Expr['kind']>(['list', 'select', 'ident', 'comprehension', 'call']);
+
+/**
+ * `list.sortBy(e, key)` of cel-go's ext.Lists (version 2 and later), expanded as cel-go's
+ * sortByMacro does:
+ *
+ *     cel.bind(@__sortBy_input__, list,
+ *              @__sortBy_input__.@sortByAssociatedKeys(@__sortBy_input__.map(e, key)))
+ *
+ * so the list is evaluated once, the keys are computed by an ordinary map comprehension, and the
+ * runtime function `@sortByAssociatedKeys` orders the list by its keys.
+ */
+const makeSortBy: MacroExpander = (h, target, args) => {
+  const input = h.ident(SORT_BY_INPUT);
+  // The parser's error placeholder stands for cel-go's unspecified expression, which is rejected.
+  if (!SORT_BY_TARGETS.has(target!.kind) || isErrorPlaceholder(target!)) {
+    return h.error(target!.id, 'sortBy can only be applied to a list, identifier, comprehension, call or select expression');
+  }
+  const keys = makeMap(h, h.copy(input), args);
+  if (!keys || 'error' in keys) return keys;
+  const sorted = h.memberCall('@sortByAssociatedKeys', h.copy(input), keys);
+  return h.comprehension(h.list(), '#unused', '', SORT_BY_INPUT, target!, h.literal(FALSE), input, sorted);
+};
+
+/** The macros of cel-go's ext.Lists library (version 2 and later): sortBy. */
+export const LISTS_MACROS: readonly Macro[] = [{ name: 'sortBy', argCount: 2, receiver: true, expand: makeSortBy }];
+
+function isErrorPlaceholder(e: Expr): boolean {
+  return e.kind === 'call' && e.fn === '<<error>>';
+}
+
+/** cel-go ext.Math's isNumericArgType: a literal must be a number; a list, map or message never is. */
+function isNumericArg(e: Expr): boolean {
+  switch (e.kind) {
+    case 'const':
+      return e.value.kind === 'int' || e.value.kind === 'uint' || e.value.kind === 'double';
+    case 'list':
+    case 'map':
+    case 'struct':
+      return false;
+    default:
+      return true;
+  }
+}
+
+function isNumericListLiteral(e: Expr): boolean {
+  return e.kind === 'list' && e.elements.length > 0 && e.elements.every(isNumericArg);
+}
+
+/**
+ * `math.greatest(...)` / `math.least(...)` of cel-go's ext.Math: any number of arguments, checked
+ * where they are literals, rewritten to `math.@max` / `math.@min` with one argument (a number or a
+ * list), two arguments, or a list of three or more. A receiver other than `math` is left a call.
+ */
+function mathExtreme(name: 'greatest' | 'least'): MacroExpander {
+  const fn = name === 'greatest' ? 'math.@max' : 'math.@min';
+  const label = `math.${name}()`;
+  return (h, target, args) => {
+    if (!target || target.kind !== 'ident' || target.name !== 'math') return undefined;
+    if (args.length === 0) return h.error(target.id, `${label} requires at least one argument`);
+    if (args.length === 1) {
+      if (isNumericListLiteral(args[0]!) || isNumericArg(args[0]!)) return h.call(fn, args[0]!);
+      return h.error(args[0]!.id, `${label} invalid single argument value`);
+    }
+    for (const a of args) {
+      if (!isNumericArg(a)) return h.error(a.id, `${label} simple literal arguments must be numeric`);
+    }
+    return args.length === 2 ? h.call(fn, ...args) : h.call(fn, h.list(...args));
+  };
+}
+
+/** The macros of cel-go's ext.Math library: math.greatest and math.least. */
+export const MATH_MACROS: readonly Macro[] = [
+  { name: 'least', argCount: '*', receiver: true, expand: mathExtreme('least') },
+  { name: 'greatest', argCount: '*', receiver: true, expand: mathExtreme('greatest') },
+];
+
 /**
  * Every macro Kubernetes enables: the standard ones, cel.bind, the two-variable comprehensions and
- * the optional library's optMap/optFlatMap.
+ * the optional library's optMap/optFlatMap. ext.Lists' sortBy and ext.Math's macros are opt-in, as
+ * in cel-go: add LISTS_MACROS / MATH_MACROS (or use macrosForLibraries) where those libraries are
+ * installed.
  */
 export const ALL_MACROS: readonly Macro[] = [...STANDARD_MACROS, BIND_MACRO, ...TWO_VAR_MACROS, ...OPTIONAL_MACROS];
+
+/** The opt-in extension macros by the names libraries declare them under (`Library.macros`). */
+const OPT_IN_MACROS: ReadonlyMap<string, readonly Macro[]> = new Map([
+  ['sortBy', LISTS_MACROS],
+  ['math.greatest', MATH_MACROS.filter((m) => m.name === 'greatest')],
+  ['math.least', MATH_MACROS.filter((m) => m.name === 'least')],
+]);
+
+const macroSets = new Map<string, readonly Macro[]>();
+
+/**
+ * The parser's macro set for an environment: ALL_MACROS plus the opt-in extension macros named, as
+ * `Library.macros` lists them (`sortBy` for ext.Lists, `math.greatest` and `math.least` for
+ * ext.Math); other names add nothing (their macros are already in ALL_MACROS). The same names give
+ * the same array, so the parser's per-array lookup table is built once.
+ */
+export function macrosForLibraries(names: Iterable<string>): readonly Macro[] {
+  const wanted = [...new Set(names)].filter((n) => OPT_IN_MACROS.has(n)).sort();
+  if (wanted.length === 0) return ALL_MACROS;
+  const key = wanted.join('\0');
+  let set = macroSets.get(key);
+  if (!set) macroSets.set(key, (set = [...ALL_MACROS, ...wanted.flatMap((n) => OPT_IN_MACROS.get(n)!)]));
+  return set;
+}

@@ -34,6 +34,11 @@ export interface ParseOptions {
   enableHiddenAccumulatorName?: boolean;
   /** Syntax errors reported before giving up; default 100. */
   errorReportingLimit?: number;
+  /**
+   * cel-go's EnableVariadicOperatorASTs (default false): a chain `a && b && c` becomes one `_&&_`
+   * call with every term as an argument (id of the first operator) instead of a balanced tree.
+   */
+  enableVariadicOperatorASTs?: boolean;
   /** Error-recovery attempts before giving up; default 30, -1 unlimited. */
   errorRecoveryLimit?: number;
   /** Tokens one recovery may skip; default 256. */
@@ -198,6 +203,7 @@ class Parser {
   private readonly macros: Map<string, Macro>;
   private readonly optional: boolean;
   private readonly escapeIdents: boolean;
+  private readonly variadicLogic: boolean;
   private readonly maxDepth: number;
   private readonly reportLimit: number;
   private readonly recoveryLimit: number;
@@ -225,6 +231,7 @@ class Parser {
     this.macros = macrosFor(opts.macros);
     this.optional = opts.enableOptionalSyntax ?? true;
     this.escapeIdents = opts.enableIdentEscapeSyntax ?? true;
+    this.variadicLogic = opts.enableVariadicOperatorASTs ?? false;
     this.accuName = opts.enableHiddenAccumulatorName === false ? ACCUMULATOR_NAME : HIDDEN_ACCUMULATOR_NAME;
     // -1 (unlimited in cel-go) is bounded here by what the JS stack safely holds
     this.maxDepth = Math.min(normLimit(opts.maxRecursionDepth, 250), HARD_DEPTH_LIMIT);
@@ -503,7 +510,10 @@ class Parser {
     return this.logical(T.LOGICAL_AND, '_&&_', F_AND);
   }
 
-  /** A chain of `||` or `&&`, built as cel-go's balanced tree. */
+  /**
+   * A chain of `||` or `&&`, built as cel-go's logicManager does: a balanced tree, or one variadic
+   * call carrying the first operator's id (the other operators' ids stay allocated, as in cel-go).
+   */
   private logical(op: T, fn: string, follow: TokenSet): Expr {
     const or = op === T.LOGICAL_OR;
     this.follow.push(follow);
@@ -523,6 +533,7 @@ class Parser {
       ops.push(this.id(t.start));
     }
     this.vd = depth;
+    if (this.variadicLogic) return { id: ops[0]!, kind: 'call', fn, args: terms };
     return balanced(terms, ops, fn, 0, ops.length - 1);
   }
 
