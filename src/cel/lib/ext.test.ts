@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { Env, allExtensionLibraries } from '../index.ts';
+import { Env, allExtensionLibraries, extensionLibraries } from '../index.ts';
 
 interface Case {
   expr: string;
@@ -71,3 +71,24 @@ for (const lib of ['strings', 'lists', 'sets', 'math', 'encoders', 'bindings', '
     assert.ok(passed > 0);
   });
 }
+
+test('strings version 2 (as Kubernetes installs it) formats as cel-go v2 did', () => {
+  const v2 = new Env({ libraries: [extensionLibraries.stringsV2] });
+  const table: [string, string][] = [
+    ["'%e'.format([3.14])", '3.140000×10⁰⁰'],
+    ["'%d %s %f %s %s'.format([1, 'abc', 1.0, duration('1m'), timestamp('2000-01-01T00:00:00.000Z')])", '1 abc 1.000000 60s 2000-01-01T00:00:00Z'],
+    ["'%o %o %o'.format([7, 8, 9])", '7 10 11'],
+    ["'%b %b %b'.format([7, 8, 9])", '111 1000 1001'],
+    ["'%.2f'.format([1234567.891])", '1,234,567.89'],
+    ["'%s'.format([['abc', 3.14, null, {'k': 1}]])", '["abc", 3.140000, null, {"k":1}]'],
+    ["'%x'.format(['Hello'])", '48656c6c6f'],
+  ];
+  for (const [src, want] of table) {
+    const c = v2.compile(src);
+    assert.ok(c.program, `${src}: ${c.issues}`);
+    assert.equal(c.program.eval({}).value, want, src);
+  }
+  const bad = v2.compile("'%d'.format([1.5])");
+  assert.ok(bad.program);
+  assert.equal(bad.program.eval({}).error?.message, 'error during formatting: decimal clause can only be used on integers, was given double');
+});

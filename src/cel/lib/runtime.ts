@@ -12,14 +12,19 @@ import { mathLibrary } from './math.ts';
 import { optionalOverloads } from './optional.ts';
 import { regexLibrary } from './regex.ts';
 import { setsLibrary } from './sets.ts';
-import { stringsLibrary } from './strings.ts';
+import { stringsLibrary, stringsLibraryV2 } from './strings.ts';
 
 /** Implementations installed in every Env (their declarations are in std/decls.ts or always present). */
 export const extensionOverloads: readonly RtOverload[] = [...optionalOverloads, ...libraryOverloads(comprehensionsLibrary)];
 
-/** The extension libraries by short name. */
+/**
+ * The extension libraries by short name. `strings` is the latest cel-go strings library (what the
+ * conformance suite expects); `stringsV2` is version 2, the one Kubernetes installs (its format()
+ * differs).
+ */
 export const extensionLibraries = {
   strings: stringsLibrary,
+  stringsV2: stringsLibraryV2,
   lists: listsLibrary,
   sets: setsLibrary,
   math: mathLibrary,
@@ -29,5 +34,5 @@ export const extensionLibraries = {
   comprehensions: comprehensionsLibrary,
 } satisfies Record<string, Library>;
 
-/** Every extension library. */
-export const allExtensionLibraries: readonly Library[] = Object.values(extensionLibraries);
+/** Every extension library (with the latest strings library). */
+export const allExtensionLibraries: readonly Library[] = Object.values(extensionLibraries).filter((l) => l !== stringsLibraryV2);

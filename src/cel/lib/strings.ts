@@ -388,6 +388,189 @@ export function format(f: string, args: readonly Val[]): Val {
  */
 const transformCost = (...a: Val[]) => Math.ceil(actualSize(a[0]!) * 0.1);
 
+// ---- format as cel-go's strings library version 2 formats (formatting.go, en_US) ----------------
+// Kubernetes installs strings version 2, whose format() predates formatting_v2: %d takes only
+// integers, %f/%e only doubles (printed through x/text's en_US number formatting: grouped digits,
+// `×10⁰⁰` exponents), and %s quotes strings inside lists and maps.
+
+const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+
+function groupThousands(intPart: string): string {
+  return intPart.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+function localeFixed(d: number, prec: number): string {
+  if (Number.isNaN(d)) return 'NaN';
+  if (d === Infinity) return '∞';
+  if (d === -Infinity) return '-∞';
+  const s = fixed(d, prec);
+  const neg = s.startsWith('-');
+  const [i, frac] = (neg ? s.slice(1) : s).split('.');
+  return (neg ? '-' : '') + groupThousands(i!) + (frac !== undefined ? '.' + frac : '');
+}
+
+function localeScientific(d: number, prec: number): string {
+  if (Number.isNaN(d)) return 'NaN';
+  if (d === Infinity) return '∞';
+  if (d === -Infinity) return '-∞';
+  const m = /^(-?[\d.]+)e([+-])(\d+)$/.exec(d.toExponential(prec))!;
+  const exp = m[3]!.padStart(2, '0').replace(/\d/g, (c) => SUPERSCRIPT[Number(c)]!);
+  return `${m[1]}×10${m[2] === '-' ? '⁻' : ''}${exp}`;
+}
+
+/** Go's %q: a double-quoted string with Go escapes. */
+function goQuote(s: string): string {
+  let out = '"';
+  for (const c of s) {
+    const cp = c.codePointAt(0)!;
+    if (c === '"' || c === '\\') out += '\\' + c;
+    else if (c === '\n') out += '\\n';
+    else if (c === '\t') out += '\\t';
+    else if (c === '\r') out += '\\r';
+    else if (cp < 0x20 || cp === 0x7f) out += '\\x' + cp.toString(16).padStart(2, '0');
+    else out += c;
+  }
+  return out + '"';
+}
+
+function v1String(v: Val): string {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+    case 'bigint':
+      return String(v);
+    case 'number':
+      return formatDouble(v);
+  }
+  if (v === null) return 'null';
+  if (v instanceof Uint) return String(v.v);
+  if (v instanceof Uint8Array) return new TextDecoder().decode(v);
+  if (v instanceof Duration) return formatDuration(v);
+  if (v instanceof Timestamp) return formatTimestamp(v);
+  if (v instanceof CelType) return v.name;
+  if (Array.isArray(v)) return `[${v.map(v1Element).join(', ')}]`;
+  if (v instanceof CelMap && !v.typeName) {
+    const ents: [string, string][] = [];
+    for (const [k, x] of v.entries()) {
+      let key: string;
+      if (typeof k === 'string' || typeof k === 'boolean') key = v1Quote(k, String(k));
+      else if (typeof k === 'bigint') key = String(k);
+      else if (k instanceof Uint) key = String(k.v);
+      else throw new FormatError(`no formatting function for map key of type ${typeName(k)}`);
+      ents.push([key, v1Element(x)]);
+    }
+    ents.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    return `{${ents.map(([k, x]) => `${k}:${x}`).join(', ')}}`;
+  }
+  throw new FormatError(
+    `string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given ${typeName(v)}`,
+  );
+}
+
+function v1Quote(v: Val, s: string): string {
+  if (typeof v === 'string') return goQuote(s);
+  if (v instanceof Uint8Array) return 'b' + goQuote(s);
+  if (typeof v === 'number' && !Number.isFinite(v)) return goQuote(s);
+  return s;
+}
+
+/** A list element or map value (cel-go's clauseForType, then quoteForCEL). */
+function v1Element(v: Val): string {
+  if (typeof v === 'bigint' || v instanceof Uint) return String(v instanceof Uint ? v.v : v);
+  // Go's fmt.Sprintf("%.6f"): no grouping; NaN and ±Inf print as NaN, +Inf, -Inf (then quoted).
+  if (typeof v === 'number') return v1Quote(v, Number.isFinite(v) ? fixed(v, 6) : formatDouble(v));
+  if (v instanceof Timestamp) return `timestamp(${goQuote(formatTimestamp(v))})`;
+  if (v instanceof Duration) return `duration(${goQuote(formatDuration(v))})`;
+  return v1Quote(v, v1String(v));
+}
+
+const FLOAT_STRINGS = new Map([
+  ['NaN', NaN],
+  ['Infinity', Infinity],
+  ['-Infinity', -Infinity],
+]);
+
+function v1Double(v: Val, clause: string): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string' && FLOAT_STRINGS.has(v)) return FLOAT_STRINGS.get(v)!;
+  throw new FormatError(`${clause} clause can only be used on doubles, was given ${typeName(v)}`);
+}
+
+function v1Clause(clause: string, arg: Val, prec: number | undefined): string {
+  switch (clause) {
+    case 's':
+      return v1String(arg);
+    case 'd':
+      if (typeof arg === 'bigint') return String(arg);
+      if (arg instanceof Uint) return String(arg.v);
+      throw new FormatError(`decimal clause can only be used on integers, was given ${typeName(arg)}`);
+    case 'f':
+      return localeFixed(v1Double(arg, 'fixed-point'), prec ?? 6);
+    case 'e':
+      return localeScientific(v1Double(arg, 'scientific'), prec ?? 6);
+    case 'b':
+      if (typeof arg === 'boolean') return arg ? '1' : '0';
+      if (typeof arg === 'bigint') return arg < 0n ? '-' + (-arg).toString(2) : arg.toString(2);
+      if (arg instanceof Uint) return arg.v.toString(2);
+      throw new FormatError(`only integers and bools can be formatted as binary, was given ${typeName(arg)}`);
+    case 'x':
+    case 'X':
+      if (typeof arg === 'number') throw new FormatError(`only integers, byte buffers, and strings can be formatted as hex, was given ${typeName(arg)}`);
+      try {
+        return hexOf(arg, clause === 'X');
+      } catch {
+        throw new FormatError(`only integers, byte buffers, and strings can be formatted as hex, was given ${typeName(arg)}`);
+      }
+    case 'o':
+      if (typeof arg === 'bigint') return arg < 0n ? '-' + (-arg).toString(8) : arg.toString(8);
+      if (arg instanceof Uint) return arg.v.toString(8);
+      throw new FormatError(`octal clause can only be used on integers, was given ${typeName(arg)}`);
+  }
+  throw new FormatError(`unrecognized formatting clause "${clause}"`);
+}
+
+/** `fmt.format(args)` as cel-go's strings library version 2 (what Kubernetes installs) formats. */
+export function formatV1(f: string, args: readonly Val[]): Val {
+  let out = '';
+  let argIndex = 0;
+  for (let i = 0; i < f.length; ) {
+    const c = f[i]!;
+    if (c !== '%') {
+      out += c;
+      i++;
+      continue;
+    }
+    if (f[i + 1] === '%') {
+      out += '%';
+      i += 2;
+      continue;
+    }
+    if (argIndex >= args.length) return err(`index ${argIndex} out of range`);
+    if (i + 1 >= f.length) return err('unexpected end of string');
+    const arg = args[argIndex++]!;
+    let j = i + 1;
+    let prec: number | undefined;
+    if (f[j] === '.') {
+      let k = j + 1;
+      while (k < f.length && f[k]! >= '0' && f[k]! <= '9') k++;
+      if (k >= f.length) return err('could not parse formatting clause: error while parsing precision: could not find end of precision specifier');
+      prec = Number(f.slice(j + 1, k));
+      if (prec > MAX_PRECISION) return err(`could not parse formatting clause: error while parsing precision: precision ${prec} exceeds maximum allowed precision ${MAX_PRECISION}`);
+      j = k;
+    }
+    const clause = f[j]!;
+    if (!'sdfebxXo'.includes(clause)) return err(`could not parse formatting clause: unrecognized formatting clause "${clause}"`);
+    try {
+      out += v1Clause(clause, arg, prec);
+    } catch (e) {
+      if (e instanceof FormatError) return err(`error during formatting: ${e.message}`);
+      throw e;
+    }
+    i = j + 1;
+  }
+  return out;
+}
+
 /** The strings extension library. */
 export const stringsLibrary: Library = {
   name: 'cel.lib.ext.strings',
@@ -432,3 +615,16 @@ export const stringsLibrary: Library = {
   ],
 };
 
+
+/**
+ * The strings library as cel-go's version 2 declares it, which Kubernetes installs: the same
+ * functions, with format() following the version 2 rules (formatV1).
+ */
+export const stringsLibraryV2: Library = {
+  name: 'cel.lib.ext.strings.v2',
+  functions: stringsLibrary.functions.map((f) =>
+    f.name === 'format'
+      ? fn('format', member('string_format', [S, listOf(DynType)], S, (fmt: string, a: Val[]) => formatV1(fmt, a), { cost: transformCost }))
+      : f,
+  ),
+};
