@@ -172,15 +172,16 @@ export const equalityOverloads: RtOverload[] = [
   },
 ];
 
-const SCALAR_KINDS = new Set(['bool', 'int', 'uint', 'double', 'string', 'bytes', 'null_type', 'timestamp', 'duration', 'type', 'wrapper']);
+/** Operand types whose values may hold set or map lists or objects. */
+const DATA_KINDS = new Set(['list', 'map', 'struct', 'dyn']);
 
 /**
- * A copy of checked in which `==` / `!=` with a non-scalar operand (list, map, object, dyn) call
+ * A copy of checked in which `==` / `!=` with a list, map, object or dyn operand call
  * the data-aware equality; checked itself when there is no such comparison.
  */
 export function withDataEquality(checked: CheckedExpr): CheckedExpr {
   let changed = false;
-  const nonScalar = (e: Expr) => !SCALAR_KINDS.has(checked.typeMap.get(e.id)?.kind ?? 'dyn');
+  const nonScalar = (e: Expr) => DATA_KINDS.has(checked.typeMap.get(e.id)?.kind ?? 'dyn');
   const rw = (e: Expr): Expr => {
     switch (e.kind) {
       case 'call': {
