@@ -322,6 +322,11 @@ test('undecodable patches are 400 with the patch library messages', async () => 
   const failing = await call(f.base, 'PATCH', path, [{ op: 'test', path: '/spec/nope', value: 1 }], { 'Content-Type': 'application/json-patch+json' });
   assert.equal(failing.status, 422);
   assert.equal(failing.json.message, 'the server rejected our request due to an error in our request');
+  const dup = await call(f.base, 'PATCH', path + '?fieldValidation=Strict', '{"metadata":{"labels":{"a":"1","a":"2"}}}', {
+    'Content-Type': 'application/merge-patch+json',
+  });
+  assert.equal(dup.status, 400);
+  assert.equal(dup.json.message, 'strict decoding error: duplicate field "metadata.labels.a"');
   const smp = await call(f.base, 'PATCH', path, { metadata: { labels: { smp: 'yes' } } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
   assert.equal(smp.status, 200, smp.text);
   assert.equal(smp.json.metadata.labels.smp, 'yes');

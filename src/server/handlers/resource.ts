@@ -125,13 +125,18 @@ async function readObject(r: ResourceRequest, kind = r.served.kind): Promise<Dec
   return d as DecodedBody & { value: Obj };
 }
 
-/** Duplicate fields: 400 under Strict, warnings under Warn (strict decoding errors). */
-function checkDuplicates(r: ResourceRequest, dups: string[], opts: WriteOptions, warnings: string[]): void {
+/**
+ * Duplicate fields: 400 under Strict, warnings under Warn. Create and update word the 400 as
+ * the decoder's error (`CronTab in version "v1" cannot be handled as a CronTab: strict decoding
+ * error: ...`); patch as the patcher does, without the prefix.
+ */
+function checkDuplicates(r: ResourceRequest, dups: string[], opts: WriteOptions, warnings: string[], prefixed = true): void {
   if (dups.length === 0 || opts.fieldValidation === 'Ignore') return;
   const msgs = dups.map((p) => `duplicate field ${JSON.stringify(p)}`);
   if (opts.fieldValidation === 'Strict') {
     const k = r.served.kind;
-    throw newBadRequest(`${k} in version ${JSON.stringify(r.served.version)} cannot be handled as a ${k}: strict decoding error: ${msgs.join(', ')}`);
+    const prefix = prefixed ? `${k} in version ${JSON.stringify(r.served.version)} cannot be handled as a ${k}: ` : '';
+    throw newBadRequest(`${prefix}strict decoding error: ${msgs.join(', ')}`);
   }
   warnings.push(...msgs);
 }
@@ -308,7 +313,7 @@ async function handlePatch(r: ResourceRequest): Promise<void> {
     throw e;
   }
   const warnings: string[] = [];
-  checkDuplicates(r, patch.duplicates, opts, warnings);
+  checkDuplicates(r, patch.duplicates, opts, warnings, false);
   const uopts: UpdateOptions = { ...opts };
   if (sub) uopts.subresource = sub;
   const tryUpdate = (cur: Obj | undefined): Obj => {
@@ -323,7 +328,7 @@ async function handlePatch(r: ResourceRequest): Promise<void> {
     ensureName(r, next);
     return next;
   };
-  const result = await decodeErrorsPrefixed(r, r.served.store.update(r.info.namespace, r.info.name!, tryUpdate, uopts));
+  const result = await r.served.store.update(r.info.namespace, r.info.name!, tryUpdate, uopts);
   if (r.served.deprecationWarning) warnings.unshift(r.served.deprecationWarning);
   setWarnings(r.res, [...warnings, ...result.warnings]);
   const out = sub === 'scale' ? scaleFromCustomResource(result.object, r.served.scale!) : transform(r, n, result.object, false);
