@@ -90,6 +90,30 @@ class Ctx {
 /** A compiled node: validates v at the current path and returns kube-openapi's MatchCount. */
 type Node = (v: unknown, ctx: Ctx) => number;
 
+/** Kinds as small integers for the hot path (order of KIND_NAMES). */
+const KIND_NAMES: readonly GoKind[] = ['null', 'bool', 'int', 'float', 'string', 'array', 'object'];
+const KIND_CODE: Record<GoKind, number> = { null: 0, bool: 1, int: 2, float: 3, string: 4, array: 5, object: 6 };
+
+/** goKind as a code: typeof dispatch without building strings. */
+function kindCode(v: unknown): number {
+  switch (typeof v) {
+    case 'string':
+      return 4;
+    case 'number':
+      return Number.isSafeInteger(v) && !Object.is(v, -0) ? 2 : 3;
+    case 'boolean':
+      return 1;
+    case 'bigint':
+      return 2;
+    case 'object':
+      if (v === null) return 0;
+      if (Array.isArray(v)) return 5;
+      return v instanceof GoFloat ? 3 : 6;
+    default:
+      return 0;
+  }
+}
+
 const goTypeName: Record<GoKind, string> = {
   null: 'null',
   bool: 'boolean',
@@ -334,20 +358,18 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
   const typeList = types.join(',');
 
   // Kinds a value may have without any further check (the common, valid case).
-  const fastKinds = new Set<GoKind>();
+  let fastMask = 0;
   if (format === '') {
     for (const t of types) {
-      if (t === 'boolean') fastKinds.add('bool');
-      else if (t === 'integer') fastKinds.add('int');
-      else if (t === 'number') {
-        fastKinds.add('float');
-        fastKinds.add('int');
-      } else if (t === 'string' || t === 'array' || t === 'object') fastKinds.add(t);
+      if (t === 'boolean') fastMask |= 1 << KIND_CODE.bool;
+      else if (t === 'integer') fastMask |= 1 << KIND_CODE.int;
+      else if (t === 'number') fastMask |= (1 << KIND_CODE.float) | (1 << KIND_CODE.int);
+      else if (t === 'string' || t === 'array' || t === 'object') fastMask |= 1 << KIND_CODE[t];
     }
   }
   /** typeValidator.Validate: returns its MatchCount (1 when valid, 0 on error). */
   const checkType = (v: unknown, kind: GoKind, ctx: Ctx): number => {
-    if (fastKinds.has(kind)) return 1;
+    if ((fastMask & (1 << KIND_CODE[kind])) !== 0) return 1;
     if (kind === 'null') {
       if (types.length > 0 && !types.includes('null') && !nullable) {
         const name = ctx.path();
@@ -572,6 +594,7 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
   // --- object validator
   const propEntries: [string, Node][] = s.properties ? Object.entries(s.properties).map(([k, p]) => [k, compileNode(p ?? {}, env)]) : [];
   const propNames = new Set(propEntries.map((e) => e[0]));
+  const propMap = new Map(propEntries);
   const ap = s.additionalProperties;
   const apForbidden = ap === false;
   const apNode: Node | undefined = ap !== undefined && ap !== null && typeof ap === 'object' ? compileNode(ap, env) : undefined;
@@ -604,7 +627,23 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
         ctx.err({ code: 'TooManyProperties', name, value: n, valid: maxProps, message: msg.tooManyProperties(name, maxProps) });
       }
     }
-    if (apForbidden) {
+    if (!apForbidden && patternProps.length === 0) {
+      // One pass over the object's own keys: properties, then additionalProperties.
+      for (const k in v) {
+        const node = propMap.get(k);
+        if (node !== undefined) {
+          if (ctx.old === NONE) {
+            ctx.push(Seg.Prop, k);
+            count += node(v[k], ctx);
+            ctx.pop();
+          } else {
+            count += descend(node, v[k], oldForKey(ctx, k), Seg.Prop, k, ctx);
+          }
+        } else if (apNode !== undefined) {
+          count += descend(apNode, v[k], oldForKey(ctx, k), Seg.Dot, k, ctx);
+        }
+      }
+    } else if (apForbidden) {
       for (const k in v) {
         if (propNames.has(k)) continue;
         if (patternProps.some(([t]) => t(k))) continue;
@@ -623,7 +662,7 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
         if (!propNames.has(k) && !matched && apNode !== undefined) count += descend(apNode, v[k], oldForKey(ctx, k), Seg.Dot, k, ctx);
       }
     }
-    for (let i = 0; i < propEntries.length; i++) {
+    for (let i = 0; i < propEntries.length && (apForbidden || patternProps.length > 0); i++) {
       const [k, node] = propEntries[i]!;
       if (!Object.hasOwn(v, k)) continue;
       if (ctx.old === NONE) {
@@ -718,8 +757,9 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
   // SchemaValidator.Validate: the applicable validators in kube-openapi's order, each adding its
   // own MatchCount plus one, and one more for the schema itself.
   return (v, ctx) => {
-    const kind = goKind(v);
-    if (kind === 'null') {
+    const kc = kindCode(v);
+    const kind = KIND_NAMES[kc]!;
+    if (kc === 0) {
       // Only the type and common (enum) validators run on null.
       const c = checkType(v, kind, ctx);
       if (enumValues !== undefined) {
@@ -729,7 +769,7 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
       return c;
     }
     let count = 1;
-    if (typeApplies) count += checkType(v, kind, ctx) + 1;
+    if (typeApplies) count += ((fastMask >> kc) & 1) === 1 ? 2 : checkType(v, kind, ctx) + 1;
     count += (hasJunctors ? checkJunctors(v, ctx) : 1) + 1;
     switch (kind) {
       case 'string':
