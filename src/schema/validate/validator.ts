@@ -585,8 +585,14 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
 
   // --- common validator (enum)
   const enumValues = s.enum !== undefined && s.enum !== null && s.enum.length > 0 ? s.enum : undefined;
+  // Enums of strings (the usual case) match a string by set membership.
+  const stringEnum = enumValues !== undefined && enumValues.every((e) => typeof e === 'string') ? new Set(enumValues as string[]) : undefined;
   const checkEnum = (v: unknown, kind: GoKind, ctx: Ctx): void => {
-    for (const e of enumValues!) if (enumMatches(v, kind, e)) return;
+    if (stringEnum !== undefined && typeof v === 'string') {
+      if (stringEnum.has(v)) return;
+    } else {
+      for (const e of enumValues!) if (enumMatches(v, kind, e)) return;
+    }
     const name = ctx.path();
     ctx.err({ code: 'Enum', name, value: v, values: enumValues, message: msg.enum(name, enumValues!) });
   };
