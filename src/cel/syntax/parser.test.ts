@@ -301,6 +301,38 @@ test('input size is limited in code points', () => {
   assert.ok(parse(big, { expressionSizeCodePointLimit: -1 }).parsed);
 });
 
+test("option values out of cel-go's range fail the parse with cel-go's messages (TestParserOptionErrors)", () => {
+  const cases: [ParseOptions, string][] = [
+    [{ maxRecursionDepth: -2 }, 'max recursion depth must be greater than or equal to -1: -2'],
+    [{ errorRecoveryLimit: -2 }, 'error recovery limit must be greater than or equal to -1: -2'],
+    [{ errorRecoveryLookaheadTokenLimit: 0 }, 'error recovery lookahead token limit must be at least 1: 0'],
+    [{ errorReportingLimit: 0 }, 'error reporting limit must be at least 1: 0'],
+    [{ expressionSizeCodePointLimit: -2 }, 'expression size code point limit must be greater than or equal to -1: -2'],
+  ];
+  for (const [opts, want] of cases) assert.deepEqual(messages('a', opts), [want], JSON.stringify(opts));
+  // The boundaries themselves are accepted; 0 means the default where cel-go's does.
+  for (const opts of [
+    { maxRecursionDepth: -1 }, { maxRecursionDepth: 0 }, { errorRecoveryLimit: -1 }, { errorRecoveryLimit: 0 },
+    { errorRecoveryLookaheadTokenLimit: 1 }, { errorReportingLimit: 1 }, { expressionSizeCodePointLimit: -1 },
+    { expressionSizeCodePointLimit: 0 },
+  ] satisfies ParseOptions[]) {
+    assert.ok(parse('a.b', opts).parsed, JSON.stringify(opts));
+  }
+});
+
+test('a visitor error carries the id of its node (TestParseErrorData)', () => {
+  const { issues } = parse('a.?b', { enableOptionalSyntax: false });
+  assert.equal(issues.errors.length, 1);
+  assert.equal(issues.errors[0]!.exprId, 2);
+  assert.match(issues.errors[0]!.message, /unsupported syntax/);
+});
+
+test('each macro expansion records its call (TestParseWithMacroTracking)', () => {
+  const { parsed } = parse('has(a.b) && a.b.exists(c, c < 10)');
+  const fns = [...parsed!.sourceInfo.macroCalls.values()].map((c) => (c.kind === 'call' ? c.fn : c.kind)).sort();
+  assert.deepEqual(fns, ['exists', 'has']);
+});
+
 test('hostile input ends in an error, never a stack overflow or a hang', () => {
   const cases: [string, ParseOptions, string][] = [
     ['('.repeat(99_999), {}, 'expression recursion limit exceeded: 250'],

@@ -26,22 +26,25 @@ export interface ParseOptions {
   enableOptionalSyntax?: boolean;
   /** Back-quoted field names (`` a.`b-c` ``); default true as cel-go. */
   enableIdentEscapeSyntax?: boolean;
-  /** Default 250 (cel-go's); -1 means as deep as the JS stack safely allows (HARD_DEPTH_LIMIT). */
+  /**
+   * Default 250 (cel-go's); -1 means as deep as the JS stack safely allows (HARD_DEPTH_LIMIT).
+   * Values out of cel-go's range (here and below) make the parse fail with cel-go's option error.
+   */
   maxRecursionDepth?: number;
-  /** Default 100_000 code points; -1 means unlimited. */
+  /** Default 100_000 code points; -1 means unlimited; at least -1. */
   expressionSizeCodePointLimit?: number;
   /** Accumulator `@result` (true, default) or `__result__`. */
   enableHiddenAccumulatorName?: boolean;
-  /** Syntax errors reported before giving up; default 100. */
+  /** Syntax errors reported before giving up; default 100; at least 1. */
   errorReportingLimit?: number;
   /**
    * cel-go's EnableVariadicOperatorASTs (default false): a chain `a && b && c` becomes one `_&&_`
    * call with every term as an argument (id of the first operator) instead of a balanced tree.
    */
   enableVariadicOperatorASTs?: boolean;
-  /** Error-recovery attempts before giving up; default 30, -1 unlimited. */
+  /** Error-recovery attempts before giving up; default 30, -1 unlimited; at least -1. */
   errorRecoveryLimit?: number;
-  /** Tokens one recovery may skip; default 256. */
+  /** Tokens one recovery may skip; default 256; at least 1. */
   errorRecoveryLookaheadTokenLimit?: number;
 }
 
@@ -147,7 +150,31 @@ export function parse(source: string, opts: ParseOptions = {}): ParseResult {
   }
 }
 
+/**
+ * cel-go's option checks (NewParser's errors, parser/options.go): a value out of range is a
+ * configuration error, reported here as the parse's only issue. An omitted option (undefined) takes
+ * the default; an explicit 0 means the default where cel-go's does.
+ */
+function optionError(o: ParseOptions): string | undefined {
+  const below = (v: number | undefined, min: number) => v !== undefined && v < min;
+  if (below(o.maxRecursionDepth, -1)) return `max recursion depth must be greater than or equal to -1: ${o.maxRecursionDepth}`;
+  if (below(o.errorRecoveryLookaheadTokenLimit, 1)) {
+    return `error recovery lookahead token limit must be at least 1: ${o.errorRecoveryLookaheadTokenLimit}`;
+  }
+  if (below(o.errorRecoveryLimit, -1)) return `error recovery limit must be greater than or equal to -1: ${o.errorRecoveryLimit}`;
+  if (below(o.errorReportingLimit, 1)) return `error reporting limit must be at least 1: ${o.errorReportingLimit}`;
+  if (below(o.expressionSizeCodePointLimit, -1)) {
+    return `expression size code point limit must be greater than or equal to -1: ${o.expressionSizeCodePointLimit}`;
+  }
+  return undefined;
+}
+
 function parseInto(source: string, opts: ParseOptions, src: CelSource, issues: Issues): ParseResult {
+  const bad = optionError(opts);
+  if (bad) {
+    issues.report(-1, bad);
+    return { issues };
+  }
   const limit = normLimit(opts.expressionSizeCodePointLimit, 100_000);
   const cps = codePoints(source);
   if (cps.length > limit) {
