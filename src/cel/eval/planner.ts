@@ -669,7 +669,7 @@ class Planner {
         if (typeof v !== 'string') allStrings = false;
       }
       if (!allStrings) {
-        let acc = vals[0]!;
+        let acc: Val = vals[0]!;
         for (let i = 1; i < n; i++) acc = apply(f, acc, vals[i]!);
         return acc;
       }

@@ -14,10 +14,10 @@ const INT64_MAX = 2n ** 63n - 1n;
 export const errTimestampOverflow = () => new CelError('timestamp overflow');
 export const errDurationOverflow = () => new CelError('duration overflow');
 
-/** A timestamp, or the overflow error outside years 0001..9999. */
-export function makeTimestamp(ns: bigint): Timestamp | CelError {
+/** A timestamp (at the given zone offset), or the overflow error outside years 0001..9999 UTC. */
+export function makeTimestamp(ns: bigint, offset = 0): Timestamp | CelError {
   const s = floorDiv(ns, NS);
-  return s < MIN_UNIX || s > MAX_UNIX ? errTimestampOverflow() : new Timestamp(ns);
+  return s < MIN_UNIX || s > MAX_UNIX ? errTimestampOverflow() : new Timestamp(ns, offset);
 }
 
 /** A duration, or the overflow error outside int64 nanoseconds. */
@@ -43,7 +43,7 @@ export function parseTimestamp(s: string): Timestamp | CelError {
   }
   const days = daysFromCivil(y!, mo!, d!);
   const secs = BigInt(days) * 86400n + BigInt(h! * 3600 + mi! * 60 + se!) - BigInt(off);
-  return makeTimestamp(secs * NS + frac);
+  return makeTimestamp(secs * NS + frac, off);
 }
 
 function daysIn(y: number, m: number): number {
@@ -164,7 +164,7 @@ function zoneOffset(tz: string, epochMs: number): number | CelError {
   return local - Math.floor(epochMs / 1000);
 }
 
-/** The calendar fields of t in zone tz (undefined: UTC). */
+/** The calendar fields of t in zone tz (undefined: the offset t was written with, as cel-go). */
 export function civil(t: Timestamp, tz?: string): CivilTime | CelError {
   const sec = floorDiv(t.ns, NS);
   const nanos = Number(t.ns - sec * NS);
@@ -173,7 +173,7 @@ export function civil(t: Timestamp, tz?: string): CivilTime | CelError {
     const off = zoneOffset(tz, s * 1000);
     if (off instanceof CelError) return off;
     s += off;
-  }
+  } else s += t.offset;
   const d = new Date(s * 1000);
   const year = d.getUTCFullYear();
   const start = Date.UTC(year, 0, 1);

@@ -61,9 +61,17 @@ export const T = {
   unknown: new CelType('unknown'),
 } as const;
 
-/** Nanoseconds since the Unix epoch, within 0001-01-01T00:00:00Z .. 9999-12-31T23:59:59.999999999Z. */
+/**
+ * Nanoseconds since the Unix epoch, within 0001-01-01T00:00:00Z .. 9999-12-31T23:59:59.999999999Z.
+ * `offset` (seconds east of UTC) is the zone offset the timestamp was written with: like Go's
+ * time.Time from time.Parse, cel-go keeps it, so `string(t)` and `t.getHours()` (no zone argument)
+ * use it. Equality and ordering ignore it.
+ */
 export class Timestamp {
-  constructor(readonly ns: bigint) {}
+  constructor(
+    readonly ns: bigint,
+    readonly offset = 0,
+  ) {}
 }
 
 /** A signed duration in nanoseconds (int64 range, as Go's time.Duration). */
@@ -489,10 +497,14 @@ export function formatDouble(f: number): string {
   return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`;
 }
 
-/** RFC 3339 with nanoseconds, trailing zeros trimmed (Go's time.RFC3339Nano), in UTC. */
-export function formatTimestamp(t: Timestamp): string {
-  const sec = floorDiv(t.ns, 1_000_000_000n);
-  const nanos = Number(t.ns - sec * 1_000_000_000n);
+/**
+ * RFC 3339 with nanoseconds, trailing zeros trimmed (Go's time.RFC3339Nano), at the timestamp's own
+ * offset (`Z` for UTC), or in UTC when `utc` is set.
+ */
+export function formatTimestamp(t: Timestamp, utc = false): string {
+  const offset = utc ? 0 : t.offset;
+  const sec = floorDiv(t.ns, 1_000_000_000n) + BigInt(offset);
+  const nanos = Number(t.ns - floorDiv(t.ns, 1_000_000_000n) * 1_000_000_000n);
   const d = new Date(Number(sec) * 1000);
   const y = d.getUTCFullYear();
   const p2 = (n: number) => String(n).padStart(2, '0');
@@ -500,7 +512,9 @@ export function formatTimestamp(t: Timestamp): string {
     d.getUTCHours(),
   )}:${p2(d.getUTCMinutes())}:${p2(d.getUTCSeconds())}`;
   if (nanos) s += '.' + String(nanos).padStart(9, '0').replace(/0+$/, '');
-  return s + 'Z';
+  if (offset === 0) return s + 'Z';
+  const a = Math.abs(offset);
+  return `${s}${offset < 0 ? '-' : '+'}${p2(Math.floor(a / 3600))}:${p2(Math.floor((a % 3600) / 60))}`;
 }
 
 /** Seconds with the fraction Go prints (`3723s`, `1.5s`), as cel-go's string(duration). */
@@ -547,7 +561,7 @@ export function formatValue(v: Val): string {
   if (Array.isArray(v)) return `[${v.map(formatValue).join(', ')}]`;
   if (v instanceof CelMap) return `{${[...v.entries()].map(([k, x]) => `${formatValue(k)}: ${formatValue(x)}`).join(', ')}}`;
   if (v instanceof Uint8Array) return `b${quoteString(new TextDecoder().decode(v))}`;
-  if (v instanceof Timestamp) return formatTimestamp(v);
+  if (v instanceof Timestamp) return formatTimestamp(v, true);
   if (v instanceof Duration) return formatDuration(v);
   if (v instanceof CelType) return v.name;
   if (v instanceof Optional) return v.value === undefined ? 'optional.none()' : `optional.of(${formatValue(v.value)})`;

@@ -13,6 +13,7 @@ import {
   Uint,
   type Val,
   compareStrings,
+  formatDouble,
   formatDuration,
   formatTimestamp,
   isBmp,
@@ -223,7 +224,7 @@ function formatString(v: Val): string {
   if (v instanceof Uint) return String(v.v);
   if (v instanceof Uint8Array) return new TextDecoder().decode(v);
   if (v instanceof Duration) return formatDuration(v);
-  if (v instanceof Timestamp) return formatTimestamp(v);
+  if (v instanceof Timestamp) return formatTimestamp(v, true);
   if (v instanceof CelType) return v.name;
   if (Array.isArray(v)) return `[${v.map(formatString).join(', ')}]`;
   if (v instanceof CelMap && !v.typeName) {

@@ -82,15 +82,15 @@ def('add_bytes', '_+_', 'b b', (a: Uint8Array, b: Uint8Array) => {
   return r;
 }, costSum);
 def('add_list', '_+_', 'l l', (a: Val[], b: Val[]) => appendOwned(a, b) ?? (b.length === 0 ? a : a.length === 0 ? b : [...a, ...b]));
-def('add_timestamp_duration', '_+_', 't D', (a: Timestamp, b: Duration) => makeTimestamp(a.ns + b.ns));
-def('add_duration_timestamp', '_+_', 'D t', (a: Duration, b: Timestamp) => makeTimestamp(a.ns + b.ns));
+def('add_timestamp_duration', '_+_', 't D', (a: Timestamp, b: Duration) => makeTimestamp(a.ns + b.ns, a.offset));
+def('add_duration_timestamp', '_+_', 'D t', (a: Duration, b: Timestamp) => makeTimestamp(a.ns + b.ns, b.offset));
 def('add_duration_duration', '_+_', 'D D', (a: Duration, b: Duration) => durationOrOverflow(a.ns + b.ns));
 
 def('subtract_int64', '_-_', 'i i', (a: bigint, b: bigint) => checkInt(a - b));
 def('subtract_uint64', '_-_', 'u u', (a: Uint, b: Uint) => checkUint(a.v - b.v));
 def('subtract_double', '_-_', 'd d', (a: number, b: number) => a - b);
 def('subtract_timestamp_timestamp', '_-_', 't t', (a: Timestamp, b: Timestamp) => durationOrOverflow(a.ns - b.ns));
-def('subtract_timestamp_duration', '_-_', 't D', (a: Timestamp, b: Duration) => makeTimestamp(a.ns - b.ns));
+def('subtract_timestamp_duration', '_-_', 't D', (a: Timestamp, b: Duration) => makeTimestamp(a.ns - b.ns, a.offset));
 def('subtract_duration_duration', '_-_', 'D D', (a: Duration, b: Duration) => durationOrOverflow(a.ns - b.ns));
 
 def('multiply_int64', '_*_', 'i i', (a: bigint, b: bigint) => checkInt(a * b));
