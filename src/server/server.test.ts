@@ -152,6 +152,12 @@ test('OpenAPI v3 index and group-version document', async () => {
   assert.match(url, /^\/openapi\/v3\/apis\/stable\.example\.com\/v1\?hash=[0-9A-F]{128}$/);
   assert.ok(idx.json.paths['api/v1']);
   const doc = await call(f.base, 'GET', url);
+  assert.equal(doc.headers['cache-control'], 'public, immutable');
+  const stale = await call(f.base, 'GET', '/openapi/v3/apis/stable.example.com/v1?hash=ABC');
+  assert.equal(stale.status, 301);
+  assert.equal(stale.headers.location, url);
+  const cached = await call(f.base, 'GET', '/openapi/v3/apis/stable.example.com/v1', undefined, { 'If-None-Match': String(doc.headers.etag) });
+  assert.equal(cached.status, 304);
   const patch = doc.json.paths['/apis/stable.example.com/v1/namespaces/{namespace}/crontabs/{name}'].patch;
   assert.deepEqual(patch['x-kubernetes-group-version-kind'], { group: 'stable.example.com', version: 'v1', kind: 'CronTab' });
   assert.ok(patch.parameters.some((p: any) => p.name === 'fieldValidation'));

@@ -1,7 +1,7 @@
 /**
  * `/openapi/v3` and its group-version documents: an index of `paths` with `serverRelativeURL`s
  * carrying a content hash (kubectl caches by it), each document rendered once per change of the
- * served table. `/openapi/v2` is answered 404, which kubectl accepts (a JSON v2 it would fail to
+ * served table and answered with kube-openapi's caching headers and redirects. `/openapi/v2` is answered 404, which kubectl accepts (a JSON v2 it would fail to
  * parse).
  */
 import { createHash } from 'node:crypto';
@@ -42,7 +42,7 @@ export class OpenAPIService {
   }
 
   /** Serves a GET under /openapi. */
-  serve(_req: IncomingMessage, res: ServerResponse, segs: string[], _query: Query): void {
+  serve(req: IncomingMessage, res: ServerResponse, segs: string[], query: Query): void {
     const notFound = () => writeStatus(res, failureStatus(404, 'NotFound', 'the server could not find the requested resource', {}));
     if (segs[1] !== 'v3') {
       notFound();
@@ -55,11 +55,31 @@ export class OpenAPIService {
       writeJSON(res, 200, { paths });
       return;
     }
-    const d = docs.get(segs.slice(2).join('/'));
+    const key = segs.slice(2).join('/');
+    const d = docs.get(key);
     if (!d) {
       notFound();
       return;
     }
-    writeJSON(res, 200, d.body, 'application/json', { Etag: `"${d.hash}"`, 'Cache-Control': 'no-cache, private' });
+    // As kube-openapi's handler3: a stale ?hash= is redirected to the current one; a matching
+    // one may be cached for good; If-None-Match with the current ETag is a 304.
+    const etag = `"${d.hash}"`;
+    const hash = query.str('hash');
+    const headers: Record<string, string> = { Etag: etag, Vary: 'Accept' };
+    if (hash !== undefined && hash !== '') {
+      if (hash !== d.hash) {
+        res.writeHead(301, { Location: `/openapi/v3/${key}?hash=${d.hash}` });
+        res.end();
+        return;
+      }
+      headers['Cache-Control'] = 'public, immutable';
+      headers.Expires = new Date(Date.now() + 365 * 24 * 3600 * 1000).toUTCString();
+    }
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, headers);
+      res.end();
+      return;
+    }
+    writeJSON(res, 200, d.body, 'application/json', headers);
   }
 }
