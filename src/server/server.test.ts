@@ -39,6 +39,8 @@ test('the established CRD is in aggregated and legacy discovery', async () => {
   assert.equal(res.resource, 'crontabs');
   assert.deepEqual(res.shortNames, ['ct']);
   assert.deepEqual(res.subresources.map((s: any) => s.subresource), ['status', 'scale']);
+  const again = await call(f.base, 'GET', '/apis', undefined, { Accept: aggAccept, 'If-None-Match': String(agg.headers.etag) });
+  assert.equal(again.status, 304);
   const legacy = await call(f.base, 'GET', '/apis');
   assert.ok(legacy.json.groups.some((x: any) => x.name === 'stable.example.com'));
   const core = await call(f.base, 'GET', '/api', undefined, { Accept: aggAccept });

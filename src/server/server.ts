@@ -4,6 +4,7 @@
  * every failure into a Kubernetes Status. `createApiServer` wires the served-resource table to
  * the stores; `listen`/`close` manage the socket and open watches.
  */
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { failureStatus, newMethodNotAllowed, newNotFound } from '../apimachinery/status.ts';
@@ -215,8 +216,17 @@ export class ApiServer {
         const n = negotiate(req.headers.accept, { aggregatedDiscovery: true, yaml: false });
         const groups = this.table.groups().filter((g) => (p === 'api' ? g.name === '' : g.name !== ''));
         if (n.target) {
+          // Aggregated discovery carries an ETag (a hash of the document); a client revalidating
+          // its cached copy with If-None-Match gets a 304.
           const v = n.target.version as 'v2' | 'v2beta1';
-          writeJSON(res, 200, aggregatedDiscovery(groups, this.table.discovered(), v), n.contentType, { Vary: 'Accept' });
+          const body = JSON.stringify(aggregatedDiscovery(groups, this.table.discovered(), v));
+          const etag = `"${createHash('sha512').update(body).digest('hex').toUpperCase()}"`;
+          if (req.headers['if-none-match'] === etag) {
+            res.writeHead(304, { Etag: etag, Vary: 'Accept' });
+            res.end();
+          } else {
+            writeJSON(res, 200, body, n.contentType, { Vary: 'Accept', Etag: etag });
+          }
         } else {
           writeJSON(res, 200, p === 'api' ? apiVersions(this.serverAddress) : apiGroupList(groups), 'application/json', { Vary: 'Accept' });
         }
