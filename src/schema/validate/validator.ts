@@ -12,7 +12,7 @@
 import { compileRegex, RegexSyntaxError } from '../../cel/lib/re2.ts';
 import type { FieldError } from '../../apimachinery/field/errors.ts';
 import { errorString } from '../../apimachinery/field/errors.ts';
-import { GoFloat } from '../../apimachinery/field/govalue.ts';
+import { GoFloat, goQuote } from '../../apimachinery/field/govalue.ts';
 import type { JSONSchemaProps } from '../types.ts';
 import { deepEqualJSON, goKind, isObject, type GoKind } from '../value.ts';
 import { effectiveFormat, formatCheckers, normalizeFormat, type FormatChecker } from './formats.ts';
@@ -530,6 +530,9 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
   const tupleNodes: Node[] | undefined = Array.isArray(items) && items.length > 0 ? items.map((x) => compileNode(x, env)) : undefined;
   const mapKeys =
     s.type === 'array' && s['x-kubernetes-list-type'] === 'map' && (s['x-kubernetes-list-map-keys']?.length ?? 0) > 0 ? s['x-kubernetes-list-map-keys']! : undefined;
+  const additionalItems = s.additionalItems === null ? undefined : s.additionalItems;
+  const additionalItemsNode: Node | undefined = typeof additionalItems === 'object' ? compileNode(additionalItems, env) : undefined;
+  const itemsSize = tupleNodes?.length ?? 0;
   const minItems = s.minItems ?? undefined;
   const maxItems = s.maxItems ?? undefined;
   const uniqueItems = s.uniqueItems === true;
@@ -560,6 +563,23 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
         ctx.pop();
       }
       ctx.old = parentOld;
+    }
+    // additionalItems (not allowed in CRDs; kept for parity with kube-openapi's own suite)
+    if (additionalItems !== undefined && itemsSize < v.length) {
+      if (tupleNodes !== undefined && additionalItems === false) {
+        ctx.err({ code: 'Composite', name: '', value: undefined, message: "array doesn't allow for additional items" });
+      }
+      if (additionalItemsNode !== undefined) {
+        const parentOld = ctx.old;
+        ctx.old = NONE;
+        // kube-openapi's loop bound, size-itemsSize+1, is kept (guarded against running past the end).
+        for (let i = itemsSize; i < v.length - itemsSize + 1 && i < v.length; i++) {
+          ctx.push(Seg.Index, i);
+          count += additionalItemsNode(v[i], ctx);
+          ctx.pop();
+        }
+        ctx.old = parentOld;
+      }
     }
     if (minItems !== undefined && v.length < minItems) {
       const name = ctx.path();
@@ -695,7 +715,11 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
   const oneOf = s.oneOf && s.oneOf.length > 0 ? s.oneOf.map((x) => compileNode(x, env)) : undefined;
   const allOf = s.allOf && s.allOf.length > 0 ? s.allOf.map((x) => compileNode(x, env)) : undefined;
   const not = s.not ? compileNode(s.not, env) : undefined;
-  const hasJunctors = anyOf !== undefined || oneOf !== undefined || allOf !== undefined || not !== undefined;
+  const deps: Map<string, Node | string[]> | undefined =
+    s.dependencies && Object.keys(s.dependencies).length > 0
+      ? new Map(Object.entries(s.dependencies).map(([k, d]) => [k, Array.isArray(d) ? d : compileNode(d, env)]))
+      : undefined;
+  const hasJunctors = anyOf !== undefined || oneOf !== undefined || allOf !== undefined || not !== undefined || deps !== undefined;
   const checkJunctors = (v: unknown, ctx: Ctx): number => {
     let count = 0;
     if (anyOf !== undefined) {
@@ -756,6 +780,22 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
     if (not !== undefined) {
       const r = runSub(not, v, ctx);
       if (r.errs.length === 0) ctx.err({ code: 'Composite', name: '', value: undefined, message: msg.not(ctx.path()) });
+    }
+    // dependencies (not allowed in CRDs; kept for parity with kube-openapi's own suite)
+    if (deps !== undefined && isObject(v)) {
+      for (const key in v) {
+        const dep = deps.get(key);
+        if (dep === undefined) continue;
+        if (typeof dep === 'function') {
+          ctx.push(Seg.Dot, key);
+          count += dep(v, ctx);
+          ctx.pop();
+        } else {
+          for (const depKey of dep) {
+            if (!Object.hasOwn(v, depKey)) ctx.err({ code: 'Composite', name: '', value: undefined, message: `${goQuote(ctx.path())} has a dependency on ${depKey}` });
+          }
+        }
+      }
     }
     return count + 1;
   };
