@@ -83,6 +83,8 @@ test('cost table: literals, calls, selects and has()', () => {
     ["self.s in ['a', 'abcde']", 2], // set membership on a constant list: no call cost
     ['self.s in [self.s]', 15], // 2 + list 10 + 2 + in_list size 1
     ["int('12') + 1", 1], // the conversion of a constant is folded
+    ["['a', 'b'][1] == 'b'", 3], // index of a non-attribute: relative attribute 1 + qualifier 1, == 1
+    ["{'k': 1}.k", 2], // select on a literal: relative attribute 1 + qualifier 1
   ];
   for (const [expr, want, presence] of table) {
     const env = new Env({ variables: { self: DynType }, presenceTestHasCost: presence ?? false });
@@ -92,6 +94,14 @@ test('cost table: literals, calls, selects and has()', () => {
     assert.equal(r.error, undefined, expr);
     assert.equal(r.cost, want, expr);
   }
+});
+
+test('a failing index still costs its attribute (Kubernetes TestMessageExpression)', () => {
+  const c = new Env({}).compile('"str1 " + ["a", "b", "c", "d"][4]');
+  assert.ok(c.program);
+  const r = c.program.eval({});
+  assert.equal(r.error?.message, 'index out of bounds: 4');
+  assert.equal(r.cost, 3);
 });
 
 test('a qualified variable costs 1 when checked, 1 per part when resolved at run time', () => {

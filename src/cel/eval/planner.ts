@@ -374,6 +374,13 @@ class Planner {
         return has(v, field);
       };
     }
+    if (relativeAttributeCost(e.operand)) {
+      return (f) => {
+        const v = operand(f);
+        f.cost += 2;
+        return select(v, field);
+      };
+    }
     return selectClosure(operand, field);
   }
 
@@ -429,10 +436,11 @@ class Planner {
       case '_[_]': {
         const c = args[0]!;
         const k = this.unobservedRoot(e.args[1]!, args[1]!, sc);
+        const q = 1 + relativeAttributeCost(e.args[0]!);
         return (f) => {
           const cv = c(f);
           const kv = k(f);
-          f.cost++;
+          f.cost += q;
           return index(cv, kv);
         };
       }
@@ -884,6 +892,22 @@ class Planner {
       if (ownAccu && Array.isArray(slots[sa])) ownedLists.delete(slots[sa] as Val[]);
       return out;
     };
+  }
+}
+
+/**
+ * cel-go evaluates a select or index whose operand is not itself an attribute (a call, a literal, a
+ * comprehension) through a relative attribute, observed once on top of its qualifiers: 1 more.
+ */
+function relativeAttributeCost(operand: Expr): number {
+  switch (operand.kind) {
+    case 'ident':
+    case 'select':
+      return 0;
+    case 'call':
+      return operand.fn === '_[_]' || operand.fn === '_?._' || operand.fn === '_[?_]' || operand.fn === '_?_:_' ? 0 : 1;
+    default:
+      return 1;
   }
 }
 

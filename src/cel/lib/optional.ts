@@ -7,6 +7,9 @@ import { index } from '../eval/access.ts';
 import type { RtOverload } from '../eval/dispatch.ts';
 import { CelError, CelMap, Duration, Optional, Timestamp, Uint, type Val } from '../eval/values.ts';
 
+/** 0001-01-01T00:00:00Z, Go's zero time.Time, in nanoseconds since the Unix epoch. */
+const GO_ZERO_TIME_NS = -62135596800n * 1_000_000_000n;
+
 /** Whether v is its type's zero value (cel-go's ofNonZeroValue test). */
 export function isZeroValue(v: Val): boolean {
   switch (typeof v) {
@@ -24,7 +27,8 @@ export function isZeroValue(v: Val): boolean {
   if (Array.isArray(v)) return v.length === 0;
   if (v instanceof CelMap) return v.size === 0;
   if (v instanceof Uint8Array) return v.length === 0;
-  if (v instanceof Timestamp || v instanceof Duration) return v.ns === 0n;
+  if (v instanceof Timestamp) return v.ns === GO_ZERO_TIME_NS; // Go's zero time.Time
+  if (v instanceof Duration) return v.ns === 0n;
   if (v instanceof Optional) return v.value === undefined;
   return false;
 }
