@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse } from './parser.ts';
 import { unparse, type UnparseOptions } from './unparse.ts';
-import { STANDARD_MACROS } from './macros.ts';
+import { STANDARD_MACROS, macrosForLibraries } from './macros.ts';
 import { toDebugString } from './debug.ts';
 
 interface Case {
@@ -73,6 +73,30 @@ test('unparse option errors are worded as cel-go words them', () => {
 test('a comprehension without its macro call cannot be unparsed', () => {
   const p = parse('[1].all(x, x > 0)').parsed!;
   assert.throws(() => unparse(p.expr), /unsupported expression/);
+});
+
+test('variadic logical chains print every term and parse back to the same chain', () => {
+  const opts = { enableVariadicOperatorASTs: true };
+  const cases: [string, string][] = [
+    ['a && b && c', 'a && b && c'],
+    ['a || b && c || d', 'a || b && c || d'],
+    ['(a || b) && c && (d || e)', '(a || b) && c && (d || e)'],
+    ['a && (b && c) && d', 'a && b && c && d'],
+    ['(a ? b : c) || d || e', '(a ? b : c) || d || e'],
+  ];
+  for (const [src, want] of cases) {
+    const p = parse(src, opts).parsed!;
+    const text = unparse(p.expr, p.sourceInfo);
+    assert.equal(text, want, src);
+    const again = parse(text, opts).parsed!;
+    assert.equal(toDebugString(again.expr), toDebugString(parse(want, opts).parsed!.expr), src);
+  }
+  // The sortBy and math macros print as written, from their recorded calls.
+  const m = { macros: macrosForLibraries(['sortBy', 'math.greatest']) };
+  for (const src of ['x.sortBy(e, -e).map(e, e * 2)', '[3, 1].sortBy(e, e).sortBy(e, -e)', 'math.greatest(1, 2, 3)']) {
+    const p = parse(src, m).parsed!;
+    assert.equal(unparse(p.expr, p.sourceInfo), src);
+  }
 });
 
 test('summary', () => {

@@ -2,6 +2,7 @@
  * Turns a parsed CEL AST back into source text, as cel-go's parser/unparser.go does: minimal
  * parentheses by operator precedence, macros printed from SourceInfo.macroCalls, strings quoted as
  * Go quotes them, bytes as octal escapes, and optional wrapping of long lines after chosen operators.
+ * Variadic `&&`/`||` chains print all their terms (cel-go's unparser drops all but the first two).
  */
 import type { Constant, Expr, SourceInfo } from './ast.ts';
 import { goQuote } from './debug.ts';
@@ -219,6 +220,15 @@ class Unparser {
         this.w(OPS[fn]!.display);
         this.nested(args[0]!, isComplexOperator(args[0]!));
         return;
+    }
+    if ((fn === '_&&_' || fn === '_||_') && args.length > 2) {
+      // A variadic chain (EnableVariadicOperatorASTs). cel-go's unparser prints only its first two
+      // terms; every term is printed here, which parses back to the same chain.
+      args.forEach((a, i) => {
+        if (i > 0) this.operator(fn, binaryDisplay(fn)!);
+        this.nested(a, isComplexOperatorWithRespectTo(fn, a));
+      });
+      return;
     }
     if (BINARY.has(fn)) {
       if (args.length !== 2) throw new Error('unsupported expression');
