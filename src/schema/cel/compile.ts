@@ -41,6 +41,11 @@ export interface CompiledRule {
 export interface CompileRulesOptions {
   /** The per-call runtime cost limit (tests only; Kubernetes always uses 1,000,000). */
   perCallLimit?: number;
+  /**
+   * The CEL compatibility version ("1.30"); default the current one. Only what rules can name
+   * depends on it here: reserved words as field names from 1.31.
+   */
+  compatibilityVersion?: string;
 }
 
 /**
@@ -57,7 +62,7 @@ export function compileRules(s: Structural, declType: DeclType | undefined, opts
   let optional: RuleEnv | undefined;
   const card = maxCardinality(declType.minSerializedSize);
   return rules.map((rule) => {
-    const env = rule.optionalOldSelf === true ? (optional ??= new RuleEnv(declType, true, perCallLimit)) : (plain ??= new RuleEnv(declType, false, perCallLimit));
+    const env = rule.optionalOldSelf === true ? (optional ??= new RuleEnv(declType, true, perCallLimit, opts.compatibilityVersion)) : (plain ??= new RuleEnv(declType, false, perCallLimit, opts.compatibilityVersion));
     return compileRule(s, rule, env, card);
   });
 }

@@ -69,6 +69,13 @@ const validators = {
  */
 const parseOptions: ParseOptions = { macros: [...STANDARD_MACROS, ...OPTIONAL_MACROS, ...TWO_VAR_MACROS, ...LISTS_MACROS] };
 
+/** Whether a "major.minor" compatibility version (undefined: the current one) is at least major.minor. */
+function atLeast(v: string | undefined, major: number, minor: number): boolean {
+  if (v === undefined) return true;
+  const [a, b] = v.split('.').map(Number);
+  return a! > major || (a === major && b! >= minor);
+}
+
 let typeNameCounter = 0;
 
 /**
@@ -233,11 +240,11 @@ export class RuleEnv {
   /**
    * optionalOldSelf: declare oldSelf as optional_type(T) (rules with optionalOldSelf: true).
    */
-  constructor(declType: DeclType, optionalOldSelf: boolean, perCallLimit = PER_CALL_LIMIT) {
+  constructor(declType: DeclType, optionalOldSelf: boolean, perCallLimit = PER_CALL_LIMIT, compatibilityVersion?: string) {
     this.selfType = assignTypeNames(declType, uniqueSelfTypeName());
     const selfCel: Type = this.selfType.celType;
     const variables: Record<string, Type> = { self: selfCel, oldSelf: optionalOldSelf ? optionalOf(selfCel) : selfCel };
-    const provider = withKubernetesTypes(declTypeProvider(this.selfType));
+    const provider = withKubernetesTypes(declTypeProvider(this.selfType, undefined, atLeast(compatibilityVersion, 1, 31)));
     this.env = new Env({
       variables,
       libraries: [...baseLibraries],

@@ -275,17 +275,17 @@ export function objectTypes(t: DeclType, out = new Map<string, DeclType>()): Map
 
 /**
  * The DeclTypeProvider as the checker sees it: object types by name, their fields by escaped name.
- * As Kubernetes configures it for CRDs, a reserved word also finds its escaped field (`self.namespace`
- * resolves `__namespace__`).
+ * As Kubernetes configures it from compatibility version 1.31, a reserved word also finds its
+ * escaped field (`self.namespace` resolves `__namespace__`).
  */
-export function declTypeProvider(root: DeclType, base?: TypeProvider): TypeProvider {
+export function declTypeProvider(root: DeclType, base?: TypeProvider, recognizeKeywordAsFieldName = true): TypeProvider {
   const types = objectTypes(root);
   return {
     findStructType: (name) => (types.has(name) ? structType(name) : base?.findStructType(name)),
     findFieldType: (structName, field) => {
       const t = types.get(structName);
       if (t === undefined) return base?.findFieldType(structName, field);
-      const f = t.fields!.get(field) ?? (CEL_RESERVED_SYMBOLS.has(field) ? t.fields!.get(`__${field}__`) : undefined);
+      const f = t.fields!.get(field) ?? (recognizeKeywordAsFieldName && CEL_RESERVED_SYMBOLS.has(field) ? t.fields!.get(`__${field}__`) : undefined);
       return f === undefined ? undefined : { type: f.type.celType };
     },
     fieldNames: (structName) => {
