@@ -25,7 +25,7 @@ export function makeDuration(ns: bigint): Duration | CelError {
   return ns < INT64_MIN || ns > INT64_MAX ? errDurationOverflow() : new Duration(ns);
 }
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:(Z)|([+-])(\d{2}):(\d{2}))$/;
 
 /** Parses an RFC 3339 timestamp as cel-go's timestamp(string) does. */
 export function parseTimestamp(s: string): Timestamp | CelError {
@@ -35,7 +35,7 @@ export function parseTimestamp(s: string): Timestamp | CelError {
   if (mo! < 1 || mo! > 12 || d! < 1 || d! > daysIn(y!, mo!) || h! > 23 || mi! > 59 || se! > 59) {
     return new CelError(`parsing time "${s}": day out of range`);
   }
-  const frac = m[7] ? BigInt(m[7].padEnd(9, '0')) : 0n;
+  const frac = m[7] ? BigInt(m[7].slice(0, 9).padEnd(9, '0')) : 0n;
   let off = 0;
   if (m[9]) {
     off = (Number(m[10]) * 60 + Number(m[11])) * 60;
