@@ -1,0 +1,42 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatNs, median, timeRuns } from './timing.ts';
+
+describe('median', () => {
+  it('takes the middle of an odd count and the mean of the middle two of an even one, unsorted input', () => {
+    assert.equal(median([5, 1, 3]), 3);
+    assert.equal(median([4, 1, 3, 2]), 2.5);
+    assert.equal(median([7]), 7);
+  });
+  it('refuses an empty list', () => {
+    assert.throws(() => median([]), /no samples/);
+  });
+});
+
+describe('timeRuns', () => {
+  it('calibrates the iteration count to the minimum run time and runs setup before every timed call', () => {
+    let setups = 0;
+    let calls = 0;
+    const r = timeRuns(
+      (n) => {
+        calls++;
+        const end = process.hrtime.bigint() + BigInt(n) * 20_000n; // 20 µs per operation
+        while (process.hrtime.bigint() < end);
+      },
+      { runs: 3, minRunMs: 20, setup: () => setups++ },
+    );
+    assert.ok(r.iterations * 20_000 >= 20e6 * 0.9, `iterations ${r.iterations}`);
+    assert.equal(r.samples.length, 3);
+    assert.equal(setups, calls);
+    assert.ok(r.nsPerOp >= 20_000 && r.nsPerOp < 200_000, `ns/op ${r.nsPerOp}`);
+  });
+});
+
+describe('formatNs', () => {
+  it('picks the unit', () => {
+    assert.equal(formatNs(512), '512ns');
+    assert.equal(formatNs(4560), '4.56µs');
+    assert.equal(formatNs(7_890_000), '7.89ms');
+    assert.equal(formatNs(1_230_000_000), '1.23s');
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * Timing helpers shared by the benchmarks: medians, calibrated ns-per-operation runs, one-shot
+ * timings and human-readable durations. Every figure a benchmark prints is a median of several
+ * runs, so that one GC pause or scheduler hiccup does not decide a ratio.
+ */
+
+/** The median of xs (the mean of the two middle values for an even count). Throws on an empty list. */
+export function median(xs: readonly number[]): number {
+  if (xs.length === 0) throw new Error('median of no samples');
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Nanoseconds elapsed since `start` (a `process.hrtime.bigint()` reading). */
+export function elapsedNs(start: bigint): number {
+  return Number(process.hrtime.bigint() - start);
+}
+
+export interface RunOptions {
+  /** Timed runs (the median is reported). Default 5. */
+  runs?: number;
+  /** Each run lasts at least this long; the iteration count is calibrated to it. Default 200. */
+  minRunMs?: number;
+}
+
+export interface RunResult {
+  /** Median over the runs of (run time / iterations), in nanoseconds. */
+  nsPerOp: number;
+  /** Iterations per run. */
+  iterations: number;
+  /** The per-run figures, in run order. */
+  samples: number[];
+}
+
+/**
+ * Times `body(iterations)`, which must perform `iterations` operations: first calibrates the count
+ * (doubling until one call lasts `minRunMs`, which also warms the JIT), then runs `runs` timed calls
+ * and returns the median ns per operation. `setup(iterations)`, when given, runs untimed before each
+ * call (for inputs a call consumes, such as objects it mutates).
+ */
+export function timeRuns(
+  body: (iterations: number) => void,
+  opts: RunOptions & { setup?: (iterations: number) => void } = {},
+): RunResult {
+  const runs = opts.runs ?? 5;
+  const minNs = (opts.minRunMs ?? 200) * 1e6;
+  let n = 1;
+  for (;;) {
+    opts.setup?.(n);
+    const t = process.hrtime.bigint();
+    body(n);
+    const ns = elapsedNs(t);
+    if (ns >= minNs) break;
+    // Jump towards the target once a measurable time is seen, with a margin for noise.
+    n = ns > 1e6 ? Math.ceil((n * minNs * 1.1) / ns) : n * 2;
+  }
+  const samples: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    opts.setup?.(n);
+    const t = process.hrtime.bigint();
+    body(n);
+    samples.push(elapsedNs(t) / n);
+  }
+  return { nsPerOp: median(samples), iterations: n, samples };
+}
+
+/** The median duration in ns of `rounds` single calls of fn (compile times and other one-offs). */
+export function timeOnce(fn: () => unknown, rounds = 21): number {
+  const samples: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const t = process.hrtime.bigint();
+    fn();
+    samples.push(elapsedNs(t));
+  }
+  return median(samples);
+}
+
+/** A duration in ns as `123ns`, `4.56µs`, `7.89ms` or `1.23s`. */
+export function formatNs(ns: number): string {
+  if (ns >= 1e9) return `${(ns / 1e9).toFixed(2)}s`;
+  if (ns >= 1e6) return `${(ns / 1e6).toFixed(2)}ms`;
+  if (ns >= 1e3) return `${(ns / 1e3).toFixed(2)}µs`;
+  return `${ns.toFixed(0)}ns`;
+}

@@ -1,0 +1,258 @@
+/**
+ * Schema benchmark (`npm run bench:schema`): our compiled custom-resource validator against ajv on
+ * the same objects in the same run, and the `validate` command's end-to-end throughput.
+ *
+ * 1. Objects: the Gateway API HTTPRoute examples (valid and invalid, v1beta1 schema of the
+ *    standard install) and cert-manager Certificates in realistic shapes (bench/lib/certificates.ts).
+ * 2. Ours: `compileSchema(openAPIV3Schema)` compiled once, then `validate(obj)`; also
+ *    prune + default + validate on fresh copies (the write path's schema work).
+ * 3. Peer: ajv with ajv-formats, `allErrors: true`, on the equivalent JSON Schema
+ *    (bench/lib/jsonschema.ts; what it drops is printed). For the write path, ajv with
+ *    `useDefaults` and `removeAdditional` on the pruning variant of that schema.
+ * 4. Per kind (valid and invalid objects separately): median ns/validation over `--runs` runs of
+ *    an iteration count calibrated to at least `--ms` ms per run, ours/ajv, compile times. The
+ *    last line printed is `ratio to ajv: X`, the worst ours/ajv of the validate rows.
+ * 5. `validate` throughput: `--docs` HTTPRoutes (a fifth invalid) written as YAML to a temp dir and
+ *    judged by `node --import tsx src/cli/main.ts validate` in a child process, `--cli-runs` times.
+ *
+ * Usage: npm run bench:schema [-- --runs 5 --ms 200 --docs 10000 --cli-runs 5 --no-cli]
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
+import { errorString } from '../src/apimachinery/field/errors.ts';
+import { compileSchema, type CompiledSchema } from '../src/schema/compile.ts';
+import type { JSONSchemaProps } from '../src/schema/types.ts';
+import { invalidCertificates, validCertificates } from './lib/certificates.ts';
+import { generateHTTPRoutes, writeYAMLFiles } from './lib/httproutes.ts';
+import { toJSONSchema } from './lib/jsonschema.ts';
+import { crdVersionSchema, docsOfKind, type Doc } from './lib/manifests.ts';
+import { elapsedNs, formatNs, median, timeOnce, timeRuns } from './lib/timing.ts';
+
+// ajv-formats is CommonJS: under Node's ESM loader the default import is module.exports itself.
+const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as FormatsPlugin;
+
+function flag(name: string, fallback: number): number {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+}
+const RUNS = flag('--runs', 5);
+const MIN_RUN_MS = flag('--ms', 200);
+const DOCS = flag('--docs', 10_000);
+const CLI_RUNS = flag('--cli-runs', 5);
+const NO_CLI = process.argv.includes('--no-cli');
+
+const root = new URL('..', import.meta.url).pathname;
+const GATEWAY_CRDS = join(root, 'testdata/crds/gateway-api/crds/standard-install.yaml');
+const CERT_MANAGER_CRDS = join(root, 'testdata/crds/cert-manager/cert-manager.crds.yaml');
+const GATEWAY_VALID = join(root, 'testdata/crds/gateway-api/valid');
+const GATEWAY_INVALID = join(root, 'testdata/crds/gateway-api/invalid/httproute');
+
+interface Kind {
+  name: string;
+  schema: JSONSchemaProps;
+  valid: Doc[];
+  invalid: Doc[];
+}
+
+function newAjv(writePath: boolean): Ajv {
+  const ajv = new Ajv({
+    allErrors: true,
+    // strictSchema stays on, so a keyword the conversion failed to translate fails loudly; type
+    // strictness only warns about CRD idioms (anyOf branches with only `required`).
+    strictTypes: false,
+    strictTuples: false,
+    ...(writePath ? { useDefaults: true, removeAdditional: true } : {}),
+  });
+  addFormats(ajv);
+  return ajv;
+}
+
+const knownFormats = new Set(Object.keys(newAjv(false).formats));
+
+interface Row {
+  label: string;
+  count: number;
+  ours: number;
+  peer: number;
+}
+
+function timeValidate(docs: readonly Doc[], fn: (d: Doc) => unknown): number {
+  const len = docs.length;
+  return timeRuns(
+    (n) => {
+      for (let i = 0; i < n; i++) fn(docs[i % len]!);
+    },
+    { runs: RUNS, minRunMs: MIN_RUN_MS },
+  ).nsPerOp;
+}
+
+/** Times fn over fresh deep copies of docs (it mutates them); copying is done untimed before each run. */
+function timeWritePath(docs: readonly Doc[], fn: (d: Doc) => unknown): number {
+  const len = docs.length;
+  let pool: Doc[] = [];
+  return timeRuns(
+    (n) => {
+      for (let i = 0; i < n; i++) fn(pool[i]!);
+    },
+    {
+      runs: RUNS,
+      minRunMs: MIN_RUN_MS,
+      setup: (n) => {
+        pool = [];
+        for (let i = 0; i < n; i++) pool.push(structuredClone(docs[i % len]!));
+      },
+    },
+  ).nsPerOp;
+}
+
+/** Ours and ajv's verdicts on every doc; prints where they differ, with each side's first reason. */
+function compareVerdicts(kind: Kind, ours: CompiledSchema, peer: ValidateFunction): void {
+  const all = [...kind.valid.map((d) => [d, true] as const), ...kind.invalid.map((d) => [d, false] as const)];
+  let agree = 0;
+  const wrong: string[] = [];
+  for (const [doc, expectValid] of all) {
+    const errs = ours.validate(doc);
+    const peerOk = peer(doc) as boolean;
+    const name = String((doc.metadata as { name?: string } | undefined)?.name);
+    if ((errs.length === 0) === peerOk) agree++;
+    else {
+      const why = errs.length > 0 ? `ours: ${errorString(errs[0]!)}` : `ajv: ${peer.errors?.[0]?.instancePath} ${peer.errors?.[0]?.message}`;
+      wrong.push(`    ${name}: ours ${errs.length === 0 ? 'valid' : 'invalid'}, ajv ${peerOk ? 'valid' : 'invalid'} (${why})`);
+    }
+    if (expectValid && errs.length > 0) console.log(`  note: ${name} was expected valid: ${errorString(errs[0]!)}`);
+  }
+  console.log(`  verdicts: ours and ajv agree on ${agree} of ${all.length}`);
+  for (const w of wrong) console.log(w);
+  const invalidByOurs = kind.invalid.filter((d) => ours.validate(d).length > 0).length;
+  const rest = invalidByOurs < kind.invalid.length ? ' (the others break only CEL rules, which validate() does not run)' : '';
+  console.log(`  invalid objects rejected by ours: ${invalidByOurs} of ${kind.invalid.length}${rest}`);
+}
+
+function benchKind(kind: Kind): Row[] {
+  console.log(`\n${kind.name}: ${kind.valid.length} valid, ${kind.invalid.length} invalid objects`);
+  const conv = toJSONSchema(kind.schema, { knownFormats });
+  const pruning = toJSONSchema(kind.schema, { knownFormats, prune: true });
+  for (const n of conv.notes) console.log(`  ajv schema: ${n}`);
+
+  const ours = compileSchema(kind.schema);
+  const peer = newAjv(false).compile(conv.schema);
+  const peerWrite = newAjv(true).compile(pruning.schema);
+  compareVerdicts(kind, ours, peer);
+
+  const oursCompile = timeOnce(() => compileSchema(kind.schema));
+  const ajvs = Array.from({ length: 21 }, () => newAjv(false));
+  let next = 0;
+  // A fresh instance per compile: ajv caches compiled schemas per instance.
+  const peerCompile = timeOnce(() => ajvs[next++]!.compile(conv.schema), ajvs.length);
+  console.log(`  compile: ours ${formatNs(oursCompile)}, ajv ${formatNs(peerCompile)}`);
+
+  const rows: Row[] = [];
+  for (const [label, docs] of [
+    ['valid', kind.valid],
+    ['invalid', kind.invalid],
+  ] as const) {
+    if (docs.length === 0) continue;
+    rows.push({
+      label: `${kind.name} ${label} validate`,
+      count: docs.length,
+      ours: timeValidate(docs, (d) => ours.validate(d)),
+      peer: timeValidate(docs, (d) => peer(d)),
+    });
+  }
+  rows.push({
+    label: `${kind.name} valid prune+default+validate`,
+    count: kind.valid.length,
+    ours: timeWritePath(kind.valid, (d) => {
+      ours.prune(d);
+      ours.default(d);
+      return ours.validate(d);
+    }),
+    peer: timeWritePath(kind.valid, (d) => peerWrite(d)),
+  });
+  return rows;
+}
+
+function printRows(rows: readonly Row[]): number {
+  console.log(`\n${'objects'.padEnd(44)} ${'n'.padStart(3)} ${'ours'.padStart(10)} ${'ajv'.padStart(10)}  ours/ajv`);
+  let worst = 0;
+  for (const r of rows) {
+    const ratio = r.ours / r.peer;
+    if (r.label.endsWith(' validate') && !r.label.includes('+')) worst = Math.max(worst, ratio);
+    console.log(`${r.label.padEnd(44)} ${String(r.count).padStart(3)} ${formatNs(r.ours).padStart(10)} ${formatNs(r.peer).padStart(10)}  ${ratio.toFixed(2)}`);
+  }
+  console.log('(ns per object, median of runs; the write-path peer is ajv with useDefaults + removeAdditional)');
+  return worst;
+}
+
+function benchCLI(routes: Doc[], invalidExamples: Doc[]): void {
+  const gen = generateHTTPRoutes(DOCS, routes, invalidExamples);
+  const dir = mkdtempSync(join(tmpdir(), 'bench-schema-'));
+  const one = mkdtempSync(join(tmpdir(), 'bench-schema-one-'));
+  try {
+    const files = writeYAMLFiles(dir, gen.docs);
+    writeYAMLFiles(one, gen.docs.slice(0, 1));
+    console.log(`\nvalidate: ${gen.docs.length} HTTPRoutes (${gen.invalid} generated invalid) in ${files} files, ${CLI_RUNS} runs`);
+    const run = (target: string): { ms: number; summary: string } => {
+      const t = process.hrtime.bigint();
+      const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'validate', '--crds', GATEWAY_CRDS, target], {
+        cwd: root,
+        encoding: 'utf8',
+        maxBuffer: 1 << 30,
+      });
+      const ms = elapsedNs(t) / 1e6;
+      if (r.status !== 0 && r.status !== 1) throw new Error(`validate exited ${r.status}: ${r.stderr}`);
+      const lines = r.stdout.trimEnd().split('\n');
+      return { ms, summary: lines[lines.length - 1]! };
+    };
+    const startup: number[] = [];
+    const full: number[] = [];
+    let summary = '';
+    for (let i = 0; i < CLI_RUNS; i++) {
+      startup.push(run(one).ms);
+      const r = run(dir);
+      full.push(r.ms);
+      summary = r.summary;
+      console.log(`  run ${i + 1}: ${r.ms.toFixed(0)} ms (${((gen.docs.length / r.ms) * 1000).toFixed(0)} documents/s); one document: ${startup[i]!.toFixed(0)} ms`);
+    }
+    const fullMed = median(full);
+    const startMed = median(startup);
+    console.log(`  verdict: ${summary}`);
+    console.log(`validate ${gen.docs.length} documents (median): ${fullMed.toFixed(0)} ms, ${((gen.docs.length / fullMed) * 1000).toFixed(0)} documents/s`);
+    console.log(
+      `validate one document (startup, median): ${startMed.toFixed(0)} ms; beyond startup: ${(((fullMed - startMed) * 1e3) / gen.docs.length).toFixed(1)} µs/document`,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(one, { recursive: true, force: true });
+  }
+}
+
+function main(): void {
+  const routes = docsOfKind(GATEWAY_VALID, 'gateway.networking.k8s.io/v1beta1', 'HTTPRoute');
+  const badRoutes = docsOfKind(GATEWAY_INVALID, 'gateway.networking.k8s.io/v1beta1', 'HTTPRoute');
+  const kinds: Kind[] = [
+    {
+      name: 'HTTPRoute',
+      schema: crdVersionSchema(GATEWAY_CRDS, 'httproutes.gateway.networking.k8s.io', 'v1beta1'),
+      valid: routes,
+      invalid: badRoutes,
+    },
+    {
+      name: 'Certificate',
+      schema: crdVersionSchema(CERT_MANAGER_CRDS, 'certificates.cert-manager.io', 'v1'),
+      valid: validCertificates(),
+      invalid: invalidCertificates(),
+    },
+  ];
+  console.log(`schema bench: ${RUNS} runs of >= ${MIN_RUN_MS} ms each, Node ${process.version}`);
+  const rows = kinds.flatMap(benchKind);
+  const worst = printRows(rows);
+  if (!NO_CLI) benchCLI(routes, badRoutes);
+  console.log(`ratio to ajv: ${worst.toFixed(2)}`);
+}
+
+main();
