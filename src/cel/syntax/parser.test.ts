@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { parse, HARD_DEPTH_LIMIT, type ParseOptions } from './parser.ts';
 import { toDebugString } from './debug.ts';
 import { unparse } from './unparse.ts';
+import { STANDARD_MACROS, type Macro } from './macros.ts';
 import type { Expr } from './ast.ts';
 import { locationOf } from './ast.ts';
 
@@ -331,6 +332,38 @@ test('each macro expansion records its call (TestParseWithMacroTracking)', () =>
   const { parsed } = parse('has(a.b) && a.b.exists(c, c < 10)');
   const fns = [...parsed!.sourceInfo.macroCalls.values()].map((c) => (c.kind === 'call' ? c.fn : c.kind)).sort();
   assert.deepEqual(fns, ['exists', 'has']);
+});
+
+test("a macro's copy of an expanded macro gets fresh ids (TestExprHelperCopy)", () => {
+  const map = STANDARD_MACROS.filter((m) => m.name === 'map');
+  const noop: Macro = { name: 'noop', argCount: 1, receiver: false, expand: (h, _t, args) => h.copy(args[0]!) };
+  const { parsed } = parse('noop([1, 2, 3].map(i, Msg{first: 1 + 2, second: a.b, third: {true: true}}))', {
+    macros: [...map, noop],
+  });
+  const info = parsed!.sourceInfo;
+  // 27 is the map expansion, the sole argument of noop(); its recorded call is not the copy.
+  const mapCall = info.macroCalls.get(27)!;
+  assert.ok(mapCall.kind === 'call' && mapCall.fn === 'map');
+  assert.equal(parsed!.expr.id, 28);
+  assert.ok(parsed!.expr.kind === 'comprehension');
+  const noopCall = info.macroCalls.get(28)!;
+  assert.ok(noopCall.kind === 'call' && noopCall.fn === 'noop');
+  // Every node of the copy has its own id past the original's, positioned where its original was.
+  const ids: number[] = [];
+  const walk = (e: Expr): void => {
+    ids.push(e.id);
+    if (e.kind === 'comprehension') [e.iterRange, e.accuInit, e.loopCondition, e.loopStep, e.result].forEach(walk);
+    else if (e.kind === 'call') { if (e.target) walk(e.target); e.args.forEach(walk); }
+    else if (e.kind === 'list') e.elements.forEach(walk);
+    else if (e.kind === 'select') walk(e.operand);
+    else if (e.kind === 'struct') e.fields.forEach((f) => (ids.push(f.id), walk(f.value)));
+    else if (e.kind === 'map') e.entries.forEach((en) => (ids.push(en.id), walk(en.key), walk(en.value)));
+  };
+  walk(parsed!.expr);
+  assert.equal(new Set(ids).size, ids.length);
+  assert.ok(ids.every((id) => id >= 28 && info.positions.has(id)), ids.join(','));
+  const lit = (e: Expr) => e.kind === 'comprehension' && e.iterRange.kind === 'list' ? e.iterRange.elements[0]! : undefined;
+  assert.equal(info.positions.get(lit(parsed!.expr)!.id), 6);
 });
 
 test('hostile input ends in an error, never a stack overflow or a hang', () => {
