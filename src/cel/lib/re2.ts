@@ -135,7 +135,8 @@ function build(pattern: string): CompiledRegex {
   const fast = safeJsRegex(pattern);
   return {
     source: pattern,
-    test: fast ? (s) => fast.test(s) : (s) => re.matcher(s).find(),
+    // RE2JS.test is its DFA path: several times faster than a matcher for a yes/no answer.
+    test: fast ? (s) => fast.test(s) : (s) => re.test(s),
     find: (s) => {
       const m = re.matcher(s);
       if (!m.find()) return undefined;
