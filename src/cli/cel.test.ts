@@ -6,6 +6,27 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runCel } from './cel.ts';
 
+async function raw(...argv: string[]): Promise<string> {
+  const chunks: string[] = [];
+  const write = process.stdout.write;
+  process.stdout.write = ((s: string) => {
+    chunks.push(String(s));
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    await runCel(argv);
+  } finally {
+    process.stdout.write = write;
+  }
+  return chunks.join('');
+}
+
+test('output is one JSON line in the documented layout', async () => {
+  assert.equal(await raw('eval', '[1, 2]'), '{"type": "list(int)", "value": [1, 2]}\n');
+  assert.equal(await raw('eval', "{'a': 'b'}"), '{"type": "map(string, string)", "value": {"a": "b"}}\n');
+  assert.equal(await raw('eval', '1 / 0'), '{"error": "division by zero"}\n');
+});
+
 async function cli(...argv: string[]): Promise<{ code: number; out: unknown }> {
   const chunks: string[] = [];
   const write = process.stdout.write;

@@ -35,8 +35,19 @@ const usage = `usage: crd-apiserver cel eval 'EXPR' [--vars JSON]
        crd-apiserver cel check 'EXPR' [--decls JSON]
 `;
 
+/** JSON with `", "` and `": "` separators, as the command's output format is written: `{"type": "int", "value": 3}`. */
+export function jsonLine(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(jsonLine).join(', ')}]`;
+  if (v !== null && typeof v === 'object') {
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${JSON.stringify(k)}: ${jsonLine(x)}`)
+      .join(', ')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
 function out(obj: unknown): void {
-  process.stdout.write(JSON.stringify(obj) + '\n');
+  process.stdout.write(jsonLine(obj) + '\n');
 }
 
 function fail(code: number, message: string): number {
