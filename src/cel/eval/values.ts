@@ -635,7 +635,7 @@ export function base64Encode(b: Uint8Array): string {
 
 /**
  * Converts a CEL value into JSON-like data: int/uint as numbers (as decimal strings beyond 2^53),
- * doubles as numbers (NaN/Infinity as strings), bytes base64, timestamps RFC 3339, durations
+ * doubles as numbers (NaN, Infinity, -Infinity as strings, as proto3 JSON), bytes base64, timestamps RFC 3339, durations
  * `"3723s"`, maps as objects (keys printed), optionals as their value or null, types by name.
  */
 export function toJSON(v: Val): unknown {
@@ -646,7 +646,7 @@ export function toJSON(v: Val): unknown {
     case 'bigint':
       return bigToJSON(v);
     case 'number':
-      return Number.isFinite(v) ? v : formatDouble(v).replace('+', '');
+      return Number.isFinite(v) ? v : Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity'; // proto3 JSON spelling
   }
   if (v === null) return null;
   if (v instanceof Uint) return bigToJSON(v.v);
