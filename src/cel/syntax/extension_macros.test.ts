@@ -1,8 +1,8 @@
 /**
- * The opt-in extension macros (ext.Lists' sortBy, ext.Math's math.greatest/least), the macro-set
- * helper, and cel-go's EnableVariadicOperatorASTs option. Expansions are compared node for node
- * and id for id with what cel-go's expanders build; the cel-go extension test expressions in
- * testdata/cel-go-ext are parsed as data.
+ * The opt-in extension macros (ext.Lists' sortBy, ext.Math's math.greatest/least, ext.Protos'
+ * proto.getExt/hasExt), the macro-set helper, and cel-go's EnableVariadicOperatorASTs option.
+ * Expansions are compared node for node and id for id with what cel-go's expanders build; the
+ * cel-go extension test expressions in testdata/cel-go-ext are parsed as data.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { parse, type ParseOptions } from './parser.ts';
 import { toDebugString, type DebugNode } from './debug.ts';
 import {
-  ALL_MACROS, LISTS_MACROS, MATH_MACROS, SORT_BY_INPUT, STANDARD_MACROS, macrosForLibraries, type Macro,
+  ALL_MACROS, LISTS_MACROS, MATH_MACROS, PROTOS_MACROS, SORT_BY_INPUT, STANDARD_MACROS, macrosForLibraries, type Macro,
 } from './macros.ts';
 import type { Expr, ParsedExpr } from './ast.ts';
 
@@ -223,6 +223,31 @@ test("math.greatest / math.least static errors (cel-go's TestMathStaticErrors)",
   }
   console.log(`cel-go math greatest/least expressions: ${passed} passed, 0 failed, 0 skipped`);
   assert.ok(passed >= 60, `only ${passed} cases found`);
+});
+
+test('proto.getExt / proto.hasExt select the extension by its qualified name (cel-go ext.Protos)', () => {
+  const o = { macros: [...ALL_MACROS, ...PROTOS_MACROS] } satisfies ParseOptions;
+  assert.equal(
+    withIds(parsed('proto.getExt(msg, google.expr.proto2.test.int32_ext)', o).expr),
+    'msg^#3.google.expr.proto2.test.int32_ext^#9',
+  );
+  const has = parsed('!proto.hasExt(ExampleType{}, google.expr.proto2.test.nested_example)', o).expr;
+  assert.ok(has.kind === 'call' && has.fn === '!_');
+  const sel = has.args[0]!;
+  assert.ok(sel.kind === 'select' && sel.testOnly && sel.field === 'google.expr.proto2.test.nested_example');
+  assert.equal(sel.operand.kind, 'struct');
+  const cases: [string, string][] = [
+    ['proto.getExt(msg, int32_ext)', 'ERROR: <input>:1:19: invalid extension field\n | proto.getExt(msg, int32_ext)\n | ..................^'],
+    ["proto.hasExt(msg, 'a.b')", "ERROR: <input>:1:19: invalid extension field\n | proto.hasExt(msg, 'a.b')\n | ..................^"],
+    ['proto.getExt(msg, a.b().c)', 'ERROR: <input>:1:24: invalid extension field\n | proto.getExt(msg, a.b().c)\n | .......................^'],
+  ];
+  for (const [src, want] of cases) assert.equal(errors(src, o), want, src);
+  // Another receiver, or the library not installed: an ordinary call.
+  for (const [src, opts] of [['msg.getExt(a.b, 0)', o], ['proto.getExt(msg, a.b)', EXT]] as const) {
+    const e = parsed(src, opts).expr;
+    assert.ok(e.kind === 'call' && e.fn === 'getExt', src);
+  }
+  assert.equal(parsed('proto.hasExt(m, a.b)', { macros: macrosForLibraries(['proto.hasExt']) }).expr.kind, 'select');
 });
 
 test('macrosForLibraries adds only the opt-in macros named, and reuses one array per set', () => {

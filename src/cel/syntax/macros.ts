@@ -1,9 +1,10 @@
 /**
  * CEL macros: the parser-time rewrites of has(), all(), exists(), exists_one()/existsOne(), map(),
  * filter(), cel.bind(), the two-variable comprehensions of cel-go's ext/comprehensions.go, the
- * optional library's optMap/optFlatMap, ext.Lists' sortBy and ext.Math's math.greatest/least,
- * expanded exactly as cel-go builds them (parser/macro.go and the ext libraries), node for node and
- * id for id, so that ids, positions and error messages line up with cel-go.
+ * optional library's optMap/optFlatMap, ext.Lists' sortBy, ext.Math's math.greatest/least and
+ * ext.Protos' proto.getExt/hasExt, expanded exactly as cel-go builds them (parser/macro.go and the
+ * ext libraries), node for node and id for id, so that ids, positions and error messages line up
+ * with cel-go.
  */
 import type { Constant, Expr } from './ast.ts';
 
@@ -34,6 +35,8 @@ export interface MacroHelper {
   /** A deep copy with fresh ids, each positioned where the original node was (cel-go's Copy). */
   copy(e: Expr): Expr;
   presenceTest(operand: Expr, field: string): Expr;
+  /** A field selection `operand.field` (cel-go's NewSelect). */
+  select(operand: Expr, field: string): Expr;
   comprehension(
     iterRange: Expr, iterVar: string, iterVar2: string, accuVar: string, accuInit: Expr,
     loopCondition: Expr, loopStep: Expr, result: Expr,
@@ -320,11 +323,38 @@ export const MATH_MACROS: readonly Macro[] = [
   { name: 'greatest', argCount: '*', receiver: true, expand: mathExtreme('greatest') },
 ];
 
+/** cel-go ext.Protos' validateIdentifier: a dotted name made of identifiers, or undefined. */
+function dottedName(e: Expr): string | undefined {
+  if (e.kind === 'ident') return e.name;
+  if (e.kind !== 'select' || e.testOnly) return undefined;
+  const op = dottedName(e.operand);
+  return op === undefined ? undefined : `${op}.${e.field}`;
+}
+
+function protoExt(kind: 'get' | 'has'): MacroExpander {
+  return (h, target, args) => {
+    if (!target || target.kind !== 'ident' || target.name !== 'proto') return undefined;
+    // The extension must be a qualified name (a selection), never a lone identifier.
+    const name = args[1]!.kind === 'select' ? dottedName(args[1]!) : undefined;
+    if (name === undefined) return h.error(args[1]!.id, 'invalid extension field');
+    return kind === 'get' ? h.select(args[0]!, name) : h.presenceTest(args[0]!, name);
+  };
+}
+
+/**
+ * `proto.getExt(msg, pkg.ext)` and `proto.hasExt(msg, pkg.ext)` of cel-go's ext.Protos: a selection
+ * (or presence test) of the extension field by its fully qualified name.
+ */
+export const PROTOS_MACROS: readonly Macro[] = [
+  { name: 'getExt', argCount: 2, receiver: true, expand: protoExt('get') },
+  { name: 'hasExt', argCount: 2, receiver: true, expand: protoExt('has') },
+];
+
 /**
  * Every macro Kubernetes enables: the standard ones, cel.bind, the two-variable comprehensions and
- * the optional library's optMap/optFlatMap. ext.Lists' sortBy and ext.Math's macros are opt-in, as
- * in cel-go: add LISTS_MACROS / MATH_MACROS (or use macrosForLibraries) where those libraries are
- * installed.
+ * the optional library's optMap/optFlatMap. ext.Lists', ext.Math's and ext.Protos' macros are
+ * opt-in, as in cel-go: add LISTS_MACROS / MATH_MACROS / PROTOS_MACROS (or use macrosForLibraries)
+ * where those libraries are installed.
  */
 export const ALL_MACROS: readonly Macro[] = [...STANDARD_MACROS, BIND_MACRO, ...TWO_VAR_MACROS, ...OPTIONAL_MACROS];
 
@@ -333,6 +363,8 @@ const OPT_IN_MACROS: ReadonlyMap<string, readonly Macro[]> = new Map([
   ['sortBy', LISTS_MACROS],
   ['math.greatest', MATH_MACROS.filter((m) => m.name === 'greatest')],
   ['math.least', MATH_MACROS.filter((m) => m.name === 'least')],
+  ['proto.getExt', PROTOS_MACROS.filter((m) => m.name === 'getExt')],
+  ['proto.hasExt', PROTOS_MACROS.filter((m) => m.name === 'hasExt')],
 ]);
 
 const macroSets = new Map<string, readonly Macro[]>();
@@ -340,7 +372,7 @@ const macroSets = new Map<string, readonly Macro[]>();
 /**
  * The parser's macro set for an environment: ALL_MACROS plus the opt-in extension macros named, as
  * `Library.macros` lists them (`sortBy` for ext.Lists, `math.greatest` and `math.least` for
- * ext.Math); other names add nothing (their macros are already in ALL_MACROS). The same names give
+ * ext.Math, `proto.getExt` and `proto.hasExt` for ext.Protos); other names add nothing (their macros are already in ALL_MACROS). The same names give
  * the same array, so the parser's per-array lookup table is built once.
  */
 export function macrosForLibraries(names: Iterable<string>): readonly Macro[] {

@@ -1232,6 +1232,9 @@ class MacroBuilder implements MacroHelper {
   presenceTest(operand: Expr, field: string): Expr {
     return { id: this.nid(), kind: 'select', operand, field, testOnly: true };
   }
+  select(operand: Expr, field: string): Expr {
+    return { id: this.nid(), kind: 'select', operand, field, testOnly: false };
+  }
   copy(e: Expr): Expr {
     const id = this.parser.newId(this.parser.positions.get(e.id) ?? 0);
     switch (e.kind) {
