@@ -339,3 +339,26 @@ test('undecodable patches are 400 with the patch library messages', async () => 
   assert.equal(smp.status, 200, smp.text);
   assert.equal(smp.json.metadata.labels.smp, 'yes');
 });
+
+test('large lists stream as one valid JSON document', async () => {
+  const path = '/apis/multi.io/v1/namespaces/default/gadgets';
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      for (;;) {
+        const i = next++;
+        if (i >= 600) return;
+        const r = await call(f.base, 'POST', path, { apiVersion: 'multi.io/v1', kind: 'Gadget', metadata: { name: `bulk-${i}` } });
+        assert.equal(r.status, 201, r.text);
+      }
+    }),
+  );
+  const list = await call(f.base, 'GET', path);
+  assert.equal(list.json.kind, 'GadgetList');
+  assert.equal(list.json.apiVersion, 'multi.io/v1');
+  assert.ok(list.json.metadata.resourceVersion);
+  assert.equal(list.json.items.filter((i: any) => i.metadata.name.startsWith('bulk-')).length, 600);
+  const paged = await call(f.base, 'GET', path + '?limit=550');
+  assert.equal(paged.json.items.length, 550);
+  assert.ok(paged.json.metadata.continue);
+});

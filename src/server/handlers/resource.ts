@@ -17,7 +17,7 @@ import type { Obj, ObjList, Subresource, UpdateOptions } from '../../registry/re
 import { decodeJSON, decodeObjectBody, JSONSyntaxError, mediaTypeOf, readBody, summarizeData, type DecodedBody } from '../http/body.ts';
 import { negotiate, type Negotiated, type Produces } from '../http/negotiate.ts';
 import type { Query } from '../http/query.ts';
-import { setWarnings, writeObject } from '../http/respond.ts';
+import { setWarnings, writeList, writeObject } from '../http/respond.ts';
 import type { RequestInfo } from '../requestinfo.ts';
 import type { ServedResource } from '../served.ts';
 import { parseIncludeObject, toTable } from '../table/convert.ts';
@@ -238,7 +238,7 @@ async function handleGet(r: ResourceRequest): Promise<void> {
 async function handleList(r: ResourceRequest): Promise<void> {
   const n = negotiateFor(r, objectProduces(r));
   const list: ObjList = await r.served.store.list(r.info.namespace, listOptions(r.query));
-  writeObject(r.res, 200, transform(r, n, list as unknown as Obj, true), n);
+  writeList(r.res, 200, transform(r, n, list as unknown as Obj, true), n);
 }
 
 async function handleCreate(r: ResourceRequest): Promise<void> {

@@ -35,6 +35,34 @@ export function writeObject(res: ServerResponse, code: number, value: unknown, n
   res.end(body);
 }
 
+/** Chunk size for streamed lists: large enough to keep writes few, small enough not to hold the list. */
+const listChunkBytes = 64 * 1024;
+
+/**
+ * Writes a list (an object with `items`) as compact JSON without building the whole document as
+ * one string: the envelope, then items in chunks of about 64 KiB. Other forms (YAML, pretty)
+ * go through writeObject.
+ */
+export function writeList(res: ServerResponse, code: number, list: Record<string, unknown>, n: Negotiated): void {
+  const items = list.items;
+  if (n.encoding !== 'json' || n.pretty || !Array.isArray(items) || items.length < 500) {
+    writeObject(res, code, list, n);
+    return;
+  }
+  const { items: _items, ...envelope } = list;
+  const head = JSON.stringify(envelope);
+  res.writeHead(code, { 'Content-Type': n.contentType });
+  let buf = head.slice(0, -1) + (head.length > 2 ? ',' : '') + '"items":[';
+  for (let i = 0; i < items.length; i++) {
+    buf += (i === 0 ? '' : ',') + JSON.stringify(items[i]);
+    if (buf.length >= listChunkBytes) {
+      res.write(buf);
+      buf = '';
+    }
+  }
+  res.end(buf + ']}\n');
+}
+
 /** Writes raw JSON with an explicit content type (discovery, OpenAPI). */
 export function writeJSON(res: ServerResponse, code: number, value: unknown, contentType = 'application/json', extra?: Record<string, string>): void {
   const body = typeof value === 'string' ? value : JSON.stringify(value);
