@@ -10,6 +10,7 @@
  * this module passes it the options kube-apiserver derives from the old object (ratcheting).
  */
 import { Path } from '../../apimachinery/field/path.ts';
+import type { JSONSchemaProps } from '../../schema/types.ts';
 import {
   type FieldError,
   duplicate,
@@ -34,7 +35,17 @@ import {
   isObject,
   semanticEqual,
 } from './internal.ts';
-import { type SchemaValidationOptions, crdSchemaHooks } from './schema-hooks.ts';
+import {
+  type CRDSpecSchemas,
+  type SchemaValidationOptions,
+  collectExpressions,
+  resolveFieldPath,
+  schemaHasDefaults,
+  schemaHasKubernetesExtensions,
+  schemaOptionsForCreate,
+  schemaOptionsForUpdate,
+  validateSchema,
+} from './schema-hooks.ts';
 
 const printerColumnDatatypes = ['boolean', 'date', 'integer', 'number', 'string'];
 const columnFormats = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password'];
@@ -43,6 +54,10 @@ export const MaxSelectableFields = 8;
 export const KubeAPIApprovedAnnotation = 'api-approved.kubernetes.io';
 
 interface Options extends SchemaValidationOptions {
+  /** Rules and message expressions the old CRD already had (they compile with the stored-expressions env). */
+  preexistingExpressions?: { rules: Set<string>; messageExpressions: Set<string> };
+  /** The version's schema is unchanged: per-expression cost limits are not re-applied. */
+  suppressPerExpressionCost?: boolean;
   requireRecognizedConversionReviewVersion: boolean;
   requireImmutableNames: boolean;
   requireOpenAPISchema: boolean;
@@ -56,15 +71,10 @@ export function validateCRD(crd: InternalCRD): FieldError[] {
   const spec = crd.spec ?? {};
   const names = spec.names ?? {};
   const opts: Options = {
-    allowDefaults: true,
+    ...schemaOptionsForCreate(),
     requireRecognizedConversionReviewVersion: true,
     requireImmutableNames: false,
     requireOpenAPISchema: true,
-    requireValidPropertyType: true,
-    requireStructuralSchema: true,
-    requirePrunedDefaults: true,
-    requireAtomicSetType: true,
-    requireMapListKeysMapSetValidation: true,
     allowInvalidCABundle: true,
     versionsWithUnchangedSchemas: new Set(),
     allowTooManySelectableFields: {},
@@ -87,19 +97,13 @@ export function validateCRD(crd: InternalCRD): FieldError[] {
 /** ValidateCustomResourceDefinitionUpdate: checks an update of `old` to `crd`. */
 export function validateCRDUpdate(crd: InternalCRD, old: InternalCRD): FieldError[] {
   const oldSpec = old.spec ?? {};
-  const hooks = crdSchemaHooks();
   const opts: Options = {
-    allowDefaults: true,
+    ...schemaOptionsForUpdate(oldSpec as CRDSpecSchemas),
     requireRecognizedConversionReviewVersion:
       !oldSpec.conversion || hasValidConversionReviewVersionOrEmpty(oldSpec.conversion.conversionReviewVersions ?? []),
     requireImmutableNames: isConditionTrue(old, 'Established'),
     requireOpenAPISchema: allVersionsSpecifyOpenAPISchema(oldSpec),
-    requireValidPropertyType: !hasSchemaWith(oldSpec, hooks.schemaHasInvalidTypes),
-    requireStructuralSchema: !hasSchemaWith(oldSpec, hooks.schemaIsNonStructural),
-    requirePrunedDefaults: !hasSchemaWith(oldSpec, hooks.schemaHasUnprunedDefaults),
-    requireAtomicSetType: !hasSchemaWith(oldSpec, hooks.hasNonAtomicSetType),
-    requireMapListKeysMapSetValidation: !hasSchemaWith(oldSpec, hooks.hasInvalidMapListKeysMapSet),
-    preexistingExpressions: findPreexistingExpressions(oldSpec, hooks),
+    preexistingExpressions: findPreexistingExpressions(oldSpec),
     versionsWithUnchangedSchemas: findVersionsWithUnchangedSchemas(crd, old),
     allowInvalidCABundle: allowInvalidCABundle(old),
     allowTooManySelectableFields: findTooManySelectableFieldsAllowed(crd, old),
@@ -140,7 +144,6 @@ function isConditionTrue(crd: InternalCRD, type: string): boolean {
 
 function validateSpec(spec: InternalSpec, optsIn: Options, fld: Path): FieldError[] {
   const opts: Options = { ...optsIn };
-  const hooks = crdSchemaHooks();
   const errs: FieldError[] = [];
   const group = spec.group ?? '';
   if (group.length === 0) {
@@ -176,13 +179,13 @@ function validateSpec(spec: InternalSpec, optsIn: Options, fld: Path): FieldErro
       });
     }
   }
-  if (opts.allowDefaults && hasSchemaWith(spec, hooks.schemaHasDefaults)) {
+  if (opts.allowDefaults && hasSchemaWith(spec, schemaHasDefaults)) {
     opts.requireStructuralSchema = true;
     if (preserve === undefined || preserve === null || preserve === true) {
       errs.push(invalid(fld.child('preserveUnknownFields'), true, 'must be false in order to use defaults in the schema'));
     }
   }
-  if (hasSchemaWith(spec, hooks.schemaHasKubernetesExtensions)) opts.requireStructuralSchema = true;
+  if (hasSchemaWith(spec, schemaHasKubernetesExtensions)) opts.requireStructuralSchema = true;
 
   let storageCount = 0;
   const seen = new Set<string>();
@@ -244,7 +247,7 @@ function validateSpec(spec: InternalSpec, optsIn: Options, fld: Path): FieldErro
   errs.push(...validateNames(names, fld.child('names')));
 
   const topOpts = suppressCost(opts, spec.version ?? '');
-  errs.push(...hooks.validateCustomResourceDefinitionValidation(spec.validation ?? undefined, hasAnyStatusEnabled(spec), topOpts, fld.child('validation')));
+  errs.push(...validateSchema(spec.validation ?? undefined, hasAnyStatusEnabled(spec), topOpts, fld.child('validation')));
   errs.push(...validateSubresources(spec.subresources ?? undefined, fld.child('subresources')));
   (spec.additionalPrinterColumns ?? []).forEach((col, i) => {
     errs.push(...validateColumn(col, fld.child('additionalPrinterColumns').index(i)));
@@ -274,7 +277,7 @@ function validateVersion(version: InternalVersion, fld: Path, statusEnabled: boo
     errs.push(invalid(fld.child('deprecationWarning'), version.deprecationWarning ?? null, msg));
   }
   const opts = suppressCost(optsIn, version.name ?? '');
-  errs.push(...crdSchemaHooks().validateCustomResourceDefinitionValidation(version.schema ?? undefined, statusEnabled, opts, fld.child('schema')));
+  errs.push(...validateSchema(version.schema ?? undefined, statusEnabled, opts, fld.child('schema')));
   errs.push(...validateSubresources(version.subresources ?? undefined, fld.child('subresources')));
   (version.additionalPrinterColumns ?? []).forEach((col, i) => {
     errs.push(...validateColumn(col, fld.child('additionalPrinterColumns').index(i)));
@@ -436,7 +439,7 @@ function validateSelectableFields(
       errs.push(required(p.child('jsonPath'), ''));
       return;
     }
-    const found = crdSchemaHooks().resolveFieldPath(f.jsonPath, schema);
+    const found = resolveFieldPath(f.jsonPath, schema);
     if ('error' in found) {
       errs.push(invalid(p.child('jsonPath'), f.jsonPath, `is an invalid path: ${found.error}`));
       return;
@@ -616,9 +619,10 @@ function allVersionsSpecifyOpenAPISchema(spec: InternalSpec): boolean {
   return (spec.versions ?? []).every((v) => !!v.schema?.openAPIV3Schema);
 }
 
-function hasSchemaWith(spec: InternalSpec, pred: (schema: Record<string, unknown>) => boolean): boolean {
-  if (spec.validation?.openAPIV3Schema && pred(spec.validation.openAPIV3Schema)) return true;
-  return (spec.versions ?? []).some((v) => !!v.schema?.openAPIV3Schema && pred(v.schema.openAPIV3Schema));
+function hasSchemaWith(spec: InternalSpec, pred: (schema: JSONSchemaProps) => boolean): boolean {
+  const g = spec.validation?.openAPIV3Schema as JSONSchemaProps | null | undefined;
+  if (g && pred(g)) return true;
+  return (spec.versions ?? []).some((v) => !!v.schema?.openAPIV3Schema && pred(v.schema.openAPIV3Schema as JSONSchemaProps));
 }
 
 function schemaForVersion(crd: InternalCRD, version: string): CustomResourceValidation | undefined {
@@ -654,13 +658,10 @@ function findTooManySelectableFieldsAllowed(crd: InternalCRD, old: InternalCRD):
   return result;
 }
 
-function findPreexistingExpressions(
-  spec: InternalSpec,
-  hooks: ReturnType<typeof crdSchemaHooks>,
-): { rules: Set<string>; messageExpressions: Set<string> } {
+function findPreexistingExpressions(spec: InternalSpec): { rules: Set<string>; messageExpressions: Set<string> } {
   const out = { rules: new Set<string>(), messageExpressions: new Set<string>() };
   hasSchemaWith(spec, (s) => {
-    hooks.collectExpressions(s, out);
+    collectExpressions(s, out);
     return false;
   });
   return out;
