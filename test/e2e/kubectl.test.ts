@@ -200,3 +200,14 @@ test('kubectl 1.28 reads v2beta1 aggregated discovery', async () => {
   });
   assert.equal(r.stdout, 'crontab.stable.example.com/my-ct\n', r.stderr);
 });
+
+test('deleting the CRD removes its objects and its resource type', async () => {
+  const d = await kubectl(s, ['delete', 'crd', 'crontabs.stable.example.com', '--timeout=30s']);
+  assert.equal(d.stdout, 'customresourcedefinition.apiextensions.k8s.io "crontabs.stable.example.com" deleted\n', d.stderr);
+  // api-resources refreshes kubectl's discovery cache; the type is gone from it.
+  const ar = await kubectl(s, ['api-resources', '--api-group=stable.example.com', '--no-headers']);
+  assert.equal(ar.stdout, '');
+  const g = await kubectl(s, ['get', 'crontabs']);
+  assert.equal(g.code, 1);
+  assert.equal(g.stderr, 'error: the server doesn\'t have a resource type "crontabs"\n');
+});
