@@ -10,7 +10,7 @@ import type { Program } from '../../cel/index.ts';
 import { validFieldPath } from '../fieldpath.ts';
 import type { Structural } from '../structural.ts';
 import type { ValidationRule } from '../types.ts';
-import { PER_CALL_LIMIT, RuleEnv } from './env.ts';
+import { PER_CALL_LIMIT, RuleEnv, type UnboundedSize } from './env.ts';
 import { maxCardinality, type DeclType } from './types.ts';
 
 /** apiservercel.Error: a compile problem and how CRD validation reports it. */
@@ -36,6 +36,8 @@ export interface CompiledRule {
   messageExpressionMaxCost: bigint;
   /** The rule's fieldPath as a field path string (`spec.foo`), '' when unset or invalid. */
   normalizedRuleFieldPath: string;
+  /** Sizes the rule's cost estimate assumed unbounded (no maxItems/maxProperties/maxLength). */
+  unboundedSizes: UnboundedSize[];
 }
 
 export interface CompileRulesOptions {
@@ -68,7 +70,7 @@ export function compileRules(s: Structural, declType: DeclType | undefined, opts
 }
 
 function compileRule(s: Structural, rule: ValidationRule, env: RuleEnv, card: bigint): CompiledRule {
-  const r: CompiledRule = { rule, usesOldSelf: false, maxCost: 0n, maxCardinality: 0n, messageExpressionMaxCost: 0n, normalizedRuleFieldPath: '' };
+  const r: CompiledRule = { rule, usesOldSelf: false, maxCost: 0n, maxCardinality: 0n, messageExpressionMaxCost: 0n, normalizedRuleFieldPath: '', unboundedSizes: [] };
   const source = rule.rule ?? '';
   if (source.trim().length === 0) return r;
   const c = env.compile(source);
@@ -92,6 +94,7 @@ function compileRule(s: Structural, rule: ValidationRule, env: RuleEnv, card: bi
     }
   }
   r.maxCost = c.cost.max;
+  r.unboundedSizes = c.unbounded;
   r.maxCardinality = card;
   r.program = c.program;
   if (rule.messageExpression !== undefined && rule.messageExpression !== '') {

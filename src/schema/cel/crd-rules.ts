@@ -47,7 +47,11 @@ export interface RuleCost {
   cardinality: bigint | undefined;
   /** The compiled rule, for reports. */
   compiled: CompiledRule;
+  /** Enclosing lists and maps with no maxItems / maxProperties: what leaves the cardinality unbounded. */
+  unboundedAncestors: { path: string; keyword: 'maxItems' | 'maxProperties' }[];
 }
+
+type Ancestors = RuleCost['unboundedAncestors'];
 
 export interface CRDRuleResult {
   errors: FieldError[];
@@ -198,7 +202,7 @@ export function validateRulesAtCRDWrite(schema: JSONSchemaProps | undefined, fld
     expensive.sort((a, b) => (a.cost > b.cost ? -1 : a.cost < b.cost ? 1 : 0));
     if (expensive.length > 4) expensive.length = 4;
   };
-  walk(schema, fldPath, Context.root(schema), undefined, opts, out, observe);
+  walk(schema, fldPath, Context.root(schema), undefined, [], opts, out, observe);
   if (out.totalCost > STATIC_ESTIMATED_CRD_COST_LIMIT) {
     for (const e of expensive) out.errors.push(forbidden(e.path, 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema'));
     out.errors.push(forbidden(fldPath, costErrorMessage('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', out.totalCost, STATIC_ESTIMATED_CRD_COST_LIMIT)));
@@ -211,23 +215,28 @@ function walk(
   path: Path,
   ctx: Context,
   forbidOldSelf: Path | undefined,
+  ancestors: Ancestors,
   opts: CRDRuleOptions,
   out: CRDRuleResult,
   observe: (path: string, cost: bigint) => void,
 ): void {
   const ap = additionalPropertiesSchema(schema);
-  if (ap !== undefined) walk(ap, path.child('additionalProperties'), ctx.child(ap, additionalPropertiesAccessor), forbidOldSelf, opts, out, observe);
+  if (ap !== undefined) {
+    const anc = schema.maxProperties === undefined ? [...ancestors, { path: path.toString(), keyword: 'maxProperties' as const }] : ancestors;
+    walk(ap, path.child('additionalProperties'), ctx.child(ap, additionalPropertiesAccessor), forbidOldSelf, anc, opts, out, observe);
+  }
   if (schema.properties) {
     const correlatable = schema['x-kubernetes-map-type'] === undefined || schema['x-kubernetes-map-type'] === 'granular' || schema['x-kubernetes-map-type'] === 'atomic';
     for (const [name, prop] of Object.entries(schema.properties)) {
-      walk(prop ?? {}, path.child('properties').key(name), ctx.child(prop ?? {}, propertyAccessor(name)), correlatable ? forbidOldSelf : (forbidOldSelf ?? path), opts, out, observe);
+      walk(prop ?? {}, path.child('properties').key(name), ctx.child(prop ?? {}, propertyAccessor(name)), correlatable ? forbidOldSelf : (forbidOldSelf ?? path), ancestors, opts, out, observe);
     }
   }
   const items = itemsSchema(schema);
   if (items !== undefined) {
     // Only list-type=map items correlate old and new (set elements by identity are not supported).
     const sub = schema['x-kubernetes-list-type'] === 'map' ? forbidOldSelf : (forbidOldSelf ?? path);
-    walk(items, path.child('items'), ctx.child(items, itemsAccessor), sub, opts, out, observe);
+    const anc = schema.maxItems === undefined ? [...ancestors, { path: path.toString(), keyword: 'maxItems' as const }] : ancestors;
+    walk(items, path.child('items'), ctx.child(items, itemsAccessor), sub, anc, opts, out, observe);
   }
   const rules = schema['x-kubernetes-validations'] ?? [];
   if (rules.length === 0) return;
@@ -257,7 +266,7 @@ function walk(
       out.errors.push(forbidden(rulePath, costErrorMessage('estimated rule cost', cost, STATIC_ESTIMATED_COST_LIMIT)));
     }
     observe(rulePath.toString(), cost);
-    out.costs.push({ path: rulePath.toString(), cost, cardinality: ctx.maxCardinality, compiled: cr });
+    out.costs.push({ path: rulePath.toString(), cost, cardinality: ctx.maxCardinality, compiled: cr, unboundedAncestors: ancestors });
     const rule = rules[i]!;
     if (cr.error !== undefined) {
       out.errors.push(cr.error.type === 'Required' ? required(rulePath, cr.error.detail) : invalid(rulePath, ruleValue(rule), cr.error.detail));
@@ -272,7 +281,7 @@ function walk(
         out.errors.push(forbidden(mPath, costErrorMessage('estimated messageExpression cost', mCost, STATIC_ESTIMATED_COST_LIMIT)));
       }
       observe(mPath.toString(), mCost);
-      out.costs.push({ path: mPath.toString(), cost: mCost, cardinality: undefined, compiled: cr });
+      out.costs.push({ path: mPath.toString(), cost: mCost, cardinality: undefined, compiled: cr, unboundedAncestors: [] });
     }
     if (cr.usesOldSelf) {
       if (forbidOldSelf !== undefined) {

@@ -29,7 +29,7 @@ import { LISTS_MACROS, OPTIONAL_MACROS, STANDARD_MACROS, TWO_VAR_MACROS } from '
 import { parse, type ParseOptions } from '../../cel/syntax/parser.ts';
 import { equalityOverloads, setKeys, withDataEquality } from './equality.ts';
 import { escape } from './escaping.ts';
-import { assignTypeNames, declSizeEstimator, declTypeProvider, type DeclType } from './types.ts';
+import { assignTypeNames, declSizeEstimator, declTypeAt, declTypeProvider, unboundedKeyword, type DeclType } from './types.ts';
 import { listTypeOf, markListType, type ListSemantics } from './values.ts';
 
 /** celconfig.PerCallLimit: the runtime cost limit of one rule evaluation. */
@@ -224,8 +224,15 @@ function constantRegexError(e: Expr): string | undefined {
 
 // ---- rule environments -------------------------------------------------------------------------
 
+/** A size the cost estimate had to assume because the schema sets no bound: where, and the keyword. */
+export interface UnboundedSize {
+  /** The value's path from self, as written in rules (`self.spec.items[*]`). */
+  path: string;
+  keyword: 'maxItems' | 'maxProperties' | 'maxLength';
+}
+
 export type CompileOutcome =
-  | { program: Program; checked: CheckedExpr; cost: CostEstimate; issues?: undefined; instantiationError?: undefined }
+  | { program: Program; checked: CheckedExpr; cost: CostEstimate; unbounded: UnboundedSize[]; issues?: undefined; instantiationError?: undefined }
   | { issues: string; instantiationError?: undefined }
   | { instantiationError: string; issues?: undefined; checked: CheckedExpr };
 
@@ -274,7 +281,20 @@ export class RuleEnv {
     if (!c.checked) return { issues: c.issues.toString() };
     const bad = constantRegexError(c.checked.expr);
     if (bad !== undefined) return { instantiationError: bad, checked: c.checked };
-    const cost = estimateCost(c.checked, { sizeEstimator: this.sizes, callCost: kubernetesCallCost, presenceTestHasCost: false });
-    return { program: this.env.planChecked(withDataEquality(c.checked)), checked: c.checked, cost };
+    const unbounded = new Map<string, UnboundedSize>();
+    const sizeEstimator = (node: Parameters<typeof this.sizes>[0]) => {
+      const r = this.sizes(node);
+      if (r !== undefined && node.path !== undefined) {
+        const t = declTypeAt(this.selfType, node.path);
+        const keyword = t === undefined ? undefined : unboundedKeyword(t);
+        if (keyword !== undefined) {
+          const path = ['self', ...node.path.slice(1)].map((p) => (p === '@items' || p === '@values' ? '[*]' : p === '@keys' ? '{key}' : p)).join('.').replace(/\.\[/g, '[').replace(/\.\{/g, '{');
+          unbounded.set(path, { path, keyword });
+        }
+      }
+      return r;
+    };
+    const cost = estimateCost(c.checked, { sizeEstimator, callCost: kubernetesCallCost, presenceTestHasCost: false });
+    return { program: this.env.planChecked(withDataEquality(c.checked)), checked: c.checked, cost, unbounded: [...unbounded.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
   }
 }

@@ -304,16 +304,38 @@ export function declSizeEstimator(root: DeclType): (node: AstNode) => SizeEstima
   return (node) => {
     const path = node.path;
     if (path === undefined || path.length === 0) return undefined;
-    let cur: DeclType | undefined = root;
-    for (let i = 1; i < path.length; i++) {
-      const name = path[i]!;
-      if (name === '@items' || name === '@values') cur = cur.elemType;
-      else if (name === '@keys') cur = cur.keyType;
-      else cur = cur.fields?.get(name)?.type;
-      if (cur === undefined) return undefined;
-    }
-    return { min: 0n, max: BigInt(cur.maxElements) };
+    const cur = declTypeAt(root, path);
+    return cur === undefined ? undefined : { min: 0n, max: BigInt(cur.maxElements) };
   };
+}
+
+/** The keyword that would bound a declared type's size, when the schema sets none. */
+export function unboundedKeyword(t: DeclType): 'maxItems' | 'maxProperties' | 'maxLength' | undefined {
+  const vv = t.schema.valueValidation;
+  switch (t.kind) {
+    case 'list':
+      return vv?.maxItems === undefined ? 'maxItems' : undefined;
+    case 'map':
+      return vv?.maxProperties === undefined ? 'maxProperties' : undefined;
+    case 'scalar':
+      if (t.name === 'string' || t.name === 'bytes' || t.name === 'dyn') {
+        return vv?.maxLength === undefined && !(t.name === 'string' && (vv?.enum?.length ?? 0) > 0) ? 'maxLength' : undefined;
+      }
+      return undefined;
+  }
+  return undefined;
+}
+
+/** The declared type at a cost-estimator path (`self`, fields, `@items`, `@keys`, `@values`). */
+export function declTypeAt(root: DeclType, path: readonly string[]): DeclType | undefined {
+  let cur: DeclType | undefined = root;
+  for (let i = 1; i < path.length && cur !== undefined; i++) {
+    const name = path[i]!;
+    if (name === '@items' || name === '@values') cur = cur.elemType;
+    else if (name === '@keys') cur = cur.keyType;
+    else cur = cur.fields?.get(name)?.type;
+  }
+  return cur;
 }
 
 /**
