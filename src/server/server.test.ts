@@ -362,3 +362,16 @@ test('large lists stream as one valid JSON document', async () => {
   assert.equal(paged.json.items.length, 550);
   assert.ok(paged.json.metadata.continue);
 });
+
+test('a watch with an enormous timeoutSeconds stays open', async () => {
+  let ended = false;
+  const req = request(`${f.base}/api/v1/namespaces?watch=true&timeoutSeconds=99999999999`, (res) => {
+    res.resume();
+    res.on('end', () => (ended = true));
+  });
+  req.on('error', () => {});
+  req.end();
+  await new Promise((r) => setTimeout(r, 700));
+  assert.equal(ended, false);
+  req.destroy();
+});

@@ -60,6 +60,8 @@ export function listOptions(q: Query): ListOptions {
 
 /** Kube-apiserver's default watch length when the client sets none: between 30 and 60 minutes. */
 const minRequestTimeoutSeconds = 1800;
+/** The longest timer Node can set (2^31-1 ms); a longer timeoutSeconds would fire at once. */
+const maxTimerSeconds = Math.floor((2 ** 31 - 1) / 1000);
 
 /** WatchOptions from the query. */
 export function watchOptions(q: Query): WatchOptions {
@@ -71,7 +73,7 @@ export function watchOptions(q: Query): WatchOptions {
   const sie = q.bool('sendInitialEvents');
   if (sie !== undefined) o.sendInitialEvents = sie;
   const t = q.int('timeoutSeconds');
-  o.timeoutSeconds = t !== undefined && t > 0 ? t : Math.floor(minRequestTimeoutSeconds * (1 + Math.random()));
+  o.timeoutSeconds = t !== undefined && t > 0 ? Math.min(t, maxTimerSeconds) : Math.floor(minRequestTimeoutSeconds * (1 + Math.random()));
   return o;
 }
 

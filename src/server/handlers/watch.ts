@@ -71,8 +71,20 @@ export async function serveWatch(r: ResourceRequest): Promise<void> {
     if (headersSent) r.res.end();
   };
 
+  // Registered before the watch starts, so that a client gone while it starts leaks nothing.
+  let closed = false;
+  r.res.on('close', () => {
+    closed = true;
+    watcherRef?.stop();
+    ended = true;
+    clearTimeout(timer);
+  });
   const watcher = await r.served.store.watch(r.info.namespace, opts, send, () => finish());
   watcherRef = watcher;
+  if (closed) {
+    watcher.stop();
+    return;
+  }
   if (ended) {
     // The store ended the watch before it was established (e.g. an ERROR event): send what came.
     r.res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
@@ -84,11 +96,6 @@ export async function serveWatch(r: ResourceRequest): Promise<void> {
     watcher.stop();
     finish();
   }, (opts.timeoutSeconds ?? 1800) * 1000);
-  r.res.on('close', () => {
-    watcher.stop();
-    ended = true;
-    clearTimeout(timer);
-  });
   // The stream's media type is the serializer's, whatever the embedded objects were converted to.
   r.res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
   r.res.flushHeaders();
