@@ -250,7 +250,7 @@ class Planner {
         f.cost++;
         return t;
       };
-    const err = new CelError(`no such attribute(s): ${this.candidates(name).join(', ')}`, id);
+    const err = missingAttribute(id, this.candidates(name));
     return (f) => {
       f.cost++;
       return err;
@@ -292,7 +292,7 @@ class Planner {
       for (const c of this.candidates(name)) options.push({ name: c, rest: parts.slice(n) });
     }
     const typeVal = parts.length === 1 ? this.typeValue(parts[0]!) : this.typeValue(parts.join('.'));
-    const missing = new CelError(`no such attribute(s): ${options.filter((o) => o.rest.length === 0).map((o) => o.name).join(', ')}`, id);
+    const missing = missingAttribute(id, options.filter((o) => o.rest.length === 0).map((o) => o.name));
     const extra = parts.length - 1;
     const fn: Closure = (f) => {
       f.cost += 1 + extra;
@@ -318,7 +318,7 @@ class Planner {
       const t = this.typeValue('.' + qualified) ?? this.typeValue(qualified);
       if (t) return constant(t);
     }
-    const missing = new CelError(`no such attribute(s): ${qualified}`, id);
+    const missing = missingAttribute(id, [qualified]);
     const cost = 1 + qualifiers;
     return (f) => {
       f.cost += cost;
@@ -893,6 +893,11 @@ class Planner {
       return out;
     };
   }
+}
+
+/** cel-go's error for an unbound variable: the attribute's id and candidate names, as Go prints them. */
+function missingAttribute(id: number, names: string[]): CelError {
+  return new CelError(`no such attribute(s): id: ${id}, names: [${names.join(' ')}]`, id);
 }
 
 /**
