@@ -9,8 +9,11 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { crontabCRDYAML, kubectl, manifest, startServer, type ServerProcess } from './harness.ts';
 
-const probe = spawnSync('python3', ['-c', 'import kubernetes'], { encoding: 'utf8' });
-const skip = probe.status === 0 ? false : 'install python3-kubernetes';
+// The first interpreter that has the module: PATH's python3 (maybe a pyenv one), else Debian's.
+const python = ['python3', '/usr/bin/python3'].find(
+  (exe) => spawnSync(exe, ['-c', 'import kubernetes'], { encoding: 'utf8' }).status === 0,
+);
+const skip = python ? false : 'install python3-kubernetes';
 
 const script = String.raw`
 import json, sys
@@ -64,7 +67,7 @@ after(async () => {
 });
 
 test('Python client CRUD, watch and version', { skip }, () => {
-  const r = spawnSync('python3', ['-c', script, s.kubeconfig], { encoding: 'utf8', timeout: 60000 });
+  const r = spawnSync(python!, ['-c', script, s.kubeconfig], { encoding: 'utf8', timeout: 60000 });
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout.trim().split('\n').pop()!);
   assert.deepEqual(out, {
