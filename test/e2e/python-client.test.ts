@@ -2,7 +2,8 @@
  * The Python client (`kubernetes`, as Debian's python3-kubernetes ships it) against a real server
  * process: CustomObjectsApi CRUD, the 400 for a merge patch that is not an object (the client
  * sends every patch as a merge patch), a watch with `watch=True` and `timeoutSeconds`, and
- * `VersionApi` (`/version/`). Skipped when the module is not installed.
+ * `VersionApi` (`/version/`), the dynamic client over discovery, and Namespaces through CoreV1Api.
+ * Skipped when the module is not installed.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -50,6 +51,16 @@ try:
 except ApiException as e:
     out['after_delete'] = e.status
 out['version'] = client.VersionApi().get_code().git_version
+from kubernetes.dynamic import DynamicClient
+dyn = DynamicClient(client.ApiClient())
+cts = dyn.resources.get(api_version='stable.example.com/v1', kind='CronTab')
+out['dyn_created'] = cts.create(body={'apiVersion': 'stable.example.com/v1', 'kind': 'CronTab', 'metadata': {'name': 'dyn-1'}, 'spec': {'image': 'a'}}, namespace='default').metadata.name
+out['dyn_patched'] = cts.patch(name='dyn-1', namespace='default', body={'spec': {'image': 'b'}}, content_type='application/merge-patch+json').spec.image
+out['dyn_listed'] = [i.metadata.name for i in cts.get(namespace='default').items]
+cts.delete(name='dyn-1', namespace='default')
+core = client.CoreV1Api()
+out['ns_created'] = core.create_namespace(client.V1Namespace(metadata=client.V1ObjectMeta(name='py-ns'))).status.phase
+out['ns_listed'] = 'py-ns' in [n.metadata.name for n in core.list_namespace().items]
 print(json.dumps(out))
 `;
 
@@ -80,5 +91,10 @@ test('Python client CRUD, watch and version', { skip }, () => {
     events: [['ADDED', 'py-1']],
     after_delete: 404,
     version: 'v1.35.0',
+    dyn_created: 'dyn-1',
+    dyn_patched: 'b',
+    dyn_listed: ['dyn-1'],
+    ns_created: 'Active',
+    ns_listed: true,
   });
 });
