@@ -216,7 +216,7 @@ def('double_to_uint64', 'uint', 'd', (d: number) => {
   return new Uint(BigInt(Math.trunc(d)));
 });
 def('string_to_uint64', 'uint', 's', (s: string) => {
-  if (!/^\+?\d+$/.test(s)) return conversionError('string', 'uint');
+  if (!/^\d+$/.test(s)) return conversionError('string', 'uint'); // ParseUint takes no sign
   const b = BigInt(s);
   return b > UINT_MAX ? conversionError('string', 'uint') : new Uint(b);
 });
@@ -231,7 +231,10 @@ def('string_to_double', 'double', 's', (s: string) => {
 
 /** Go's strconv.ParseFloat(s, 64) for decimal, exponent, inf and NaN forms. */
 function parseGoFloat(s: string): number | undefined {
-  if (/^[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?)$/.test(s)) return Number(s);
+  if (/^[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?)$/.test(s)) {
+    const d = Number(s);
+    return Number.isFinite(d) ? d : undefined; // beyond float64: ErrRange
+  }
   const l = s.toLowerCase();
   if (/^[+-]?(inf|infinity)$/.test(l)) return l.startsWith('-') ? -Infinity : Infinity;
   if (l === 'nan') return NaN;
