@@ -5,6 +5,13 @@
  * names are resolved against the container and declared variables), the non-strict operators
  * (`&&`, `||`, `?:`, `@not_strictly_false`, `optional.or/orValue`), comprehensions with an iteration
  * limit, literals, and runtime cost tracking with cel-go's runtimecost.go charges.
+ *
+ * Cost follows what cel-go's observer actually sees, not just the table in runtimecost.go: an
+ * identifier or select costs 1, a call 1 or its tracker's figure, list/map creation 10/30,
+ * constants 0; an attribute used as an index key or `?:` branch is resolved without observing its
+ * root; a select/index on a non-attribute operand costs its relative attribute too; with the
+ * optimizer (OptOptimize) constant literals and conversions cost nothing and `in` on a constant
+ * list costs no call. Kubernetes' pinned figures (testdata/cel-runtime-cost) check all of this.
  */
 import type { Expr } from '../syntax/ast.ts';
 import { has, index, optIndex, optSelect, select } from './access.ts';
