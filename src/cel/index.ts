@@ -94,7 +94,8 @@ export class Program {
   ) {}
 
   /**
-   * Evaluates against an activation (or a plain object of CEL values). Never throws: errors and
+   * Evaluates against an activation (anything with `get(name)`, e.g. a Map) or a plain object of
+   * CEL values. Never throws: errors and
    * cancellation (cost or iteration limits) come back as `error`.
    */
   eval(vars: Activation | Record<string, Val> = {}, opts: { costLimit?: number } = {}): EvalResult {
@@ -109,7 +110,7 @@ export class Program {
       f.iterations = 0;
       f.costLimit = limit;
     } else f = new Frame(this.objAct, this.p.nslots, limit, this.iterationLimit);
-    if (typeof (vars as Activation).get === 'function' && !(vars instanceof Map)) f.vars = vars as Activation;
+    if (typeof (vars as Activation).get === 'function') f.vars = vars as Activation; // an Activation, a Map or a CelMap
     else if (reuse) {
       this.objAct.vars = vars as Record<string, Val>;
       f.vars = this.objAct;
