@@ -62,6 +62,8 @@ export interface DeclType {
   celType: Type;
   /** Object fields by escaped name. */
   fields?: Map<string, DeclField>;
+  /** Object fields by JSON property name (the runtime conversion's lookup). */
+  byProperty?: Map<string, DeclField>;
   keyType?: DeclType;
   elemType?: DeclType;
   /** The largest size (string length, bytes, list or map entries) the cost estimator assumes. */
@@ -203,7 +205,7 @@ export function schemaDeclType(s: Structural | undefined, isResourceRoot: boolea
           minSerializedSize += Buffer.byteLength(name, 'utf8') + fieldType.minSerializedSize + 4;
         }
       }
-      return { name: 'object', kind: 'object', celType: structType('object'), fields, maxElements: 0, minSerializedSize, schema: s };
+      return { name: 'object', kind: 'object', celType: structType('object'), fields, byProperty: byProperty(fields), maxElements: 0, minSerializedSize, schema: s };
     }
     case 'string': {
       switch (vv?.format) {
@@ -232,6 +234,10 @@ export function schemaDeclType(s: Structural | undefined, isResourceRoot: boolea
   return undefined;
 }
 
+function byProperty(fields: Map<string, DeclField>): Map<string, DeclField> {
+  return new Map([...fields.values()].map((f) => [f.property, f]));
+}
+
 /**
  * MaybeAssignTypeName: names object types after where they sit (`root.spec`, `root.items.@idx`,
  * `root.labels.@elem`) so that the checker can resolve their fields. Returns t itself when no
@@ -250,7 +256,7 @@ export function assignTypeNames(t: DeclType, name: string): DeclType {
         fields.set(fname, ft === f.type ? f : { ...f, type: ft });
       }
       if (!updated) return t;
-      return { ...t, name, celType: structType(name), fields };
+      return { ...t, name, celType: structType(name), fields, byProperty: byProperty(fields) };
     }
     case 'map': {
       const e = assignTypeNames(t.elemType!, `${name}.@elem`);

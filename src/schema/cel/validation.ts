@@ -9,7 +9,7 @@
 import { Path } from '../../apimachinery/field/path.ts';
 import { duplicate, errorString, forbidden, invalid, omitValue, required, type FieldError } from '../../apimachinery/field/errors.ts';
 import { goQuote } from '../../apimachinery/field/govalue.ts';
-import { Optional, type Val } from '../../cel/eval/values.ts';
+import { CelMap, Optional, type Val } from '../../cel/eval/values.ts';
 import type { Structural, NestedValueValidation } from '../structural.ts';
 import { deepEqualJSON, isObject } from '../value.ts';
 import { compileRules, type CompiledRule, type CompileRulesOptions } from './compile.ts';
@@ -28,6 +28,8 @@ interface Node {
   usesOldSelf: boolean;
   items?: Node;
   properties?: Map<string, Node>;
+  /** Escaped CEL field names of the properties (where the node's self value keeps them). */
+  fieldNames?: Map<string, string>;
   additionalProperties?: Node;
   allOf?: Node[];
 }
@@ -141,6 +143,10 @@ function build(validationSchema: Structural, nodeSchema: Structural, isResourceR
       usesOldSelf: rules.some((r) => r.usesOldSelf),
       items,
       properties: properties && properties.size > 0 ? properties : undefined,
+      fieldNames: properties && properties.size > 0 ? new Map([...properties.keys()].flatMap((k) => {
+        const e = escape(k);
+        return e !== undefined && declType?.fields?.get(e)?.type === properties.get(k)!.declType ? [[k, e] as [string, string]] : [];
+      })) : undefined,
       additionalProperties,
       allOf,
     };
@@ -217,28 +223,50 @@ function ratchetIndex(r: Ratchet, v: unknown, old: unknown): Ratchet {
   return { cur: old === undefined || old === null ? undefined : { v, old }, parent: r.cur };
 }
 
-function validateNode(n: Node, st: State, path: Path, obj: unknown, oldObj: unknown, corr: Ratchet, budget: number): number {
+/**
+ * The CEL values of a node's data, once converted: children take theirs from here instead of
+ * converting their data again (the field, element or entry of the parent's value).
+ */
+interface Values {
+  self?: Val;
+  old?: Val;
+}
+
+function validateNode(n: Node, st: State, path: Path, obj: unknown, oldObj: unknown, corr: Ratchet, budget: number, vals: Values = {}): number {
   if (obj === null || obj === undefined) return budget;
-  budget = validateExpressions(n, st, path, obj, oldObj, corr, budget);
+  budget = validateExpressions(n, st, path, obj, oldObj, corr, budget, vals);
   if (budget < 0) return budget;
   for (const a of n.allOf ?? []) {
-    budget = validateNode(a, st, path, obj, oldObj, { parent: corr.parent }, budget);
+    budget = validateNode(a, st, path, obj, oldObj, { parent: corr.parent }, budget, vals);
     if (budget < 0) return budget;
   }
-  if (Array.isArray(obj)) return validateArray(n, st, path, obj, Array.isArray(oldObj) ? oldObj : undefined, corr, budget);
-  if (isObject(obj)) return validateMap(n, st, path, obj, isObject(oldObj) ? oldObj : undefined, corr, budget);
+  if (Array.isArray(obj)) return validateArray(n, st, path, obj, Array.isArray(oldObj) ? oldObj : undefined, corr, budget, vals);
+  if (isObject(obj)) return validateMap(n, st, path, obj, isObject(oldObj) ? oldObj : undefined, corr, budget, vals);
   return budget;
 }
 
 const mapIsCorrelatable = (mapType: string | undefined) => mapType === undefined || mapType === 'granular' || mapType === 'atomic';
 
-function validateMap(n: Node, st: State, path: Path, obj: Record<string, unknown>, oldObj: Record<string, unknown> | undefined, corr: Ratchet, budget: number): number {
+function validateMap(
+  n: Node,
+  st: State,
+  path: Path,
+  obj: Record<string, unknown>,
+  oldObj: Record<string, unknown> | undefined,
+  corr: Ratchet,
+  budget: number,
+  vals: Values,
+): number {
   const correlatable = mapIsCorrelatable(n.schema.xMapType);
+  const self = vals.self instanceof CelMap ? vals.self : undefined;
+  const old = correlatable && vals.old instanceof CelMap ? vals.old : undefined;
   if (n.additionalProperties) {
+    const sameType = n.additionalProperties.declType === n.declType?.elemType;
     for (const k of Object.keys(obj)) {
       const v = obj[k];
       const oldV = correlatable && oldObj ? oldObj[k] : undefined;
-      budget = validateNode(n.additionalProperties, st, path.key(k), v, oldV ?? null, ratchetKey(corr, k, v, oldObj?.[k]), budget);
+      const childVals: Values = sameType ? { self: self?.m.get(k), old: old?.m.get(k) } : {};
+      budget = validateNode(n.additionalProperties, st, path.key(k), v, oldV ?? null, ratchetKey(corr, k, v, oldObj?.[k]), budget, childVals);
       if (budget < 0) return budget;
     }
   }
@@ -248,7 +276,9 @@ function validateMap(n: Node, st: State, path: Path, obj: Record<string, unknown
       if (sub === undefined) continue;
       const v = obj[k];
       const oldV = correlatable && oldObj ? oldObj[k] : undefined;
-      budget = validateNode(sub, st, path.child(k), v, oldV ?? null, ratchetKey(corr, k, v, oldObj?.[k]), budget);
+      const f = n.fieldNames?.get(k);
+      const childVals: Values = f === undefined ? {} : { self: self?.m.get(f), old: old?.m.get(f) };
+      budget = validateNode(sub, st, path.child(k), v, oldV ?? null, ratchetKey(corr, k, v, oldObj?.[k]), budget, childVals);
       if (budget < 0) return budget;
     }
   }
@@ -285,12 +315,13 @@ function mapListLookup(s: Structural, old: unknown[] | undefined): (item: unknow
   };
 }
 
-function validateArray(n: Node, st: State, path: Path, obj: unknown[], oldObj: unknown[] | undefined, corr: Ratchet, budget: number): number {
+function validateArray(n: Node, st: State, path: Path, obj: unknown[], oldObj: unknown[] | undefined, corr: Ratchet, budget: number, vals: Values): number {
   if (!n.items) return budget;
   const lookup = mapListLookup(n.schema, oldObj);
+  const self = Array.isArray(vals.self) && n.items.declType === n.declType?.elemType ? (vals.self as readonly Val[]) : undefined;
   for (let i = 0; i < obj.length; i++) {
     const old = lookup(obj[i]);
-    budget = validateNode(n.items, st, path.index(i), obj[i], old ?? null, ratchetIndex(corr, obj[i], old), budget);
+    budget = validateNode(n.items, st, path.index(i), obj[i], old ?? null, ratchetIndex(corr, obj[i], old), budget, { self: self?.[i] });
     if (budget < 0) return budget;
   }
   return budget;
@@ -319,7 +350,7 @@ function fieldErrorForReason(path: Path, value: unknown, detail: string, reason:
   }
 }
 
-function validateExpressions(n: Node, st: State, path: Path, obj: unknown, oldObj: unknown, corr: Ratchet, budget: number): number {
+function validateExpressions(n: Node, st: State, path: Path, obj: unknown, oldObj: unknown, corr: Ratchet, budget: number, vals: Values): number {
   const sts = n.schema;
   if (oldObj === undefined) oldObj = null;
   if (n.compilationErr !== undefined) {
@@ -332,10 +363,10 @@ function validateExpressions(n: Node, st: State, path: Path, obj: unknown, oldOb
     return -1;
   }
   const selfType = n.declType!;
-  const self = st.converter.convert(obj, selfType);
+  const self = (vals.self ??= st.converter.convert(obj, selfType));
   let oldSelf: Val | undefined;
   const hasOld = oldObj !== null;
-  if (n.usesOldSelf && hasOld) oldSelf = st.converter.convert(oldObj, selfType);
+  if (n.usesOldSelf && hasOld) oldSelf = vals.old ??= st.converter.convert(oldObj, selfType);
   for (const compiled of n.rules) {
     const rule = compiled.rule;
     if (compiled.error !== undefined) {

@@ -20,11 +20,12 @@ import type { DeclType } from './types.ts';
 export type ListSemantics = { kind: 'set' } | { kind: 'map'; keys: string[] };
 
 const listTypes = new WeakMap<readonly Val[], ListSemantics>();
-const dataObjects = new WeakMap<CelMap, Record<string, unknown>>();
-
-/** The custom-resource object m was made from; undefined for CEL map literals and results. */
+/**
+ * The custom-resource object m was made from, recorded for the items of list-type=map lists (whose
+ * equality reads the raw key fields); undefined for other values, CEL map literals and results.
+ */
 export function rawObjectOf(m: CelMap): Record<string, unknown> | undefined {
-  return dataObjects.get(m);
+  return (m as unknown as { [RAW]?: Record<string, unknown> })[RAW];
 }
 
 /**
@@ -67,27 +68,21 @@ class ObjectFields extends Map<string | bigint | boolean, Val> {
   }
 }
 
-/** A converter from JSON data to CEL values for one declared type, memoising objects and lists. */
+/**
+ * Converts JSON data to CEL values. Stateless; a class so that callers hold one per validation (and
+ * so that it can grow a cache without changing them).
+ */
 export class ValueConverter {
-  private readonly memo = new Map<DeclType, WeakMap<object, Val>>();
-
   /** The CEL value of data v (JSON-like: numbers, bigint, GoFloat, strings, ...) under type t. */
   convert(v: unknown, t: DeclType): Val {
     if (v === null || v === undefined) {
       return t.schema.nullable ? null : new CelError('invalid data, got null for schema with nullable=false');
     }
-    if (typeof v === 'object' && !(v instanceof GoFloat)) {
-      let m = this.memo.get(t);
-      if (m === undefined) this.memo.set(t, (m = new WeakMap()));
-      const hit = m.get(v);
-      if (hit !== undefined) return hit;
-      const r = convertValue(this, v, t);
-      m.set(v, r);
-      return r;
-    }
-    return convertValue(this, v, t);
+    return convertValue(this, v, t, false);
   }
 }
+
+const RAW = Symbol('raw object');
 
 function goTypeName(v: unknown): string {
   switch (typeof v) {
@@ -111,7 +106,7 @@ function asInt(v: unknown): bigint | undefined {
   return undefined;
 }
 
-function convertValue(c: ValueConverter, v: unknown, t: DeclType): Val {
+function convertValue(c: ValueConverter, v: unknown, t: DeclType, mapListItem: boolean): Val {
   const s = t.schema;
   if (s.xIntOrString) {
     if (typeof v === 'string') return v;
@@ -131,36 +126,34 @@ function convertValue(c: ValueConverter, v: unknown, t: DeclType): Val {
         return m;
       }
       let special = false;
-      const fields = t.fields;
-      const entries: [string, Val][] = [];
-      let seen = 0;
-      if (fields !== undefined) {
-        for (const f of fields.values()) {
-          const x = o[f.property];
-          if (x === undefined) continue;
-          seen++;
-          if (x === null) continue;
-          if (f.name !== f.property && CEL_RESERVED_SYMBOLS.has(f.property)) special = true;
-          const cv = c.convert(x, f.type);
-          if (cv instanceof CelError) special = true;
-          entries.push([f.name, cv]);
+      const fields = t.byProperty;
+      const m = new Map<string | bigint | boolean, Val>();
+      let hidden: Record<string, unknown> | undefined;
+      for (const k in o) {
+        const x = o[k];
+        if (x === null || x === undefined) continue;
+        const f = fields?.get(k);
+        if (f === undefined) {
+          (hidden ??= {})[k] = x;
+          continue;
         }
+        if (f.name !== k && CEL_RESERVED_SYMBOLS.has(k)) special = true;
+        const cv = c.convert(x, f.type);
+        if (cv instanceof CelError) special = true;
+        m.set(f.name, cv);
       }
-      const keys = Object.keys(o);
-      if (keys.length > seen) {
-        const declared = new Set([...(fields?.values() ?? [])].map((f) => f.property));
-        const hidden: Record<string, unknown> = {};
-        for (const k of keys) if (!declared.has(k) && o[k] !== null) hidden[k] = o[k];
-        if (Object.keys(hidden).length > 0) entries.push([HIDDEN_FIELDS_KEY, goJSONMarshal(hidden)]);
-      }
-      const m = new CelMap(special ? new ObjectFields(entries) : new Map(entries));
-      dataObjects.set(m, o);
-      return m;
+      if (hidden !== undefined) m.set(HIDDEN_FIELDS_KEY, goJSONMarshal(hidden));
+      const out = new CelMap(special ? new ObjectFields(m) : m);
+      if (mapListItem) (out as unknown as { [RAW]?: Record<string, unknown> })[RAW] = o;
+      return out;
     }
     case 'array': {
       if (!Array.isArray(v)) return new CelError('invalid data, expected an array for the provided schema with type=array');
       const et = t.elemType!;
-      const out = v.map((x) => c.convert(x, et));
+      const isMapList = s.xListType === 'map';
+      const out = isMapList
+        ? v.map((x) => (x === null || x === undefined ? c.convert(x, et) : convertValue(c, x, et, true)))
+        : v.map((x) => c.convert(x, et));
       if (s.xListType === 'set') markListType(out, { kind: 'set' });
       else if (s.xListType === 'map') markListType(out, { kind: 'map', keys: s.xListMapKeys ?? [] });
       return out;
