@@ -28,7 +28,7 @@ function reasonFor(c: Case): string | undefined {
   if (SKIP[c.expr]) return SKIP[c.expr];
   if (c.parseOnly) return 'parse-only case';
   if (c.hasEnv) return 'needs declarations or inputs from the Go test';
-  if (/\bsortBy\(|\bmath\.(least|greatest)\(\s*(\)|'|\{|true|\[\]|\[1, true|1, (2, )?true)|\.(least|greatest)\(/.test(c.expr)) {
+  if (/\bsortBy\(|\bmath\.(least|greatest)\(\s*(\)|'|\{|true|\[\]|\[1, true|1, (2, )?true)|(?<!math)\.(least|greatest)\(/.test(c.expr)) {
     return 'macro expansion (sortBy, math.greatest/least argument checks) belongs to the parser';
   }
   if (/ExampleType|TestAllTypes|GlobalEnum/.test(c.expr)) return 'needs object types from the Go test';
