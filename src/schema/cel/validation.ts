@@ -26,6 +26,8 @@ interface Node {
   rules: CompiledRule[];
   compilationErr?: string;
   usesOldSelf: boolean;
+  /** Some rule at or below this node uses oldSelf: old values must be correlated through it. */
+  needsOld: boolean;
   items?: Node;
   properties?: Map<string, Node>;
   /** Escaped CEL field names of the properties (where the node's self value keeps them). */
@@ -141,6 +143,12 @@ function build(validationSchema: Structural, nodeSchema: Structural, isResourceR
       rules,
       compilationErr,
       usesOldSelf: rules.some((r) => r.usesOldSelf),
+      needsOld:
+        rules.some((r) => r.usesOldSelf) ||
+        !!items?.needsOld ||
+        !!additionalProperties?.needsOld ||
+        [...(properties?.values() ?? [])].some((p) => p.needsOld) ||
+        !!allOf?.some((a) => a.needsOld),
       items,
       properties: properties && properties.size > 0 ? properties : undefined,
       fieldNames: properties && properties.size > 0 ? new Map([...properties.keys()].flatMap((k) => {
@@ -317,7 +325,7 @@ function mapListLookup(s: Structural, old: unknown[] | undefined): (item: unknow
 
 function validateArray(n: Node, st: State, path: Path, obj: unknown[], oldObj: unknown[] | undefined, corr: Ratchet, budget: number, vals: Values): number {
   if (!n.items) return budget;
-  const lookup = mapListLookup(n.schema, oldObj);
+  const lookup = n.items.needsOld || st.ratcheting ? mapListLookup(n.schema, oldObj) : () => undefined;
   const self = Array.isArray(vals.self) && n.items.declType === n.declType?.elemType ? (vals.self as readonly Val[]) : undefined;
   for (let i = 0; i < obj.length; i++) {
     const old = lookup(obj[i]);

@@ -75,14 +75,35 @@ class ObjectFields extends Map<string | bigint | boolean, Val> {
 export class ValueConverter {
   /** The CEL value of data v (JSON-like: numbers, bigint, GoFloat, strings, ...) under type t. */
   convert(v: unknown, t: DeclType): Val {
-    if (v === null || v === undefined) {
-      return t.schema.nullable ? null : new CelError('invalid data, got null for schema with nullable=false');
-    }
-    return convertValue(this, v, t, false);
+    return converterFor(t)(v);
   }
 }
 
+/** A compiled conversion of data of one declared type (null and undefined included). */
+type Conv = (v: unknown) => Val;
+
 const RAW = Symbol('raw object');
+const converters = new WeakMap<DeclType, Conv>();
+const mapListItemConverters = new WeakMap<DeclType, Conv>();
+
+/** The conversion for a declared type, compiled on first use and kept with the type. */
+export function converterFor(t: DeclType): Conv {
+  let c = converters.get(t);
+  if (c === undefined) converters.set(t, (c = withNull(t, build(t, false))));
+  return c;
+}
+
+/** Items of list-type=map lists also remember their raw object (their equality reads raw keys). */
+function mapListItemConverter(t: DeclType): Conv {
+  let c = mapListItemConverters.get(t);
+  if (c === undefined) mapListItemConverters.set(t, (c = withNull(t, build(t, true))));
+  return c;
+}
+
+function withNull(t: DeclType, c: Conv): Conv {
+  const onNull: Val = t.schema.nullable ? null : new CelError('invalid data, got null for schema with nullable=false');
+  return (v) => (v === null || v === undefined ? onNull : c(v));
+}
 
 function goTypeName(v: unknown): string {
   switch (typeof v) {
@@ -106,97 +127,126 @@ function asInt(v: unknown): bigint | undefined {
   return undefined;
 }
 
-function convertValue(c: ValueConverter, v: unknown, t: DeclType, mapListItem: boolean): Val {
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof GoFloat);
+
+interface FieldConv {
+  name: string;
+  conv: Conv;
+  /** The property is a CEL reserved word (selected by its plain name too). */
+  reserved: boolean;
+}
+
+function build(t: DeclType, tagRaw: boolean): Conv {
   const s = t.schema;
   if (s.xIntOrString) {
-    if (typeof v === 'string') return v;
-    const i = asInt(v);
-    if (i !== undefined) return i;
-    return new CelError('invalid data, expected XIntOrString value to be either a string or integer');
+    return (v) => {
+      if (typeof v === 'string') return v;
+      const i = asInt(v);
+      return i !== undefined ? i : new CelError('invalid data, expected XIntOrString value to be either a string or integer');
+    };
   }
   switch (s.type) {
     case 'object': {
-      if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof GoFloat) {
-        return new CelError('invalid data, expected a map for the provided schema with type=object');
-      }
-      const o = v as Record<string, unknown>;
+      const notMap = new CelError('invalid data, expected a map for the provided schema with type=object');
       if (t.kind === 'map') {
-        const m = new CelMap();
-        for (const k of Object.keys(o)) m.m.set(k, c.convert(o[k], t.elemType!));
-        return m;
+        const elem = t.elemType!;
+        return (v) => {
+          if (!isPlainObject(v)) return notMap;
+          const conv = converterFor(elem);
+          const m = new CelMap();
+          for (const k in v) m.m.set(k, conv(v[k]));
+          return m;
+        };
       }
-      let special = false;
-      const fields = t.byProperty;
-      const m = new Map<string | bigint | boolean, Val>();
-      let hidden: Record<string, unknown> | undefined;
-      for (const k in o) {
-        const x = o[k];
-        if (x === null || x === undefined) continue;
-        const f = fields?.get(k);
-        if (f === undefined) {
-          (hidden ??= {})[k] = x;
-          continue;
+      let fields: Map<string, FieldConv> | undefined;
+      return (v) => {
+        if (!isPlainObject(v)) return notMap;
+        fields ??= new Map([...(t.byProperty ?? [])].map(([k, f]) => [k, { name: f.name, conv: converterFor(f.type), reserved: f.name !== k && CEL_RESERVED_SYMBOLS.has(k) }]));
+        let special = false;
+        const m = new Map<string | bigint | boolean, Val>();
+        let hidden: Record<string, unknown> | undefined;
+        for (const k in v) {
+          const x = v[k];
+          if (x === null || x === undefined) continue;
+          const f = fields.get(k);
+          if (f === undefined) {
+            (hidden ??= {})[k] = x;
+            continue;
+          }
+          const cv = f.conv(x);
+          if (f.reserved || cv instanceof CelError) special = true;
+          m.set(f.name, cv);
         }
-        if (f.name !== k && CEL_RESERVED_SYMBOLS.has(k)) special = true;
-        const cv = c.convert(x, f.type);
-        if (cv instanceof CelError) special = true;
-        m.set(f.name, cv);
-      }
-      if (hidden !== undefined) m.set(HIDDEN_FIELDS_KEY, goJSONMarshal(hidden));
-      const out = new CelMap(special ? new ObjectFields(m) : m);
-      if (mapListItem) (out as unknown as { [RAW]?: Record<string, unknown> })[RAW] = o;
-      return out;
+        if (hidden !== undefined) m.set(HIDDEN_FIELDS_KEY, goJSONMarshal(hidden));
+        const out = new CelMap(special ? new ObjectFields(m) : m);
+        if (tagRaw) (out as unknown as { [RAW]?: Record<string, unknown> })[RAW] = v;
+        return out;
+      };
     }
     case 'array': {
-      if (!Array.isArray(v)) return new CelError('invalid data, expected an array for the provided schema with type=array');
+      const notArray = new CelError('invalid data, expected an array for the provided schema with type=array');
+      const sem: ListSemantics | undefined =
+        s.xListType === 'set' ? { kind: 'set' } : s.xListType === 'map' ? { kind: 'map', keys: s.xListMapKeys ?? [] } : undefined;
       const et = t.elemType!;
-      const isMapList = s.xListType === 'map';
-      const out = isMapList
-        ? v.map((x) => (x === null || x === undefined ? c.convert(x, et) : convertValue(c, x, et, true)))
-        : v.map((x) => c.convert(x, et));
-      if (s.xListType === 'set') markListType(out, { kind: 'set' });
-      else if (s.xListType === 'map') markListType(out, { kind: 'map', keys: s.xListMapKeys ?? [] });
-      return out;
+      return (v) => {
+        if (!Array.isArray(v)) return notArray;
+        const conv = sem?.kind === 'map' ? mapListItemConverter(et) : converterFor(et);
+        const out = new Array<Val>(v.length);
+        for (let i = 0; i < v.length; i++) out[i] = conv(v[i]);
+        if (sem !== undefined) markListType(out, sem);
+        return out;
+      };
     }
     case 'string': {
-      if (typeof v !== 'string') return new CelError(`invalid data, expected string, got ${goTypeName(v)}`);
+      const notString = (v: unknown) => new CelError(`invalid data, expected string, got ${goTypeName(v)}`);
       switch (s.valueValidation?.format) {
-        case 'duration': {
-          const d = parseStrfmtDuration(v);
-          return d instanceof Duration ? d : new CelError(`Invalid duration ${v}: ${d.message}`);
-        }
-        case 'date': {
-          const d = parseFullDate(v);
-          return d instanceof Timestamp ? d : new CelError(`Invalid date formatted string ${v}: ${d.message}`);
-        }
-        case 'date-time': {
-          const d = parseStrfmtDateTime(v);
-          return d instanceof Timestamp ? d : new CelError(`Invalid date-time formatted string ${v}: ${d.message}`);
-        }
-        case 'byte': {
-          const b = decodeBase64(v);
-          return b instanceof Uint8Array ? b : new CelError(`Invalid byte formatted string ${v}: ${b.message}`);
-        }
+        case 'duration':
+          return (v) => {
+            if (typeof v !== 'string') return notString(v);
+            const d = parseStrfmtDuration(v);
+            return d instanceof Duration ? d : new CelError(`Invalid duration ${v}: ${d.message}`);
+          };
+        case 'date':
+          return (v) => {
+            if (typeof v !== 'string') return notString(v);
+            const d = parseFullDate(v);
+            return d instanceof Timestamp ? d : new CelError(`Invalid date formatted string ${v}: ${d.message}`);
+          };
+        case 'date-time':
+          return (v) => {
+            if (typeof v !== 'string') return notString(v);
+            const d = parseStrfmtDateTime(v);
+            return d instanceof Timestamp ? d : new CelError(`Invalid date-time formatted string ${v}: ${d.message}`);
+          };
+        case 'byte':
+          return (v) => {
+            if (typeof v !== 'string') return notString(v);
+            const b = decodeBase64(v);
+            return b instanceof Uint8Array ? b : new CelError(`Invalid byte formatted string ${v}: ${b.message}`);
+          };
       }
-      return v;
+      return (v) => (typeof v === 'string' ? v : notString(v));
     }
     case 'number':
-      if (typeof v === 'number') return v;
-      if (typeof v === 'bigint') return Number(v);
-      if (v instanceof GoFloat) return v.value;
-      return new CelError(`invalid data, expected float, got ${goTypeName(v)}`);
-    case 'integer': {
-      const i = asInt(v);
-      if (i !== undefined) return i;
-      return new CelError(`invalid data, expected int, got ${goTypeName(v)}`);
-    }
+      return (v) => {
+        if (typeof v === 'number') return v;
+        if (typeof v === 'bigint') return Number(v);
+        if (v instanceof GoFloat) return v.value;
+        return new CelError(`invalid data, expected float, got ${goTypeName(v)}`);
+      };
+    case 'integer':
+      return (v) => {
+        if (typeof v === 'number' && Number.isSafeInteger(v) && !Object.is(v, -0)) return BigInt(v);
+        const i = asInt(v);
+        return i !== undefined ? i : new CelError(`invalid data, expected int, got ${goTypeName(v)}`);
+      };
     case 'boolean':
-      if (typeof v === 'boolean') return v;
-      return new CelError(`invalid data, expected bool, got ${goTypeName(v)}`);
+      return (v) => (typeof v === 'boolean' ? v : new CelError(`invalid data, expected bool, got ${goTypeName(v)}`));
   }
-  return new CelError(
+  const err = new CelError(
     `invalid type, expected object, array, number, integer, boolean or string, or no type with x-kubernetes-int-or-string or x-kubernetes-preserve-unknown-fields is true, got ${s.type}`,
   );
+  return () => err;
 }
 
 const NS = 1_000_000_000n;
