@@ -28,7 +28,7 @@ before(async () => {
   kc.loadFromFile(s.kubeconfig);
   const ext = kc.makeApiClient(ApiextensionsV1Api);
   await ext.createCustomResourceDefinition({ body: parseYaml(crontabCRDYAML) });
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 400; i++) {
     const crd = await ext.readCustomResourceDefinition({ name: 'crontabs.stable.example.com' });
     if (crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) break;
     await new Promise((r) => setTimeout(r, 50));
@@ -89,14 +89,14 @@ test('an informer sees add, update and delete', async () => {
   });
   await informer.start();
   await api.createNamespacedCustomObject({ ...ref, body: body('inf-1') });
-  for (let i = 0; i < 100 && !seen.includes('add inf-1'); i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 500 && !seen.includes('add inf-1'); i++) await new Promise((r) => setTimeout(r, 20));
   await api.patchNamespacedCustomObject(
     { ...ref, name: 'inf-1', body: { spec: { image: 'v2' } } },
     setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
   );
-  for (let i = 0; i < 100 && !seen.includes('update inf-1 v2'); i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 500 && !seen.includes('update inf-1 v2'); i++) await new Promise((r) => setTimeout(r, 20));
   await api.deleteNamespacedCustomObject({ ...ref, name: 'inf-1' });
-  await Promise.race([done, new Promise((r) => setTimeout(r, 5000))]);
+  await Promise.race([done, new Promise((r) => setTimeout(r, 15000))]);
   await informer.stop();
   assert.deepEqual(seen, ['add inf-1', 'update inf-1 v2', 'delete inf-1']);
 });
