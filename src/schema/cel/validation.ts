@@ -414,7 +414,9 @@ function validateExpressions(n: Node, st: State, path: Path, obj: unknown, oldOb
     };
     let detail: string | undefined;
     if (compiled.messageExpression !== undefined) {
-      const m = evalMessageExpression(compiled, vars, budget);
+      // As upstream, the message is evaluated in the node's plain activation: oldSelf (not optional)
+      // only when a rule of the node uses it and there is an old value.
+      const m = evalMessageExpression(compiled, oldSelf === undefined ? { self } : { self, oldSelf }, budget);
       if ('detail' in m) {
         detail = m.detail;
         budget = m.remaining;

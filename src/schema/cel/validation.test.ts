@@ -1,0 +1,89 @@
+/**
+ * The rule validator's own behaviours beyond the upstream tables: oldSelf correlation through
+ * list-type=map keys (and none through atomic lists), the per-object budget across nodes, errors at
+ * the resource root printed as kube-apiserver prints them, and ratcheted failures as warnings.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { errorString } from '../../apimachinery/field/errors.ts';
+import { newStructural } from '../structural.ts';
+import type { JSONSchemaProps } from '../types.ts';
+import { compileCELValidator } from './validation.ts';
+
+const item: JSONSchemaProps = {
+  type: 'object',
+  properties: { name: { type: 'string' }, v: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self >= oldSelf', message: 'may not decrease' }] } },
+};
+
+const listSchema = (listType: 'map' | 'atomic'): JSONSchemaProps => ({
+  type: 'object',
+  properties: {
+    l: {
+      type: 'array',
+      items: item,
+      'x-kubernetes-list-type': listType,
+      ...(listType === 'map' ? { 'x-kubernetes-list-map-keys': ['name'] } : {}),
+    },
+  },
+});
+
+test('transition rules correlate list-type=map items by key, regardless of order', () => {
+  const v = compileCELValidator(newStructural(listSchema('map')), false)!;
+  const old = { l: [{ name: 'a', v: 5 }, { name: 'b', v: 1 }] };
+  const r = v.validate({ l: [{ name: 'b', v: 2 }, { name: 'a', v: 4 }, { name: 'c', v: 0 }] }, old);
+  assert.deepEqual(r.errors.map(errorString), ['l[1].v: Invalid value: 4: may not decrease']);
+});
+
+test('transition rules do not run under atomic lists (no correlation)', () => {
+  const v = compileCELValidator(newStructural(listSchema('atomic')), false)!;
+  const r = v.validate({ l: [{ name: 'a', v: 0 }] }, { l: [{ name: 'a', v: 5 }] });
+  assert.deepEqual(r.errors, []);
+  assert.equal(r.remainingBudget, 10_000_000, 'the rule never ran');
+});
+
+test('rule errors at the resource root print as <nil>, objects omit their value', () => {
+  const v = compileCELValidator(
+    newStructural({
+      type: 'object',
+      'x-kubernetes-validations': [{ rule: "self.metadata.name.startsWith('x')", messageExpression: "'name ' + self.metadata.name + ' must start with x'" }],
+      properties: { spec: { type: 'object', properties: { n: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: 'self.n > 1', reason: 'FieldValueForbidden', fieldPath: '.n' }] } },
+    }),
+    true,
+  )!;
+  const r = v.validate({ apiVersion: 'v1', kind: 'K', metadata: { name: 'abc', labels: { a: 'b' } }, spec: { n: 1 } });
+  assert.deepEqual(r.errors.map(errorString), ['<nil>: Invalid value: name abc must start with x', 'spec.n: Forbidden: failed rule: self.n > 1']);
+});
+
+test('the budget runs out across nodes, then no further rules run', () => {
+  const v = compileCELValidator(
+    newStructural({
+      type: 'object',
+      properties: { l: { type: 'array', items: { type: 'string', 'x-kubernetes-validations': [{ rule: "self.contains('x') || true" }] } } },
+    }),
+    false,
+  )!;
+  const full = v.validate({ l: ['a', 'b', 'c', 'd'] });
+  const perItem = (10_000_000 - full.remainingBudget) / 4;
+  assert.ok(perItem > 0);
+  const r = v.validate({ l: ['a', 'b', 'c', 'd'] }, undefined, { budget: perItem * 2 + 1 });
+  assert.deepEqual(r.errors.map(errorString), ['l[2]: Invalid value: "string": validation failed due to running out of cost budget, no further validation rules will be run']);
+  assert.equal(r.remainingBudget, -1);
+});
+
+test('ratcheting: failures on unchanged values become warnings, changed values still fail', () => {
+  const v = compileCELValidator(
+    newStructural({
+      type: 'object',
+      properties: {
+        a: { type: 'string', 'x-kubernetes-validations': [{ rule: "self == 'ok'", message: 'must be ok' }] },
+        b: { type: 'string', 'x-kubernetes-validations': [{ rule: "self == 'ok'", message: 'must be ok' }] },
+      },
+    }),
+    false,
+  )!;
+  const r = v.validate({ a: 'bad', b: 'worse' }, { a: 'bad', b: 'bad' }, { ratcheting: true });
+  assert.deepEqual(r.errors.map(errorString), ['b: Invalid value: "worse": must be ok']);
+  assert.deepEqual(r.warnings, ['a: Invalid value: "bad": must be ok']);
+  const strict = v.validate({ a: 'bad', b: 'worse' }, { a: 'bad', b: 'bad' });
+  assert.equal(strict.errors.length, 2, 'without ratcheting both fail');
+});
