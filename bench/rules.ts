@@ -193,7 +193,7 @@ for (const r of RULES) {
   const vars = { self: conv.convert(data, decl), oldSelf: conv.convert(old, decl) };
   const ours = c.program.eval(vars);
   const celJs = celJsParse(r.rule);
-  const peerVars = { self: withBigInts(data), oldSelf: withBigInts(old) } as Record<string, never>;
+  const peerVars = { self: withBigInts(data), oldSelf: withBigInts(old) } as unknown as Record<string, never>;
   const theirs = celJs(peerVars);
   if (ours.value !== theirs) console.warn(`   ${r.rule}: results differ: ${String(ours.value ?? ours.error?.message)} / ${String(theirs)}`);
   const o: number[] = [];
