@@ -30,7 +30,7 @@ import { invalidCertificates, validCertificates } from './lib/certificates.ts';
 import { generateHTTPRoutes, writeYAMLFiles } from './lib/httproutes.ts';
 import { toJSONSchema } from './lib/jsonschema.ts';
 import { crdVersionSchema, docsOfKind, type Doc } from './lib/manifests.ts';
-import { elapsedNs, formatNs, median, timeOnce, timeRuns } from './lib/timing.ts';
+import { elapsedNs, formatNs, median, timeInterleaved, timeOnce, type Timed } from './lib/timing.ts';
 
 // ajv-formats is CommonJS: under Node's ESM loader the default import is module.exports itself.
 const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as FormatsPlugin;
@@ -80,33 +80,34 @@ interface Row {
   peer: number;
 }
 
-function timeValidate(docs: readonly Doc[], fn: (d: Doc) => unknown): number {
+/** Ours and the peer over docs (cycled), runs interleaved; ns per object for each. */
+function timeValidate(docs: readonly Doc[], ours: (d: Doc) => unknown, peer: (d: Doc) => unknown): [number, number] {
   const len = docs.length;
-  return timeRuns(
-    (n) => {
+  const loop = (fn: (d: Doc) => unknown): Timed => ({
+    body: (n) => {
       for (let i = 0; i < n; i++) fn(docs[i % len]!);
     },
-    { runs: RUNS, minRunMs: MIN_RUN_MS },
-  ).nsPerOp;
+  });
+  const [a, b] = timeInterleaved([loop(ours), loop(peer)], { runs: RUNS, minRunMs: MIN_RUN_MS });
+  return [a!.nsPerOp, b!.nsPerOp];
 }
 
-/** Times fn over fresh deep copies of docs (it mutates them); copying is done untimed before each run. */
-function timeWritePath(docs: readonly Doc[], fn: (d: Doc) => unknown): number {
+/** As timeValidate, over fresh deep copies of docs (the functions mutate them), copied untimed before each run. */
+function timeWritePath(docs: readonly Doc[], ours: (d: Doc) => unknown, peer: (d: Doc) => unknown): [number, number] {
   const len = docs.length;
   let pool: Doc[] = [];
-  return timeRuns(
-    (n) => {
+  const setup = (n: number): void => {
+    pool = [];
+    for (let i = 0; i < n; i++) pool.push(structuredClone(docs[i % len]!));
+  };
+  const loop = (fn: (d: Doc) => unknown): Timed => ({
+    setup,
+    body: (n) => {
       for (let i = 0; i < n; i++) fn(pool[i]!);
     },
-    {
-      runs: RUNS,
-      minRunMs: MIN_RUN_MS,
-      setup: (n) => {
-        pool = [];
-        for (let i = 0; i < n; i++) pool.push(structuredClone(docs[i % len]!));
-      },
-    },
-  ).nsPerOp;
+  });
+  const [a, b] = timeInterleaved([loop(ours), loop(peer)], { runs: RUNS, minRunMs: MIN_RUN_MS });
+  return [a!.nsPerOp, b!.nsPerOp];
 }
 
 /** Ours and ajv's verdicts on every doc; prints where they differ, with each side's first reason. */
@@ -156,23 +157,23 @@ function benchKind(kind: Kind): Row[] {
     ['invalid', kind.invalid],
   ] as const) {
     if (docs.length === 0) continue;
-    rows.push({
-      label: `${kind.name} ${label} validate`,
-      count: docs.length,
-      ours: timeValidate(docs, (d) => ours.validate(d)),
-      peer: timeValidate(docs, (d) => peer(d)),
-    });
+    const [o, p] = timeValidate(
+      docs,
+      (d) => ours.validate(d),
+      (d) => peer(d),
+    );
+    rows.push({ label: `${kind.name} ${label} validate`, count: docs.length, ours: o, peer: p });
   }
-  rows.push({
-    label: `${kind.name} valid prune+default+validate`,
-    count: kind.valid.length,
-    ours: timeWritePath(kind.valid, (d) => {
+  const [o, p] = timeWritePath(
+    kind.valid,
+    (d) => {
       ours.prune(d);
       ours.default(d);
       return ours.validate(d);
-    }),
-    peer: timeWritePath(kind.valid, (d) => peerWrite(d)),
-  });
+    },
+    (d) => peerWrite(d),
+  );
+  rows.push({ label: `${kind.name} valid prune+default+validate`, count: kind.valid.length, ours: o, peer: p });
   return rows;
 }
 

@@ -33,36 +33,53 @@ export interface RunResult {
   samples: number[];
 }
 
-/**
- * Times `body(iterations)`, which must perform `iterations` operations: first calibrates the count
- * (doubling until one call lasts `minRunMs`, which also warms the JIT), then runs `runs` timed calls
- * and returns the median ns per operation. `setup(iterations)`, when given, runs untimed before each
- * call (for inputs a call consumes, such as objects it mutates).
- */
-export function timeRuns(
-  body: (iterations: number) => void,
-  opts: RunOptions & { setup?: (iterations: number) => void } = {},
-): RunResult {
-  const runs = opts.runs ?? 5;
-  const minNs = (opts.minRunMs ?? 200) * 1e6;
+/** A timed body: `body(iterations)` performs `iterations` operations; `setup(iterations)`, when given, runs untimed before each call (for inputs a call consumes, such as objects it mutates). */
+export interface Timed {
+  body: (iterations: number) => void;
+  setup?: (iterations: number) => void;
+}
+
+/** The iteration count for which one call of t lasts at least minNs (doubling, which also warms the JIT). */
+function calibrate(t: Timed, minNs: number): number {
   let n = 1;
   for (;;) {
-    opts.setup?.(n);
-    const t = process.hrtime.bigint();
-    body(n);
-    const ns = elapsedNs(t);
-    if (ns >= minNs) break;
+    t.setup?.(n);
+    const start = process.hrtime.bigint();
+    t.body(n);
+    const ns = elapsedNs(start);
+    if (ns >= minNs) return n;
     // Jump towards the target once a measurable time is seen, with a margin for noise.
     n = ns > 1e6 ? Math.ceil((n * minNs * 1.1) / ns) : n * 2;
   }
-  const samples: number[] = [];
-  for (let r = 0; r < runs; r++) {
-    opts.setup?.(n);
-    const t = process.hrtime.bigint();
-    body(n);
-    samples.push(elapsedNs(t) / n);
-  }
-  return { nsPerOp: median(samples), iterations: n, samples };
+}
+
+function sample(t: Timed, n: number): number {
+  t.setup?.(n);
+  const start = process.hrtime.bigint();
+  t.body(n);
+  return elapsedNs(start) / n;
+}
+
+/**
+ * Times `body(iterations)`: first calibrates the count so that one call lasts `minRunMs`, then runs
+ * `runs` timed calls and returns the median ns per operation.
+ */
+export function timeRuns(body: (iterations: number) => void, opts: RunOptions & { setup?: (iterations: number) => void } = {}): RunResult {
+  return timeInterleaved([{ body, setup: opts.setup }], opts)[0]!;
+}
+
+/**
+ * Times several bodies that are to be compared, alternating their runs (a, b, a, b, ...) so that a
+ * change in machine load during the measurement affects each alike. Each is calibrated on its own;
+ * returns one result per body, in order.
+ */
+export function timeInterleaved(bodies: readonly Timed[], opts: RunOptions = {}): RunResult[] {
+  const runs = opts.runs ?? 5;
+  const minNs = (opts.minRunMs ?? 200) * 1e6;
+  const counts = bodies.map((t) => calibrate(t, minNs));
+  const samples: number[][] = bodies.map(() => []);
+  for (let r = 0; r < runs; r++) bodies.forEach((t, i) => samples[i]!.push(sample(t, counts[i]!)));
+  return bodies.map((_, i) => ({ nsPerOp: median(samples[i]!), iterations: counts[i]!, samples: samples[i]! }));
 }
 
 /** The median duration in ns of `rounds` single calls of fn (compile times and other one-offs). */
