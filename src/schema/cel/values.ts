@@ -47,24 +47,94 @@ export function markListType(l: readonly Val[], s: ListSemantics): readonly Val[
   return l;
 }
 
+type MapKey = string | bigint | boolean;
+
+/** How one object type's fields convert: by escaped name and by JSON property. */
+interface ObjectSpec {
+  byName: Map<string, FieldConv>;
+  byProperty: Map<string, FieldConv>;
+}
+
 /**
- * The fields of an object that needs more than a plain Map (rare; plain objects use a Map):
+ * The fields of an object value, converted from the data lazily, as Kubernetes' unstructuredMap
+ * converts on access: a field is converted when a rule selects it; size, iteration and equality
+ * convert the rest first. Also:
  * - a property named as a CEL reserved word: `self.namespace` finds the field stored as
  *   `__namespace__`, as Kubernetes' runtime unescapes selected names;
  * - a field whose data does not fit its schema: `has(self.f)` raises the conversion error, as
  *   unstructuredMap.Contains does. WORKAROUND (engine limitation): the runtime answers has() with
  *   the fields Map's has(), so this has() hands back the error value in place of a boolean.
  */
-class ObjectFields extends Map<string | bigint | boolean, Val> {
-  override get(k: string | bigint | boolean): Val | undefined {
-    const v = super.get(k);
-    if (v === undefined && typeof k === 'string' && CEL_RESERVED_SYMBOLS.has(k)) return super.get(`__${k}__`);
-    return v;
+class ObjectFields extends Map<MapKey, Val> {
+  /** The data not yet fully converted; undefined once every field is. */
+  private pending: Record<string, unknown> | undefined;
+
+  constructor(
+    private readonly spec: ObjectSpec,
+    raw: Record<string, unknown>,
+  ) {
+    super();
+    this.pending = raw;
   }
-  override has(k: string | bigint | boolean): boolean {
+
+  override get(k: MapKey): Val | undefined {
+    const v = super.get(k);
+    if (v !== undefined || typeof k !== 'string') return v;
+    const f = this.spec.byName.get(k);
+    if (f === undefined) return CEL_RESERVED_SYMBOLS.has(k) ? this.get(`__${k}__`) : undefined;
+    if (this.pending === undefined) return undefined;
+    const x = this.pending[f.property];
+    if (x === null || x === undefined) return undefined;
+    const cv = f.conv(x);
+    super.set(k, cv);
+    return cv;
+  }
+
+  override has(k: MapKey): boolean {
     const v = this.get(k);
     if (v instanceof CelError) return v as unknown as boolean;
     return v !== undefined;
+  }
+
+  /** Converts every remaining field (and the fields rules cannot see, for equality). */
+  private all(): void {
+    const raw = this.pending;
+    if (raw === undefined) return;
+    this.pending = undefined;
+    let hidden: Record<string, unknown> | undefined;
+    for (const k in raw) {
+      const x = raw[k];
+      if (x === null || x === undefined) continue;
+      const f = this.spec.byProperty.get(k);
+      if (f === undefined) (hidden ??= {})[k] = x;
+      else if (!super.has(f.name)) super.set(f.name, f.conv(x));
+    }
+    if (hidden !== undefined) super.set(HIDDEN_FIELDS_KEY, goJSONMarshal(hidden));
+  }
+
+  override get size(): number {
+    this.all();
+    return super.size;
+  }
+  override keys(): MapIterator<MapKey> {
+    this.all();
+    return super.keys();
+  }
+  override values(): MapIterator<Val> {
+    this.all();
+    return super.values();
+  }
+  override entries(): MapIterator<[MapKey, Val]> {
+    this.all();
+    return super.entries();
+  }
+  override [Symbol.iterator](): MapIterator<[MapKey, Val]> {
+    this.all();
+    return super[Symbol.iterator]();
+  }
+  override forEach(cb: (v: Val, k: MapKey, m: Map<MapKey, Val>) => void, thisArg?: unknown): void {
+    this.all();
+    super.forEach(cb, thisArg);
   }
 }
 
@@ -130,10 +200,11 @@ function asInt(v: unknown): bigint | undefined {
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof GoFloat);
 
 interface FieldConv {
+  /** The escaped CEL name. */
   name: string;
+  /** The JSON property. */
+  property: string;
   conv: Conv;
-  /** The property is a CEL reserved word (selected by its plain name too). */
-  reserved: boolean;
 }
 
 function build(t: DeclType, tagRaw: boolean): Conv {
@@ -158,27 +229,14 @@ function build(t: DeclType, tagRaw: boolean): Conv {
           return m;
         };
       }
-      let fields: Map<string, FieldConv> | undefined;
+      let spec: ObjectSpec | undefined;
       return (v) => {
         if (!isPlainObject(v)) return notMap;
-        fields ??= new Map([...(t.byProperty ?? [])].map(([k, f]) => [k, { name: f.name, conv: converterFor(f.type), reserved: f.name !== k && CEL_RESERVED_SYMBOLS.has(k) }]));
-        let special = false;
-        const m = new Map<string | bigint | boolean, Val>();
-        let hidden: Record<string, unknown> | undefined;
-        for (const k in v) {
-          const x = v[k];
-          if (x === null || x === undefined) continue;
-          const f = fields.get(k);
-          if (f === undefined) {
-            (hidden ??= {})[k] = x;
-            continue;
-          }
-          const cv = f.conv(x);
-          if (f.reserved || cv instanceof CelError) special = true;
-          m.set(f.name, cv);
+        if (spec === undefined) {
+          const byProperty = new Map([...(t.byProperty ?? [])].map(([k, f]) => [k, { name: f.name, property: k, conv: converterFor(f.type) }]));
+          spec = { byProperty, byName: new Map([...byProperty.values()].map((f) => [f.name, f])) };
         }
-        if (hidden !== undefined) m.set(HIDDEN_FIELDS_KEY, goJSONMarshal(hidden));
-        const out = new CelMap(special ? new ObjectFields(m) : m);
+        const out = new CelMap(new ObjectFields(spec, v));
         if (tagRaw) (out as unknown as { [RAW]?: Record<string, unknown> })[RAW] = v;
         return out;
       };
