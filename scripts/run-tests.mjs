@@ -1,6 +1,7 @@
 // Runs every test of the project with node's test runner (through tsx, since Node 20 cannot
 // strip TypeScript types). Node 20's `--test` takes no glob patterns, so the files are found here:
-// unit tests beside the code (src/**/*.test.ts) and end-to-end suites under test/.
+// unit tests beside the code (src/**/*.test.ts), end-to-end suites under test/, and the
+// benchmark helpers' own tests under bench/.
 // Extra arguments are passed through, e.g. `npm test -- --test-name-pattern=watch`, and a path
 // argument narrows the run to the test files under it.
 import { readdirSync, statSync } from 'node:fs';
@@ -22,7 +23,7 @@ function collect(dir, out) {
   return out;
 }
 
-const roots = paths.length > 0 ? paths : ['src', 'test'];
+const roots = paths.length > 0 ? paths : ['src', 'test', 'bench'];
 const files = roots.flatMap((r) => (statSync(join(root, r)).isDirectory() ? collect(join(root, r), []) : [r])).sort();
 if (files.length === 0) {
   console.error('no test files found under', roots.join(', '));
