@@ -17,5 +17,7 @@ test('cel-spec conformance suite', () => {
   assert.deepEqual(unexpected.map((r) => `${testKey(r)}: ${r.reason}`), []);
   const fixed = Object.keys(KNOWN_FAILURES).filter((k) => results.some((r) => testKey(r) === k && r.status === 'pass'));
   assert.deepEqual(fixed, [], 'known failures that now pass: remove them from KNOWN_FAILURES');
-  assert.ok(results.filter((r) => r.status === 'pass').length >= 1714);
+  // Every plain-value and well-known-type test runs: only the protobuf test messages are missing.
+  assert.deepEqual([...skipped.keys()], ['needs protobuf test messages (TestAllTypes...)']);
+  assert.ok(results.filter((r) => r.status === 'pass').length >= 1851);
 });

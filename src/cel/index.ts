@@ -24,6 +24,7 @@ import { extensionOverloads } from './lib/runtime.ts';
 import { optionalLibrary, standardLibrary } from './lib/std/decls.ts';
 import { stdImpls, stdOverloads } from './lib/std/impl.ts';
 import type { ParsedExpr } from './syntax/ast.ts';
+import { macrosForLibraries } from './syntax/macros.ts';
 import { parse, type ParseOptions } from './syntax/parser.ts';
 
 export type { Activation } from './eval/planner.ts';
@@ -146,10 +147,13 @@ export class Env {
   private readonly checkEnv: CheckEnv;
   private readonly registry: Registry;
   private readonly declared: Set<string>;
+  private readonly parseOptions: ParseOptions;
 
   constructor(opts: EnvOptions = {}) {
     this.options = opts;
     const libs = [standardLibrary, optionalLibrary, ...(opts.libraries ?? [])];
+    // Libraries name the macros they enable (ext.Lists' sortBy, ext.Math's greatest/least, ...).
+    this.parseOptions = { ...opts.parse, macros: opts.parse?.macros ?? macrosForLibraries(libs.flatMap((l) => l.macros ?? [])) };
     this.checkEnv = new CheckEnv({
       container: opts.container,
       provider: opts.provider,
@@ -168,13 +172,13 @@ export class Env {
 
   /** Parses only. */
   parse(source: string): { parsed?: ParsedExpr; issues?: string } {
-    const r = parse(source, this.options.parse);
+    const r = parse(source, this.parseOptions);
     return r.parsed ? { parsed: r.parsed } : { issues: r.issues.toString() };
   }
 
   /** Parses and type-checks. */
   check(source: string): { checked?: CheckedExpr; issues?: string } {
-    const r = parse(source, this.options.parse);
+    const r = parse(source, this.parseOptions);
     if (!r.parsed) return { issues: r.issues.toString() };
     const c = check(r.parsed, this.checkEnv);
     return c.checked ? { checked: c.checked } : { issues: c.issues.toString() };
@@ -187,7 +191,7 @@ export class Env {
 
   /** Parse -> check (unless disabled) -> plan. */
   compile(source: string): CompileResult {
-    const r = parse(source, this.options.parse);
+    const r = parse(source, this.parseOptions);
     if (!r.parsed) return { issues: r.issues.toString() };
     if (this.options.disableCheck) return { program: this.planParsed(r.parsed.expr, undefined, DynType) };
     const c = check(r.parsed, this.checkEnv);
@@ -199,12 +203,14 @@ export class Env {
   planChecked(checked: CheckedExpr): Program {
     const overloads = new Map<number, string[]>();
     const identNames = new Map<number, string>();
+    const constants = new Map<number, Val>();
     for (const [id, ref] of checked.referenceMap) {
       if (ref.overloadIds.length) overloads.set(id, ref.overloadIds);
+      else if (ref.value !== undefined) constants.set(id, ref.value);
       else if (ref.name !== undefined) identNames.set(id, ref.name);
     }
     const t = checked.typeMap.get(checked.expr.id) ?? DynType;
-    return this.planParsed(checked.expr, { overloads, identNames }, t, checked);
+    return this.planParsed(checked.expr, { overloads, identNames, constants }, t, checked);
   }
 
   private planParsed(expr: ParsedExpr['expr'], info: CheckedInfo | undefined, type: Type, checked?: CheckedExpr): Program {

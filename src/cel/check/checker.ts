@@ -484,7 +484,7 @@ class Checker {
   /** The reference of a resolved identifier, with the value of an enum constant. */
   private identReference(name: string): Reference {
     const n = name.startsWith('.') ? name.slice(1) : name;
-    const value = this.lookupLocal(n) ? undefined : this.env.provider.findEnumValue?.(n);
+    const value = this.lookupLocal(n) ? undefined : this.env.findEnumValue(n);
     return value === undefined ? { name, overloadIds: [] } : { name, overloadIds: [], value };
   }
 

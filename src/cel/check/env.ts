@@ -96,7 +96,8 @@ const WELL_KNOWN_FIELDS: Record<string, Record<string, Type>> = {
   'google.protobuf.Duration': { seconds: IntType, nanos: IntType },
   'google.protobuf.Timestamp': { seconds: IntType, nanos: IntType },
   'google.protobuf.Value': {
-    null_value: NullType,
+    // An enum field: cel-go types enum fields int (google.protobuf.NullValue.NULL_VALUE is 0).
+    null_value: IntType,
     number_value: DoubleType,
     string_value: StringType,
     bool_value: BoolType,
@@ -260,8 +261,14 @@ export class CheckEnv {
     if (builtin) return { name, type: builtin };
     const t = this.findStructType(name);
     if (t) return { name, type: typeOf(t) };
-    if (this.provider.findEnumValue?.(name) !== undefined) return { name, type: IntType };
+    if (this.findEnumValue(name) !== undefined) return { name, type: IntType };
     return undefined;
+  }
+
+  /** The value of a fully qualified enum constant: google.protobuf.NullValue's, then the provider's. */
+  findEnumValue(name: string): bigint | undefined {
+    if (name === 'google.protobuf.NullValue.NULL_VALUE') return 0n;
+    return this.provider.findEnumValue?.(name);
   }
 
   /** A type named by a message-construction expression (cel-go's resolveTypeIdent). */

@@ -30,6 +30,7 @@ import {
   equals,
   typeName,
 } from './values.ts';
+import { WELL_KNOWN_MESSAGES, constructWellKnown } from './wellknown.ts';
 
 /** Supplies global variables by name (undefined: not bound). */
 export interface Activation {
@@ -80,6 +81,8 @@ export interface CheckedInfo {
   overloads?: Map<number, string[]>;
   /** Node id -> the fully qualified variable name an identifier or select chain resolved to. */
   identNames?: Map<number, string>;
+  /** Node id -> the value of an identifier or select chain the checker resolved to an enum constant. */
+  constants?: Map<number, Val>;
 }
 
 export interface PlanOptions {
@@ -176,8 +179,14 @@ export function plan(expr: Expr, opts: PlanOptions): Plan {
 
 type Scope = Map<string, number>;
 
+/** Slot markers of cel.@block indexes: not yet evaluated, and being evaluated (a cycle). */
+const UNEVALUATED = { unevaluated: true } as unknown as Val;
+const IN_PROGRESS = { inProgress: true } as unknown as Val;
+
 class Planner {
   nslots = 0;
+  /** Slots of cel.@block indexes -> their initialisers (filled once planned). */
+  private readonly blockSlots = new Map<number, { init?: Closure }>();
   private readonly container: string[];
   constructor(private readonly o: PlanOptions) {
     this.container = o.container ? o.container.split('.') : [];
@@ -239,6 +248,21 @@ class Planner {
 
   private planIdent(e: Expr & { kind: 'ident' }, sc: Scope): Closure {
     const slot = sc.get(e.name);
+    const lazy = slot !== undefined ? this.blockSlots.get(slot) : undefined;
+    if (lazy) {
+      // A cel.@block index: evaluated on first use, then memoised for the rest of the evaluation.
+      const name = e.name;
+      return (f) => {
+        f.cost++;
+        let v: Val = f.slots[slot!]!;
+        if (v === UNEVALUATED) {
+          f.slots[slot!] = IN_PROGRESS;
+          v = lazy.init!(f);
+          f.slots[slot!] = v;
+        } else if (v === IN_PROGRESS) return new CelError(`no such attribute(s): id: ${e.id}, names: [${name}]`, e.id);
+        return v;
+      };
+    }
     if (slot !== undefined) {
       return (f) => {
         f.cost++;
@@ -270,6 +294,8 @@ class Planner {
    * are not declared, a runtime search over the candidates.
    */
   private planGlobal(parts: string[], id: number): { fn: Closure; used: number } | undefined {
+    const enumValue = this.o.checked?.constants?.get(id);
+    if (enumValue !== undefined) return { fn: constant(enumValue), used: parts.length };
     const checkedName = this.o.checked?.identNames?.get(id)?.replace(/^\./, '');
     if (checkedName !== undefined) {
       return { fn: this.globalGetter(checkedName, 0, id), used: parts.length };
@@ -357,6 +383,8 @@ class Planner {
     if (!e.testOnly) {
       const chain = this.chainOf(e, sc);
       if (chain) {
+        const enumValue = this.o.checked?.constants?.get(e.id);
+        if (enumValue !== undefined) return constant(enumValue);
         const checkedName = this.o.checked?.identNames?.get(e.id)?.replace(/^\./, '');
         if (checkedName !== undefined) return this.globalGetter(checkedName, 0, e.id);
         if (!this.o.declaredVars) {
@@ -403,6 +431,7 @@ class Planner {
   }
 
   private planCall(e: Expr & { kind: 'call' }, sc: Scope): Closure {
+    if (e.fn === 'cel.@block' && !e.target && e.args.length === 2) return this.planBlock(e.args[0]!, e.args[1]!, sc);
     const qualified = this.qualifiedFunction(e, sc);
     if (qualified && !(e.target && this.targetIsVariable(e.target, sc))) {
       return this.planFunction(qualified, false, e.args.map((a) => this.plan(a, sc)), e);
@@ -810,6 +839,8 @@ class Planner {
 
   private planStruct(e: Expr & { kind: 'struct' }, sc: Scope): Closure {
     const fields = e.fields.map((fl) => ({ name: fl.name, v: this.plan(fl.value, sc), opt: fl.optional }));
+    const wkt = this.candidates(e.typeName).find((c) => WELL_KNOWN_MESSAGES.has(c));
+    if (wkt && !this.o.typeNames?.has(wkt)) return this.planWellKnown(wkt, fields);
     const known = this.o.typeNames && this.candidates(e.typeName).find((c) => this.o.typeNames!.has(c));
     if (!known) {
       const err = new CelError(`unknown type: ${e.typeName}`, e.id);
@@ -829,6 +860,53 @@ class Planner {
       }
       f.cost += COST_STRUCT_CREATE;
       return m;
+    };
+  }
+
+  /**
+   * `cel.@block([init0, ...], expr)` (cel-go ext/bindings.go): `@indexN` names initialiser N, each
+   * evaluated at most once per evaluation, when first referenced (initialisers may refer to each
+   * other). An empty initialiser list is just `expr`.
+   */
+  private planBlock(inits: Expr, body: Expr, sc: Scope): Closure {
+    if (inits.kind !== 'list') {
+      const err = new CelError('cel.@block expects a list constructor as the first argument', inits.id);
+      return () => err;
+    }
+    if (inits.elements.length === 0) return this.plan(body, sc);
+    const inner = new Map(sc);
+    const cells = inits.elements.map((_, i) => {
+      const slot = this.nslots++;
+      inner.set(`@index${i}`, slot);
+      const cell: { init?: Closure } = {};
+      this.blockSlots.set(slot, cell);
+      return { slot, cell };
+    });
+    inits.elements.forEach((el, i) => (cells[i]!.cell.init = this.plan(el, inner)));
+    const fn = this.plan(body, inner);
+    const slots = cells.map((c) => c.slot);
+    return (f) => {
+      for (const s of slots) f.slots[s] = UNEVALUATED;
+      return fn(f);
+    };
+  }
+
+  /** A well-known message constructed by name: the CEL value it stands for (eval/wellknown.ts). */
+  private planWellKnown(name: string, fields: { name: string; v: Closure; opt: boolean }[]): Closure {
+    return (f) => {
+      const set: [string, Val][] = [];
+      for (const fl of fields) {
+        let v = fl.v(f);
+        if (isErrOrUnk(v)) return v;
+        if (fl.opt) {
+          if (!(v instanceof Optional)) return new CelError(`cannot initialize optional entry '${fl.name}' from non-optional value ${typeName(v)}`);
+          if (v.value === undefined) continue;
+          v = v.value;
+        }
+        set.push([fl.name, v]);
+      }
+      f.cost += COST_STRUCT_CREATE;
+      return constructWellKnown(name, set);
     };
   }
 

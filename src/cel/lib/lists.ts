@@ -3,13 +3,26 @@
  * lists.range and `@sortByAssociatedKeys` (what the sortBy macro expands to). first/last are in the
  * optional library (std/decls.ts, optional.ts).
  */
-import { DynType, IntType, listOf, typeParam } from '../check/types.ts';
+import {
+  BoolType,
+  BytesType,
+  DoubleType,
+  DurationType,
+  DynType,
+  IntType,
+  StringType,
+  TimestampType,
+  UintType,
+  listOf,
+  typeName as checkedTypeName,
+  typeParam,
+  type Type,
+} from '../check/types.ts';
 import { CelError, type Val, compare, equals, typeName } from '../eval/values.ts';
 import type { Library } from './decls.ts';
 import { err, fn, global, member } from './define.ts';
 
 const T = typeParam('T');
-const U = typeParam('U');
 const LT = listOf(T);
 const I = IntType;
 
@@ -55,6 +68,16 @@ function sortList(l: Val[], keys?: Val[]): Val {
   return idx.map((i) => l[i]!);
 }
 
+function sortByAssociatedKeys(l: Val[], k: Val[]): Val {
+  if (k.length !== l.length) {
+    return err(`@sortByAssociatedKeys() expected a list of the same size as the associated keys list, but got ${l.length} and ${k.length} elements respectively`);
+  }
+  return sortList(l, k);
+}
+
+/** ext.Lists' comparableTypes: the element types sort and sortBy accept. */
+const COMPARABLE_TYPES: readonly Type[] = [IntType, UintType, DoubleType, BoolType, DurationType, TimestampType, StringType, BytesType];
+
 function distinct(l: Val[]): Val {
   const out: Val[] = [];
   for (const e of l) if (!out.some((x) => equals(x, e))) out.push(e);
@@ -77,6 +100,7 @@ function selfCompareCost(l: Val): number {
 
 export const listsLibrary: Library = {
   name: 'cel.lib.ext.lists',
+  macros: ['sortBy'],
   functions: [
     fn('slice', member('list_slice', [LT, I, I], LT, slice, { typeParams: ['T'], cost: outputCost })),
     fn(
@@ -84,14 +108,23 @@ export const listsLibrary: Library = {
       member('list_flatten', [listOf(DynType)], listOf(DynType), (l: Val[]) => flatten(l, 1n), { cost: flattenCost }),
       member('list_flatten_int', [listOf(DynType), I], listOf(DynType), flatten, { cost: flattenCost }),
     ),
-    fn('sort', member('list_sort', [LT], LT, (l: Val[]) => sortList(l), { typeParams: ['T'], cost: (l: Val) => selfCompareCost(l) })),
+    // One overload per comparable element type, named as cel-go names them (list_int_sort,
+    // list_google.protobuf.Duration_sortByAssociatedKeys, ...): the checker then rejects lists of
+    // incomparable elements, and the cost estimators find the element type in the id.
+    fn(
+      'sort',
+      ...COMPARABLE_TYPES.map((t) =>
+        member(`list_${checkedTypeName(t)}_sort`, [listOf(t)], listOf(t), (l: Val[]) => sortList(l), { cost: (l: Val) => selfCompareCost(l) }),
+      ),
+    ),
     fn(
       '@sortByAssociatedKeys',
-      member('list_@sortByAssociatedKeys', [LT, listOf(U)], LT, (l: Val[], k: Val[]) =>
-        k.length !== l.length ? err(`@sortByAssociatedKeys() expected a list of the same size as the associated keys list, but got ${l.length} and ${k.length} elements respectively.`) : sortList(l, k), {
-        typeParams: ['T', 'U'],
-        cost: (_l: Val, k: Val) => selfCompareCost(k),
-      }),
+      ...COMPARABLE_TYPES.map((u) =>
+        member(`list_${checkedTypeName(u)}_sortByAssociatedKeys`, [LT, listOf(u)], LT, sortByAssociatedKeys, {
+          typeParams: ['T'],
+          cost: (_l: Val, k: Val) => selfCompareCost(k),
+        }),
+      ),
     ),
     fn('lists.range', global('lists_range', [I], listOf(I), (n: bigint) => Array.from({ length: Math.max(0, Number(n)) }, (_, i) => BigInt(i)), { cost: outputCost })),
     fn('reverse', member('list_reverse', [LT], LT, (l: Val[]) => [...l].reverse(), { typeParams: ['T'], cost: outputCost })),

@@ -76,6 +76,7 @@ const sqrt = (x: Val) => Math.sqrt(typeof x === 'number' ? x : Number(x instance
 
 export const mathLibrary: Library = {
   name: 'cel.lib.ext.math',
+  macros: ['math.greatest', 'math.least'],
   functions: [
     fn('math.greatest', ...extremeOverloads('math_greatest', 'math.greatest', 1)),
     fn('math.least', ...extremeOverloads('math_least', 'math.least', -1)),
