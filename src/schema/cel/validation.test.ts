@@ -87,3 +87,43 @@ test('ratcheting: failures on unchanged values become warnings, changed values s
   const strict = v.validate({ a: 'bad', b: 'worse' }, { a: 'bad', b: 'bad' });
   assert.equal(strict.errors.length, 2, 'without ratcheting both fail');
 });
+
+test('reserved-word properties are selected by their plain and escaped names at run time', () => {
+  const v = compileCELValidator(
+    newStructural({
+      type: 'object',
+      properties: { namespace: { type: 'string' }, 'a-b': { type: 'integer' } },
+      'x-kubernetes-validations': [{ rule: "self.namespace == 'x' && self.__namespace__ == 'x' && self.a__dash__b == 1" }],
+    }),
+    false,
+  )!;
+  assert.deepEqual(v.validate({ namespace: 'x', 'a-b': 1 }).errors, []);
+  assert.equal(v.validate({ namespace: 'y', 'a-b': 1 }).errors.length, 1);
+});
+
+test('set and map lists compare as Kubernetes compares them; + unions and merges', () => {
+  const v = compileCELValidator(
+    newStructural({
+      type: 'object',
+      properties: {
+        s1: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+        s2: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+        m: {
+          type: 'array',
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['k'],
+          items: { type: 'object', properties: { k: { type: 'string' }, v: { type: 'integer' } } },
+        },
+      },
+      'x-kubernetes-validations': [
+        { rule: 'self.s1 == self.s2' },
+        { rule: "self.s1 + ['c', 'a'] == ['a', 'b', 'c']" },
+        { rule: "self.m + [self.m[0]] == self.m && size(self.m + self.m) == 2" },
+        { rule: "['b', 'a'] != self.s1", message: 'literal lists keep order semantics' },
+      ],
+    }),
+    false,
+  )!;
+  const r = v.validate({ s1: ['a', 'b'], s2: ['b', 'a'], m: [{ k: 'x', v: 1 }, { k: 'y', v: 2 }] });
+  assert.deepEqual(r.errors, []);
+});
