@@ -82,6 +82,36 @@ test('CRD validation tables: x-kubernetes-validations compilation at CRD write',
   assert.deepEqual(failures, []);
 });
 
+interface VersionedCRD {
+  spec: { validation?: { openAPIV3Schema?: JSONSchemaProps }; versions?: { name: string; schema?: { openAPIV3Schema?: JSONSchemaProps } }[] };
+}
+
+/** GetSchemaForVersion: a version's own schema, else the top-level one. */
+function schemaFor(crd: VersionedCRD, version: string): JSONSchemaProps | undefined {
+  return crd.spec.versions?.find((v) => v.name === version)?.schema?.openAPIV3Schema ?? crd.spec.validation?.openAPIV3Schema;
+}
+
+test('CRD updates: per-expression cost limits are suppressed for versions whose schema is unchanged', () => {
+  const data = JSON.parse(readFileSync(file, 'utf8')) as { cases: (Case & { crd: VersionedCRD; oldCRD?: VersionedCRD })[] };
+  let n = 0;
+  for (const c of data.cases) {
+    if (c.source !== 'TestValidateCustomResourceDefinitionUpdate' || !JSON.stringify(c.crd).includes('x-kubernetes-validations')) continue;
+    const got: string[] = [];
+    (c.crd.spec.versions ?? []).forEach((v, i) => {
+      const schema = v.schema?.openAPIV3Schema;
+      if (schema === undefined) return;
+      const old = c.oldCRD === undefined ? undefined : schemaFor(c.oldCRD, v.name);
+      const unchanged = old !== undefined && JSON.stringify(old) === JSON.stringify(schema);
+      const r = validateRulesAtCRDWrite(schema, Path.of('spec').child('versions').index(i).child('schema', 'openAPIV3Schema'), { suppressPerExpressionCost: unchanged });
+      for (const e of r.errors) got.push(`${e.type} ${e.field}`);
+    });
+    const want = c.expectErrorDetails.filter(celOwned).map((e) => `${e.type} ${e.field}`);
+    assert.deepEqual(got.sort(), want.sort(), c.name);
+    n++;
+  }
+  assert.equal(n, 2);
+});
+
 test('cost error message as getCostErrorMessage prints it', () => {
   assert.equal(
     costErrorMessage('estimated rule cost', 12_000_000n, 10_000_000n),
