@@ -8,6 +8,7 @@ import { check, type CheckedExpr } from './check/checker.ts';
 import { estimateCost, type CostEstimate, type CostOptions } from './check/cost.ts';
 import { CheckEnv } from './check/env.ts';
 import { DynType, formatType, type Type, type TypeProvider } from './check/types.ts';
+import type { ValidatorOptions } from './check/validators.ts';
 import { addOverloads, libraryOverloads, type Registry, type RtOverload } from './eval/dispatch.ts';
 import {
   type Activation,
@@ -67,8 +68,23 @@ export interface EnvOptions {
   optimize?: boolean;
   /** A runtime call-cost estimator consulted first (cel-go's ActualCostEstimator, e.g. Kubernetes' library costs). */
   callCost?: (fn: string, overloadId: string, args: Val[], result: Val) => number | undefined;
-  /** Parser options (macros, limits). */
+  /**
+   * Parser options (limits; macros default to the standard ones plus those the installed libraries
+   * name in `Library.macros`).
+   */
   parse?: ParseOptions;
+  /** AST validators run after checking (cel-go's ASTValidators; Kubernetes': check/validators.ts kubernetesValidators). */
+  validators?: ValidatorOptions;
+  /**
+   * Defaults of `Env.estimateCost`: a library call estimator (e.g. kubernetesCallCost) and
+   * per-overload estimators (e.g. kubernetesExtensionCostEstimators).
+   */
+  costEstimation?: Pick<CostOptions, 'callCost' | 'overloadEstimators'>;
+  /**
+   * Runtime overloads registered after the libraries', replacing same-id ones (e.g. library functions
+   * re-registered with another runtime cost, as Kubernetes charges string traversals).
+   */
+  overloads?: Iterable<RtOverload>;
 }
 
 /** The outcome of compile: a program, or issues printed as cel-go prints them. */
@@ -161,11 +177,13 @@ export class Env {
       homogeneousAggregateLiterals: opts.homogeneousAggregateLiterals,
       libraries: libs,
       variables: opts.variables,
+      validators: opts.validators,
     });
     this.registry = new Map();
     addOverloads(this.registry, stdOverloads);
     addOverloads(this.registry, extensionOverloads);
     for (const lib of opts.libraries ?? []) addOverloads(this.registry, libraryOverloads(lib));
+    if (opts.overloads) addOverloads(this.registry, opts.overloads);
     this.declared = new Set(Object.keys(opts.variables ?? {}));
     for (const lib of opts.libraries ?? []) for (const v of lib.variables ?? []) this.declared.add(v.name);
   }
@@ -186,7 +204,7 @@ export class Env {
 
   /** Estimated cost range of a checked expression (cel-go's EstimateCost). */
   estimateCost(checked: CheckedExpr, opts?: CostOptions): CostEstimate {
-    return estimateCost(checked, { presenceTestHasCost: this.options.presenceTestHasCost, ...opts });
+    return estimateCost(checked, { presenceTestHasCost: this.options.presenceTestHasCost, ...this.options.costEstimation, ...opts });
   }
 
   /** Parse -> check (unless disabled) -> plan. */
@@ -246,3 +264,4 @@ export function typeDisplay(v: Val, checkedType?: Type): string {
 /** Convenience: JSON-like data to CEL values (integral numbers as int). */
 export { fromJSON };
 export { stdImpls };
+export { KUBERNETES_PER_CALL_LIMIT, type KubernetesEnvConfig, kubernetesBaseLibraries, kubernetesEnvOptions, kubernetesLiteralValidators, kubernetesStringCostOverloads } from './kubernetes-env.ts';

@@ -1,0 +1,93 @@
+/**
+ * kubernetesEnvOptions: the environment of k8s.io/apiserver pkg/cel/environment/base.go. The cost
+ * figures are Kubernetes' own (pkg/cel/library/cost_test.go TestStringLibrary, whose environment
+ * does not optimise, hence `optimize: false` there), plus the base environment's libraries,
+ * validators and macros by compatibility version.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { listOf, IntType } from './check/types.ts';
+import { Env, kubernetesEnvOptions } from './index.ts';
+
+function costs(env: Env, expr: string): { min: bigint; max: bigint; actual: number } {
+  const c = env.compile(expr);
+  assert.ok(c.program, `${expr}: ${c.issues}`);
+  const r = c.program.eval({});
+  assert.equal(r.error, undefined, `${expr}: ${r.error?.message}`);
+  // cost_test.go's testCostEstimator: every string or bytes value is 0..12 long.
+  const est = env.estimateCost(c.program.checked!, {
+    sizeEstimator: (n) => (n.type.kind === 'string' || n.type.kind === 'bytes' ? { min: 0n, max: 12n } : undefined),
+  });
+  return { min: est.min, max: est.max, actual: r.cost };
+}
+
+test("Kubernetes' string library costs (cost_test.go TestStringLibrary)", () => {
+  const env = new Env({ ...kubernetesEnvOptions(), optimize: false });
+  const cases: [string, number, number, number][] = [
+    ["'ABCDEFGHIJ abcdefghij'.lowerAscii()", 3, 3, 3],
+    ["'ABCDEFGHIJ abcdefghij'.lowerAscii() == 'abcdefghij ABCDEFGHIJ'.lowerAscii()", 7, 9, 9],
+    ["'abc 123 def 123'.replace('123', '456')", 3, 3, 3],
+    ["'abc 123 def 123'.split(' ')", 3, 3, 3],
+    ["'abc 123 def 123'.split(' ', 1)", 3, 3, 3],
+    ["'abc 123 def 123'.substring(5, 8)", 2, 2, 2],
+    ["'  abc 123 def 123  '.trim()", 2, 2, 2],
+    ["['aa', 'bb', 'cc', 'd', 'e', 'f', 'g', 'h', 'i', 'j'].join(' ')", 11, 23, 15],
+    ["['aa', 'bb', 'cc', 'd', 'e', 'f', 'g', 'h', 'i', 'j'].join()", 10, 22, 13],
+    ["'abc 123 def 123'.find('123')", 2, 2, 2],
+    ["'abc 123 def 123'.findAll('123', 1)", 2, 2, 2],
+  ];
+  for (const [expr, min, max, actual] of cases) {
+    assert.deepEqual(costs(env, expr), { min: BigInt(min), max: BigInt(max), actual }, expr);
+  }
+});
+
+test('without the Kubernetes runtime costs, split and join cost 1 per call', () => {
+  const opts = kubernetesEnvOptions();
+  const plain = new Env({ ...opts, overloads: undefined, optimize: false });
+  assert.equal(costs(plain, "'abc 123 def 123'.split(' ')").actual, 1);
+  // string indexOf costs Kubernetes' truncated traversal: 15 bytes -> 1; 5 bytes -> 0.
+  const env = new Env({ ...opts, optimize: false });
+  assert.equal(costs(env, "'abc 123 def 123'.indexOf('d')").actual, 1);
+  assert.equal(costs(env, "'abcde'.lastIndexOf('d')").actual, 0);
+});
+
+test('the validators reject bad duration, timestamp and regex literals and mixed literals', () => {
+  const env = new Env(kubernetesEnvOptions());
+  for (const [expr, msg] of [
+    ["duration('1x')", 'invalid duration argument'],
+    ["timestamp('yesterday')", 'invalid timestamp argument'],
+    ["'a'.matches('(')", 'invalid matches argument'],
+    ["[1, 'a']", 'expected type'],
+  ]) {
+    const c = env.compile(expr!);
+    assert.match(c.issues ?? '', new RegExp(msg!), expr);
+  }
+  // format's argument list may mix types.
+  assert.equal(env.compile("'%s %d'.format(['a', 1])").issues, undefined);
+});
+
+test('sort and sortBy: per-type overloads, macros enabled by the lists library, estimated costs', () => {
+  const env = new Env({ ...kubernetesEnvOptions(), variables: { x: listOf(IntType) } });
+  const c = env.compile('x.sort()');
+  assert.ok(c.program);
+  assert.deepEqual(c.program.checked!.referenceMap.get(c.program.checked!.expr.id)?.overloadIds, ['list_int_sort']);
+  // Sizes bounded at 10: sort is O(n^2) comparisons, an allocating call.
+  const est = env.estimateCost(c.program.checked!, { sizeEstimator: (n) => (n.path?.[0] === 'x' ? { min: 0n, max: 10n } : undefined) });
+  assert.deepEqual(est, { min: 12n, max: 212n });
+  assert.deepEqual(env.compile('[3, 1, 2].sortBy(e, -e)').program?.eval({}).value, [3n, 2n, 1n]);
+  assert.match(env.compile("[{}, {}].sort()").issues ?? '', /found no matching overload for 'sort'/);
+  // No ext.Bindings in Kubernetes: cel.bind stays an (undeclared) call.
+  assert.match(env.compile('cel.bind(a, 1, a)').issues ?? '', /undeclared reference to 'cel'/);
+  // At 1.33, before ext.Lists: no sortBy macro and no sort.
+  assert.match(new Env(kubernetesEnvOptions({ compatibilityVersion: '1.33' })).compile('[2, 1].sort()').issues ?? '', /undeclared reference to 'sort'/);
+});
+
+test('compatibility versions gate libraries and options', () => {
+  const at = (v: string, expr: string) => new Env(kubernetesEnvOptions({ compatibilityVersion: v })).compile(expr).issues;
+  assert.equal(at('1.30', "ip('1.2.3.4').family() == 4"), undefined);
+  assert.match(at('1.29', "ip('1.2.3.4').family() == 4") ?? '', /undeclared reference to 'ip'/);
+  assert.match(at('1.27', '1 < 2.0') ?? '', /found no matching overload for '_<_'/);
+  assert.equal(at('1.28', '1 < 2.0'), undefined);
+  assert.match(at('1.31', '[1].all(i, v, v > 0)') ?? '', /undeclared reference to 'all'/);
+  assert.equal(at('1.32', '[1].all(i, v, v > 0)'), undefined);
+});
