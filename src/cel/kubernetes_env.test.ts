@@ -91,3 +91,18 @@ test('compatibility versions gate libraries and options', () => {
   assert.match(at('1.31', '[1].all(i, v, v > 0)') ?? '', /undeclared reference to 'all'/);
   assert.equal(at('1.32', '[1].all(i, v, v > 0)'), undefined);
 });
+
+test('library object values dispatch by type name and are not maps', () => {
+  const env = new Env(kubernetesEnvOptions());
+  const run = (expr: string) => {
+    const c = env.compile(expr);
+    assert.ok(c.program, `${expr}: ${c.issues}`);
+    return c.program.eval({});
+  };
+  assert.equal(run("size(dyn(quantity('1')))").error?.message, 'no such overload: size(kubernetes.Quantity)');
+  assert.equal(run("dyn(quantity('1k')).isGreaterThan(quantity('999'))").value, true);
+  assert.equal(run("type(quantity('1')) == kubernetes.Quantity").value, true);
+  assert.equal(run("[quantity('1k')] == [quantity('1000')] && {'a': url('https://x')} == {'a': url('https://x')}").value, true);
+  assert.equal(run("dyn(semver('1.2.3')) == dyn(quantity('1'))").value, false);
+  assert.equal(run("string(dyn(quantity('1.5')).asApproximateFloat())").value, '1.5');
+});

@@ -22,7 +22,8 @@ import {
 
 /**
  * Runtime kinds: i int, u uint, d double, s string, b bytes, z bool, n null, l list, m map (or
- * object), t timestamp, D duration, T type, o optional, `@name` a library's opaque type, * anything.
+ * object), t timestamp, D duration, T type, o optional, `@name` an opaque or object type by name
+ * (an OpaqueValue of that type, or for object types a map typed with that name), * anything.
  */
 export type Kind = 'i' | 'u' | 'd' | 's' | 'b' | 'z' | 'n' | 'l' | 'm' | 't' | 'D' | 'T' | 'o' | '*' | `@${string}`;
 
@@ -86,9 +87,14 @@ export function matchesKinds(o: RtOverload, args: Val[]): boolean {
   if (!o.variadic && ks.length !== args.length) return false;
   for (let i = 0; i < args.length; i++) {
     const k = o.variadic ? ks[Math.min(i, ks.length - 1)]! : ks[i]!;
-    if (k !== '*' && kindOf(args[i]!) !== k) return false;
+    if (k !== '*' && kindOf(args[i]!) !== k && !isTypedObject(args[i]!, k)) return false;
   }
   return true;
+}
+
+/** An object value (a map typed with an object type name) for an object parameter kind `@name`. */
+function isTypedObject(v: Val, k: Kind): boolean {
+  return k.charCodeAt(0) === 64 /* @ */ && v instanceof CelMap && v.typeName !== undefined && v.typeName === k.slice(1);
 }
 
 /** cel-go's MaybeNoSuchOverload: propagate an error/unknown argument, else name the signature. */
@@ -126,8 +132,10 @@ export function kindOfType(t: Type): Kind {
     case 'list':
       return 'l';
     case 'map':
-    case 'struct':
       return 'm';
+    case 'struct':
+      // Object types: library values (OpaqueValue, matched by type name) or typed maps (matchesKinds).
+      return `@${t.name}`;
     case 'type':
       return 'T';
     case 'opaque':

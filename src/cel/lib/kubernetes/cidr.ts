@@ -23,7 +23,7 @@ export class CIDRValue extends OpaqueLibraryValue {
     super(CIDR_TYPE_NAME, netip.prefixString(prefix));
   }
   /** upstream's CIDR.Size: bytes of the prefix length, rounded up (cost functions use it). */
-  size(): number {
+  override size(): number {
     return Math.ceil(this.prefix.bits / 8);
   }
 }

@@ -23,7 +23,7 @@ export class IPValue extends OpaqueLibraryValue {
     super(IP_TYPE_NAME, netip.addrString(addr));
   }
   /** upstream's IP.Size: bytes of the address (cost functions use it). */
-  size(): number {
+  override size(): number {
     return this.addr.bits / 8;
   }
 }

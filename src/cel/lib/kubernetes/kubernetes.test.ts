@@ -41,7 +41,7 @@ function run(c: Case): string | undefined {
     if (!compiled.issues) return 'compiled, expected a compile error';
     return new RegExp(c.compileErrorPattern).test(compiled.issues) ? undefined : `issues ${compiled.issues}`;
   }
-  if (compiled.issues) return `compile: ${compiled.issues}`;
+  if (!compiled.program) return `compile: ${compiled.issues}`;
   const r = compiled.program.eval({});
   if (c.runtimeError !== undefined || c.runtimeErrorPattern !== undefined) {
     if (!r.error) return `no error, value ${formatValue(r.value)}`;
@@ -50,7 +50,7 @@ function run(c: Case): string | undefined {
   }
   if (r.error) return `error ${r.error.message}`;
   const want = env.compile(c.expect!);
-  if (want.issues) return `expectation does not compile: ${want.issues}`;
+  if (!want.program) return `expectation does not compile: ${want.issues}`;
   const w = want.program.eval({});
   if (w.error) return `expectation fails: ${w.error.message}`;
   return equals(r.value, w.value) ? undefined : `got ${formatValue(r.value)}, want ${formatValue(w.value)}`;
@@ -153,7 +153,7 @@ test('runtime costs (apiserver library cost_test.go)', () => {
       continue;
     }
     const compiled = costEnv.compile(c.expr);
-    if (compiled.issues) {
+    if (!compiled.program) {
       failures.push(`${c.expr}: ${compiled.issues}`);
       continue;
     }

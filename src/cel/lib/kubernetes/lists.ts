@@ -34,7 +34,6 @@ import {
 import type { FunctionDecl, Library } from '../decls.ts';
 import { err, fn, member } from '../define.ts';
 import { STRING_TRAVERSAL_COST_FACTOR } from './costs.ts';
-import { LibraryValue } from './object.ts';
 
 const COMPARABLE: [string, Type][] = [
   ['int', IntType],
@@ -68,7 +67,7 @@ export function traversalCost(v: Val): number {
     for (const e of v) c += traversalCost(e);
     return c;
   }
-  if (v instanceof CelMap && !(v instanceof LibraryValue)) {
+  if (v instanceof CelMap) {
     let c = 0;
     for (const [k, x] of v.entries()) c += traversalCost(k) + traversalCost(x);
     return c;

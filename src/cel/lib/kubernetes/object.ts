@@ -4,26 +4,14 @@
  * Upstream declares net.IP and net.CIDR as opaque types and the others (kubernetes.Quantity,
  * kubernetes.URL, kubernetes.Semver, kubernetes.NamedFormat, the authorizer types) as object
  * types; the checker and the cost estimator depend on that difference, so the declarations keep
- * it. At run time an opaque parameter matches `OpaqueValue`s by type name, and an object parameter
- * matches the map kind. So IP and CIDR values are `OpaqueLibraryValue`s, and the object-typed
- * values are `LibraryValue`s: `CelMap` subclasses typed with their CEL type name, so `type(x)`
- * reports `kubernetes.Quantity` and CEL equality (typed maps compare type name and entries)
- * compares the one entry each value carries.
+ * it. At run time all are `OpaqueValue`s: dispatch matches an opaque or object parameter type
+ * against an `OpaqueValue` of that type name (eval/dispatch.ts), `type(x)` reports the type name,
+ * and they are neither maps nor lists (`size(dyn(quantity('1')))` has no overload).
  *
- * Either way a value carries an equality key, chosen so that keys are equal exactly when
- * upstream's `Equal` says the values are (`quantity('1k') == quantity('1000')`).
+ * A value carries an equality key, chosen so that keys are equal exactly when upstream's `Equal`
+ * says the values are (`quantity('1k') == quantity('1000')`).
  */
-import { CelMap, CelType, OpaqueValue, type Val } from '../../eval/values.ts';
-
-/** The map key under which a library value keeps its equality key. */
-const KEY = '@value';
-
-/** A value of a Kubernetes library object type. */
-export abstract class LibraryValue extends CelMap {
-  constructor(typeName: string, equalityKey: string) {
-    super(new Map([[KEY, equalityKey]]), typeName);
-  }
-}
+import { CelType, OpaqueValue, type Val } from '../../eval/values.ts';
 
 /** A value of a Kubernetes library opaque type (net.IP, net.CIDR). */
 export abstract class OpaqueLibraryValue extends OpaqueValue {
@@ -43,3 +31,6 @@ export abstract class OpaqueLibraryValue extends OpaqueValue {
     return this.equalityKey;
   }
 }
+
+/** A value of a Kubernetes library object type (kubernetes.Quantity, kubernetes.URL, ...). */
+export abstract class LibraryValue extends OpaqueLibraryValue {}
