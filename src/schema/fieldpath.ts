@@ -33,6 +33,22 @@ function tokenize(s: string): string[] {
   return out;
 }
 
+const escapes: Record<string, string> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', "'": "'", '\\': '\\' };
+
+/** unescapeSingleQuote: Go-style escapes inside a single-quoted name; others are errors. */
+function unescapeSingleQuote(s: string): { value: string } | { error: string } {
+  let err: string | undefined;
+  const value = s.replace(/\\[\s\S]/g, (m) => {
+    const r = escapes[m[1]!];
+    if (r === undefined) {
+      err ??= `invalid escape char ${m}`;
+      return '';
+    }
+    return r;
+  });
+  return err !== undefined ? { error: err } : { value };
+}
+
 /** ValidFieldPath(jsonPath, schema) with array notation allowed. */
 export function validFieldPath(jsonPath: string, schema: Structural | undefined, allowArrayNotation = true): FieldPathResult {
   let path: Path | undefined;
@@ -60,7 +76,9 @@ export function validFieldPath(jsonPath: string, schema: Structural | undefined,
       if (q.length < 2 || q[0] !== '\'' || q[q.length - 1] !== '\'') return { error: `expected single quoted string but got ${q}` };
       const n = named();
       if (n === undefined) return { error: 'does not refer to a valid field' };
-      const e = append(q.slice(1, -1).replace(/\\(.)/g, '$1'), n);
+      const un = unescapeSingleQuote(q.slice(1, -1));
+      if ('error' in un) return { error: `invalid string literal: ${un.error}` };
+      const e = append(un.value, n);
       if (e) return { error: e };
       const close = toks[++i];
       if (close === undefined) return { error: 'unexpected end of JSON path' };

@@ -625,19 +625,23 @@ function hasSchemaWith(spec: InternalSpec, pred: (schema: JSONSchemaProps) => bo
   return (spec.versions ?? []).some((v) => !!v.schema?.openAPIV3Schema && pred(v.schema.openAPIV3Schema as JSONSchemaProps));
 }
 
-function schemaForVersion(crd: InternalCRD, version: string): CustomResourceValidation | undefined {
+/** GetSchemaForVersion: the top-level schema unless versions carry their own; 'malformed' if both do. */
+function schemaForVersion(crd: InternalCRD, version: string): CustomResourceValidation | undefined | 'malformed' {
   const spec = crd.spec ?? {};
-  if (spec.validation) return spec.validation;
-  return (spec.versions ?? []).find((v) => v.name === version)?.schema ?? undefined;
+  const versions = spec.versions ?? [];
+  if (!hasPerVersion(versions, (v) => v.schema)) return spec.validation ?? undefined;
+  if (spec.validation) return 'malformed';
+  return versions.find((v) => v.name === version)?.schema ?? undefined;
 }
 
 function findVersionsWithUnchangedSchemas(crd: InternalCRD, old: InternalCRD): Set<string> {
   const out = new Set<string>();
   for (const v of crd.spec?.versions ?? []) {
     const name = v.name ?? '';
-    const oldHas = (old.spec?.versions ?? []).some((o) => o.name === name);
-    if (!oldHas) continue;
-    if (semanticEqual(schemaForVersion(crd, name), schemaForVersion(old, name))) out.add(name);
+    const a = schemaForVersion(crd, name);
+    const b = schemaForVersion(old, name);
+    if (a === 'malformed' || b === 'malformed') continue;
+    if (semanticEqual(a, b)) out.add(name);
   }
   return out;
 }
