@@ -138,3 +138,11 @@ test('directories are read recursively; Gateway API examples validate against th
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /1 documents: 1 valid, 0 invalid/);
 });
+
+test('every Gateway API example under invalid/ is rejected offline, CEL rule messages included', () => {
+  const r = validate('--crds', gatewayCRDs, join(root, 'testdata/crds/gateway-api/invalid'));
+  assert.equal(r.code, 1);
+  const m = /(\d+) documents: 0 valid, (\d+) invalid/.exec(r.stdout);
+  assert.ok(m && m[1] === m[2] && Number(m[1]) >= 20, r.stdout);
+  assert.match(r.stdout, /spec\.rules\[0\]: Invalid value: RequestRedirect filter must not be used together with backendRefs/);
+});

@@ -71,3 +71,19 @@ test('every Gateway API example under valid/ is accepted', async () => {
   const routes = await kubectl(s, ['get', 'httproutes', '-A', '-o', 'name']);
   assert.ok(routes.stdout.trim().split('\n').length >= 10, routes.stdout);
 });
+
+test('every Gateway API example under invalid/ is rejected with the API server message (schema and CEL rules)', async () => {
+  const accepted: string[] = [];
+  let celMessages = 0;
+  for (const f of yamlFiles(join(gateway, 'invalid'))) {
+    const r = await kubectl(s, ['create', '-f', f]);
+    if (r.code === 0) accepted.push(relative(gateway, f));
+    else {
+      assert.match(r.stderr, /The \w+ "[^"]*" is invalid: /, `${f}: ${r.stderr}`);
+      // Messages written by the CRD's x-kubernetes-validations rules reach kubectl as is.
+      if (/must not be used together with backendRefs|filter cannot be repeated|must be specified for|Must have port for Service reference/.test(r.stderr)) celMessages++;
+    }
+  }
+  assert.deepEqual(accepted, []);
+  assert.ok(celMessages >= 5, `expected rule messages from CEL validations, saw ${celMessages}`);
+});

@@ -4,7 +4,9 @@
  * to it. The HTTP server's CRD handler and the offline `validate` command both start from here, so
  * that a manifest is judged the same way online and offline.
  */
-import { compileSchema, type CompiledSchema } from '../../schema/compile.ts';
+import type { FieldError } from '../../apimachinery/field/errors.ts';
+import { blockingError, compileSchema, type CompiledSchema } from '../../schema/compile.ts';
+import { compileCELValidator, RUNTIME_CEL_COST_BUDGET, type CELValidator } from '../../schema/cel/index.ts';
 import type { JSONSchemaProps } from '../../schema/types.ts';
 import { CustomResourceStrategy, type ScaleSpec } from '../customresource/strategy.ts';
 import type { Obj, ResourceInfo } from '../rest.ts';
@@ -27,6 +29,19 @@ export interface ServedVersion {
   categories: string[];
 }
 
+/**
+ * The schema's errors followed by the x-kubernetes-validations rules' (as the custom-resource
+ * validator runs them): rules are not run on an object whose shape is already wrong, which is
+ * reported instead; on update, transition rules see the old object and unchanged values ratchet.
+ */
+function withRules(errs: FieldError[], rules: CELValidator | undefined, obj: Obj, old: Obj | undefined): FieldError[] {
+  if (rules === undefined) return errs;
+  const blocking = blockingError(errs);
+  if (blocking !== undefined) return [...errs, blocking];
+  const r = rules.validate(obj, old, { budget: RUNTIME_CEL_COST_BUDGET, ratcheting: old !== undefined });
+  return r.errors.length > 0 ? [...errs, ...r.errors] : errs;
+}
+
 /** The versions of a (v1, defaulted, valid) CRD, each compiled. Throws if a schema cannot compile. */
 export function servedVersions(crd: JsonObject): ServedVersion[] {
   const spec = (isObject(crd.spec) ? crd.spec : {}) as JsonObject;
@@ -41,6 +56,7 @@ export function servedVersions(crd: JsonObject): ServedVersion[] {
       ? ((v.schema as JsonObject).openAPIV3Schema as JSONSchemaProps)
       : undefined;
     const compiled = compileSchema(schema, { preserveUnknownFields });
+    const rules = compileCELValidator(compiled.structural, true);
     const sub = (isObject(v.subresources) ? v.subresources : {}) as { status?: object; scale?: ScaleSpec };
     const subresources: { status?: object; scale?: ScaleSpec } = {};
     if (isObject(sub.status)) subresources.status = sub.status;
@@ -67,8 +83,8 @@ export function servedVersions(crd: JsonObject): ServedVersion[] {
           return r.prunedPaths;
         },
         default: (obj: Obj) => compiled.default(obj),
-        validate: (obj: Obj) => compiled.validate(obj),
-        validateUpdate: (obj: Obj, old: Obj) => compiled.validate(obj, old),
+        validate: (obj: Obj) => withRules(compiled.validate(obj), rules, obj, undefined),
+        validateUpdate: (obj: Obj, old: Obj) => withRules(compiled.validate(obj, old), rules, obj, old),
       },
     });
     return {
