@@ -10,6 +10,7 @@ commands:
   serve      run the API server: crd-apiserver serve [--listen 127.0.0.1:PORT] [--data-dir DIR]
   validate   validate manifests against CRDs, offline: crd-apiserver validate --crds PATH FILE_OR_DIR...
   cel        evaluate or check CEL expressions: crd-apiserver cel eval 'EXPR' [--vars JSON]
+             crd-apiserver cel check 'EXPR' [--decls JSON]; crd-apiserver cel cost --crd FILE
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -24,6 +25,10 @@ async function main(argv: string[]): Promise<number> {
       return runValidate(rest);
     }
     case 'cel': {
+      if (rest[0] === 'cost') {
+        const { runCelCost } = await import('./cel-cost.ts');
+        return runCelCost(rest.slice(1));
+      }
       const { runCel } = await import('./cel.ts');
       return runCel(rest);
     }

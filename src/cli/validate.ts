@@ -19,10 +19,12 @@ import type { Store } from '../storage/store.ts';
 import { openSqliteStore } from '../storage/sqlite/index.ts';
 import { collectFiles, InputError, loadManifests, type Manifest } from './manifests.ts';
 
-const usage = `usage: crd-apiserver validate --crds PATH [--crds PATH ...] [--output text|json] FILE_OR_DIR...
+const usage = `usage: crd-apiserver validate --crds PATH [--crds PATH ...] [--old FILE_OR_DIR] [--output text|json] FILE_OR_DIR...
 
 Validates YAML or JSON manifests (multi-document files, directories recursively) against the
-CustomResourceDefinitions found under --crds, offline, as kube-apiserver would on create.
+CustomResourceDefinitions found under --crds, offline, as kube-apiserver would on create; with
+--old, a document whose object (same kind, namespace and name) is found there is judged as an
+update of it, so transition rules (oldSelf) run.
 Exit status: 0 all valid, 1 some invalid, 2 unusable input.
 `;
 
@@ -118,7 +120,41 @@ interface Outcome {
   summary?: string;
 }
 
-async function judge(m: Manifest, catalog: Catalog): Promise<Outcome> {
+/** Old versions of objects (--old), by identity; `stored` once written to the in-memory store. */
+type OldObjects = Map<string, { object: Obj; where: string; stored: boolean }>;
+
+function identity(apiVersion: string, kind: string, ns: string | undefined, name: string): string {
+  return [apiVersion, kind, ns ?? '', name].join('\u0000');
+}
+
+/** Namespace as a request would have it: kubectl's context namespace ("default") for namespaced kinds, none otherwise. */
+function placeNamespace(obj: Obj, namespaced: boolean): string | undefined {
+  if (!isObject(obj.metadata)) return undefined;
+  if (!namespaced) {
+    delete obj.metadata.namespace;
+    return undefined;
+  }
+  const ns = typeof obj.metadata.namespace === 'string' && obj.metadata.namespace ? obj.metadata.namespace : 'default';
+  obj.metadata.namespace = ns;
+  return ns;
+}
+
+function loadOld(paths: string[], catalog: Catalog): OldObjects {
+  const old: OldObjects = new Map();
+  for (const m of collectFiles(paths).flatMap((f) => loadManifests(f))) {
+    const o = m.object;
+    if (!isObject(o) || typeof o.kind !== 'string' || typeof o.apiVersion !== 'string') continue;
+    const target = catalog.get(catalogKey(o.apiVersion, o.kind));
+    if (!target) continue;
+    const obj = JSON.parse(JSON.stringify(o)) as Obj;
+    const ns = placeNamespace(obj, target.namespaced);
+    const name = isObject(obj.metadata) && typeof obj.metadata.name === 'string' ? obj.metadata.name : '';
+    if (name) old.set(identity(o.apiVersion, o.kind, ns, name), { object: obj, where: `${m.file} (document ${m.index + 1})`, stored: false });
+  }
+  return old;
+}
+
+async function judge(m: Manifest, catalog: Catalog, old: OldObjects): Promise<Outcome> {
   const o = m.object;
   if (!isObject(o) || typeof o.kind !== 'string' || o.kind === '') {
     return failure(400, 'BadRequest', `Object 'Kind' is missing in '${JSON.stringify(o)}'`);
@@ -130,16 +166,36 @@ async function judge(m: Manifest, catalog: Catalog): Promise<Outcome> {
     return failure(404, 'NotFound', `no CRD given with --crds serves kind "${kind}" in version "${apiVersion}"`);
   }
   const obj = JSON.parse(JSON.stringify(o)) as Obj;
-  // As a request would: kubectl puts namespaced objects in its context's namespace ("default"),
-  // and cluster-scoped objects carry none.
-  let ns: string | undefined;
-  if (isObject(obj.metadata)) {
-    if (target.namespaced) ns = typeof obj.metadata.namespace === 'string' && obj.metadata.namespace ? obj.metadata.namespace : 'default';
-    if (target.namespaced) obj.metadata.namespace = ns;
-    else delete obj.metadata.namespace;
-  }
+  const ns = placeNamespace(obj, target.namespaced);
+  const name = isObject(obj.metadata) && typeof obj.metadata.name === 'string' ? obj.metadata.name : '';
+  const prior = name ? old.get(identity(apiVersion, kind, ns, name)) : undefined;
   try {
-    await target.store.create(ns, obj, { dryRun: true, fieldValidation: 'Strict' });
+    if (prior === undefined) {
+      await target.store.create(ns, obj, { dryRun: true, fieldValidation: 'Strict' });
+    } else {
+      // An update of the old object: transition rules (oldSelf) run, unchanged values ratchet.
+      if (!prior.stored) {
+        try {
+          await target.store.create(ns, JSON.parse(JSON.stringify(prior.object)) as Obj, { fieldValidation: 'Ignore' });
+        } catch (e) {
+          if (isStatusError(e)) throw new InputError(`${prior.where}: the old object is not acceptable: ${e.status.message ?? e.message}`);
+          throw e;
+        }
+        prior.stored = true;
+      }
+      await target.store.update(
+        ns,
+        name,
+        (current) => {
+          const next = JSON.parse(JSON.stringify(obj)) as Obj;
+          const meta = (next.metadata ??= {}) as Obj;
+          const cur = (current?.metadata ?? {}) as Obj;
+          meta.resourceVersion = cur.resourceVersion;
+          return next;
+        },
+        { dryRun: true, fieldValidation: 'Strict' },
+      );
+    }
     return { status: { status: 'Success' }, errors: [] };
   } catch (e) {
     if (!isStatusError(e)) throw e;
@@ -193,13 +249,14 @@ export async function runValidate(argv: string[]): Promise<number> {
 
 async function validateWith(store: Store, args: Args, out: (s: string) => void, err: (s: string) => void): Promise<number> {
   const catalog = await loadCatalog(store, args.crds, err);
+  const old = loadOld(args.old, catalog);
   const manifests = collectFiles(args.inputs).flatMap((f) => loadManifests(f));
   const progress = process.stderr.isTTY && manifests.length >= 1000;
   let invalidCount = 0;
   const results: { file: string; document: number; status: unknown }[] = [];
   for (const [i, m] of manifests.entries()) {
     if (progress && i % 500 === 0) err(`\rvalidating ${i}/${manifests.length}`);
-    const r = await judge(m, catalog);
+    const r = await judge(m, catalog, old);
     if (r.status.status !== 'Success') invalidCount++;
     if (args.output === 'json') {
       results.push({ file: m.file, document: m.index + 1, status: r.status });

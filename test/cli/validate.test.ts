@@ -146,3 +146,48 @@ test('every Gateway API example under invalid/ is rejected offline, CEL rule mes
   assert.ok(m && m[1] === m[2] && Number(m[1]) >= 20, r.stdout);
   assert.match(r.stdout, /spec\.rules\[0\]: Invalid value: RequestRedirect filter must not be used together with backendRefs/);
 });
+
+test('--old judges a document as an update of its old object: transition rules run', () => {
+  const crd = join(dir, 'widgets.yaml');
+  writeFileSync(
+    crd,
+    `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, kind: Widget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer, x-kubernetes-validations: [{rule: "self >= oldSelf", message: "size may not shrink"}]}
+              mode: {type: string, x-kubernetes-validations: [{rule: "self == oldSelf", message: "mode is immutable", reason: FieldValueForbidden}]}
+`,
+  );
+  const oldF = join(dir, 'widget-old.yaml');
+  const newF = join(dir, 'widget-new.yaml');
+  writeFileSync(oldF, 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 5, mode: a}\n');
+  writeFileSync(newF, 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 3, mode: b}\n');
+  // Without --old it is a create: transition rules do not apply.
+  assert.equal(validate('--crds', crd, newF).code, 0);
+  const r = validate('--crds', crd, '--old', oldF, '-o', 'json', newF);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  const st = JSON.parse(r.stdout.trim()).status;
+  assert.equal(st.code, 422);
+  assert.equal(st.message, 'Widget.example.com "w" is invalid: [spec.size: Invalid value: 3: size may not shrink, spec.mode: Forbidden: mode is immutable]');
+  assert.deepEqual(
+    st.details.causes.map((c: { reason: string; field: string }) => `${c.reason} ${c.field}`),
+    ['FieldValueInvalid spec.size', 'FieldValueForbidden spec.mode'],
+  );
+  // An unchanged object passes its own transition rules.
+  assert.equal(validate('--crds', crd, '--old', oldF, oldF).code, 0);
+});
