@@ -120,7 +120,15 @@ export async function runServe(argv: string[]): Promise<number> {
   }
   const dataDir = resolve(args.dataDir);
   mkdirSync(dataDir, { recursive: true });
-  const backend = await openBackend(dataDir);
+  let backend: Awaited<ReturnType<typeof openBackend>>;
+  try {
+    backend = await openBackend(dataDir);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    const hint = /locked|busy/i.test(msg) ? ' (is another crd-apiserver serving this data directory?)' : '';
+    process.stderr.write(`crd-apiserver serve: cannot open the store in ${dataDir}: ${msg}${hint}\n`);
+    return 1;
+  }
   const server = new ApiServer(backend.deps);
   let bound: { host: string; port: number };
   try {

@@ -90,13 +90,19 @@ export class ApiServer {
   async listen(host: string, port: number): Promise<{ host: string; port: number }> {
     await this.crdServing.start();
     this.startControllers();
-    await new Promise<void>((resolve, reject) => {
-      this.http.once('error', reject);
-      this.http.listen(port, host, () => {
-        this.http.off('error', reject);
-        resolve();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        this.http.once('error', reject);
+        this.http.listen(port, host, () => {
+          this.http.off('error', reject);
+          resolve();
+        });
       });
-    });
+    } catch (e) {
+      // Nothing may keep running when the socket cannot be had (the process must be able to exit).
+      this.stopBackground();
+      throw e;
+    }
     const addr = this.http.address();
     const bound = typeof addr === 'object' && addr ? { host, port: addr.port } : { host, port };
     this.serverAddress = `${bound.host}:${bound.port}`;
@@ -135,11 +141,16 @@ export class ApiServer {
     this.controllers.push(startNamespaceController(namespaces, { contentStores: customStores }));
   }
 
-  /** Stops accepting, ends open connections (watches included) and the CRD watch. */
-  async close(): Promise<void> {
+  /** Stops the CRD watch and the controllers. */
+  private stopBackground(): void {
     this.crdServing.stop();
     for (const c of this.controllers) c.stop();
     this.controllers = [];
+  }
+
+  /** Stops accepting, ends open connections (watches included) and the CRD watch. */
+  async close(): Promise<void> {
+    this.stopBackground();
     const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
     for (const s of this.sockets) s.destroy();
     await closed;

@@ -1,0 +1,56 @@
+/**
+ * `crd-apiserver serve` as a process: what it prints and writes, health and version over the
+ * socket, refusing non-loopback addresses, a port or data directory already in use, and a clean
+ * exit on SIGTERM.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { startServer, type ServerProcess } from './harness.ts';
+
+const root = new URL('../..', import.meta.url).pathname;
+let s: ServerProcess;
+
+function serve(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...args], { cwd: root, encoding: 'utf8', timeout: 30000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+before(async () => {
+  s = await startServer();
+});
+
+after(async () => {
+  if (s.proc.exitCode === null) await s.stop();
+});
+
+test('prints how to use the kubeconfig it writes, and answers health and version', async () => {
+  assert.match(s.output(), /^crd-apiserver listening on http:\/\/127\.0\.0\.1:\d+ \(data in .*\)\n/);
+  assert.match(s.output(), new RegExp(`\\n  export KUBECONFIG=${s.kubeconfig}\\n`));
+  const kc = parseYaml(readFileSync(s.kubeconfig, 'utf8'));
+  assert.equal(kc.clusters[0].cluster.server, s.url);
+  assert.equal(kc.clusters[0].cluster['insecure-skip-tls-verify'], true);
+  assert.equal(await (await fetch(`${s.url}/healthz`)).text(), 'ok');
+  assert.equal((await (await fetch(`${s.url}/version`)).json()).gitVersion, 'v1.35.0');
+});
+
+test('refuses non-loopback addresses, a busy port and a data directory in use', () => {
+  const wide = serve(['--listen', '0.0.0.0:6443', '--data-dir', `${s.dir}/other`]);
+  assert.equal(wide.status, 2);
+  assert.match(wide.stderr, /^crd-apiserver serve: refusing to listen on 0\.0\.0\.0:6443: only loopback addresses/);
+  const port = new URL(s.url).port;
+  const busy = serve(['--listen', `127.0.0.1:${port}`, '--data-dir', `${s.dir}/other`]);
+  assert.equal(busy.status, 1);
+  assert.match(busy.stderr, /cannot listen on 127\.0\.0\.1:\d+: listen EADDRINUSE/);
+  const locked = serve(['--listen', '127.0.0.1:0', '--data-dir', `${s.dir}/data`]);
+  assert.equal(locked.status, 1);
+  assert.match(locked.stderr, /cannot open the store in .*: database is locked \(is another crd-apiserver serving this data directory\?\)/);
+});
+
+test('exits 0 on SIGTERM', async () => {
+  const code = await s.stop();
+  assert.equal(code, 0);
+  assert.match(s.output(), /received SIGTERM, shutting down\n/);
+});
