@@ -18,6 +18,7 @@ import {
   ObjectActivation,
   type Plan,
   plan,
+  withActiveFrame,
 } from './eval/planner.ts';
 import { CelError, type Val, fromJSON, typeOfValue } from './eval/values.ts';
 import type { Library } from './lib/decls.ts';
@@ -135,11 +136,10 @@ export class Program {
     this.busy = true;
     let v: Val;
     try {
-      v = this.p.root(f);
+      v = withActiveFrame(f, () => this.p.root(f));
     } catch (e) {
       if (e instanceof EvalCancelled) return { error: new CelError(e.message), cost: f.cost };
-      const msg = e instanceof RangeError ? 'operation cancelled: stack exhausted' : `internal error: ${(e as Error)?.message ?? String(e)}`;
-      return { error: new CelError(msg), cost: f.cost };
+      return { error: new CelError(internalFailure(e)), cost: f.cost };
     } finally {
       if (reuse) {
         this.busy = false;
@@ -155,6 +155,18 @@ export class Program {
   private busy = false;
   private frame: Frame | undefined;
   private readonly objAct = new ObjectActivation(EMPTY);
+}
+
+/**
+ * The message of an exception escaping evaluation: JS engine limits (stack depth, string and array
+ * sizes) as cancellations, anything else as an internal error.
+ */
+function internalFailure(e: unknown): string {
+  if (e instanceof RangeError) {
+    if (/call stack/i.test(e.message)) return 'operation cancelled: stack exhausted';
+    return `operation cancelled: value too large (${e.message})`;
+  }
+  return `internal error: ${(e as Error)?.message ?? String(e)}`;
 }
 
 /** A CEL environment: built once, compiles many expressions. */

@@ -1,11 +1,14 @@
 /**
  * `crd-apiserver cel`: evaluate or check one CEL expression from the command line.
  *
- *   crd-apiserver cel eval 'EXPR' [--vars JSON]    -> {"type": "<CEL type>", "value": <JSON>}
- *   crd-apiserver cel check 'EXPR' [--decls JSON]  -> {"type": "<CEL type>", "cost": {"min": N, "max": N}}
+ *   crd-apiserver cel eval 'EXPR' [--vars JSON] [--cost-limit N]  -> {"type": "<CEL type>", "value": <JSON>}
+ *   crd-apiserver cel check 'EXPR' [--decls JSON]                 -> {"type": "<CEL type>", "cost": {"min": N, "max": N}}
  *
  * Every extension library is installed. `--vars` is a JSON object (integral numbers are int,
- * others double); its names are declared as dyn. `--decls` maps names to type names
+ * others double); its names are declared as dyn. Evaluation stops at `--cost-limit` (default
+ * 1000000, Kubernetes' per-call limit) with `operation cancelled: actual cost limit exceeded`, so
+ * hostile expressions (exponential comprehensions, doubling bindings) end in an error instead of
+ * running away. `--decls` maps names to type names
  * (`{"self": "map(string, int)"}`). Exit status: 0 success, 1 evaluation error, 2 usage, parse
  * or check error; errors print `{"error": "..."}`.
  */
@@ -29,9 +32,9 @@ import {
 } from '../cel/check/types.ts';
 import { JSONSyntaxError, parseJSONToCel } from '../cel/eval/json.ts';
 import { CelMap, type Val, toJSON } from '../cel/eval/values.ts';
-import { Env, allExtensionLibraries, typeDisplay } from '../cel/index.ts';
+import { Env, KUBERNETES_PER_CALL_LIMIT, allExtensionLibraries, typeDisplay } from '../cel/index.ts';
 
-const usage = `usage: crd-apiserver cel eval 'EXPR' [--vars JSON]
+const usage = `usage: crd-apiserver cel eval 'EXPR' [--vars JSON] [--cost-limit N]
        crd-apiserver cel check 'EXPR' [--decls JSON]
 `;
 
@@ -142,9 +145,15 @@ function evalCommand(expr: string, flags: Map<string, string>): number {
     if (!(parsed instanceof CelMap)) return fail(2, '--vars must be a JSON object');
     vars = Object.fromEntries(parsed.m) as Record<string, Val>;
   }
+  let costLimit = KUBERNETES_PER_CALL_LIMIT;
+  const limitText = flags.get('cost-limit');
+  if (limitText !== undefined) {
+    if (!/^\d+$/.test(limitText)) return fail(2, `--cost-limit must be a non-negative integer, got "${limitText}"`);
+    costLimit = Number(limitText);
+  }
   const variables: Record<string, Type> = {};
   for (const k of Object.keys(vars)) variables[k] = DynType;
-  const env = new Env({ variables, libraries: [...allExtensionLibraries], crossTypeNumericComparisons: true });
+  const env = new Env({ variables, libraries: [...allExtensionLibraries], crossTypeNumericComparisons: true, costLimit });
   const c = env.compile(expr);
   if (!c.program) return fail(2, c.issues);
   const r = c.program.eval(vars);

@@ -58,6 +58,43 @@ export class EvalCancelled {
   constructor(readonly message: string) {}
 }
 
+/** The largest list a library function may allocate from a numeric argument (`lists.range(n)`). */
+export const MAX_ALLOCATED_LIST = 2 ** 24;
+
+/** The frames of the evaluations in progress (innermost last); see reserveAllocation. */
+const activeFrames: Frame[] = [];
+
+/** Runs `fn` with `f` as the evaluation in progress (Program.eval), for reserveAllocation. */
+export function withActiveFrame<T>(f: Frame, fn: () => T): T {
+  activeFrames.push(f);
+  try {
+    return fn();
+  } finally {
+    activeFrames.pop();
+  }
+}
+
+/**
+ * Called by library functions before allocating `n` elements whose cost (at least n) is charged
+ * after they return: cancels the evaluation when that cost cannot fit in what remains of the cost
+ * limit, and refuses lists beyond MAX_ALLOCATED_LIST, so that `lists.range(3000000000)` ends in an
+ * error instead of exhausting memory.
+ */
+export function reserveAllocation(n: number): void {
+  const f = activeFrames[activeFrames.length - 1];
+  if (f && f.cost + n > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
+  checkListSize(n);
+}
+
+/**
+ * Refuses a list of `n` elements beyond MAX_ALLOCATED_LIST (the JS engine aborts the process on
+ * arrays of a few hundred million elements, where cel-go's lazy list concatenation does not
+ * allocate at all): `cel.bind` chains doubling a list end here.
+ */
+export function checkListSize(n: number): void {
+  if (n > MAX_ALLOCATED_LIST) throw new EvalCancelled(`operation cancelled: a list of ${n} elements exceeds the maximum of ${MAX_ALLOCATED_LIST}`);
+}
+
 /** Per-evaluation state. */
 export class Frame {
   slots: Val[];
@@ -602,6 +639,8 @@ class Planner {
     const charge = (f: Frame, o: RtOverload, vals: Val[], r: Val) => {
       const custom = callCost?.(display, o.id, vals, r);
       f.cost += custom ?? (o.cost ? o.cost(vals, r) : 1);
+      // Size-dependent costs can jump: stop before the next step builds on an oversized value.
+      if (f.cost > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
     };
     const finish = (f: Frame, vals: Val[]): Val => {
       if (!nonStrict) {
@@ -679,6 +718,7 @@ class Planner {
       if (o.cost || callCost) {
         const custom = callCost?.(name, o.id, [x, y], r);
         f.cost += custom ?? (o.cost ? o.cost([x, y], r) : 1);
+        if (f.cost > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
       } else f.cost++;
       return r;
     };
@@ -975,6 +1015,9 @@ class Planner {
       }
       const out = result(f);
       if (ownAccu && Array.isArray(slots[sa])) ownedLists.delete(slots[sa] as Val[]);
+      // Also after the result: nested cel.bind (comprehensions without iterations) can double a
+      // value per level and would otherwise never reach the check in the loop.
+      if (f.cost > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
       return out;
     };
   }
@@ -1115,6 +1158,7 @@ function fastBinary(name: string): ((x: bigint, y: bigint) => Val) | undefined {
 /** Appends in place when the left operand is a comprehension-owned accumulator; else undefined. */
 export function appendOwned(l: Val, r: Val): Val | undefined {
   if (Array.isArray(l) && Array.isArray(r) && ownedLists.has(l)) {
+    checkListSize(l.length + r.length);
     (l as Val[]).push(...r);
     return l;
   }

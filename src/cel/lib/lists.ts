@@ -18,6 +18,7 @@ import {
   typeParam,
   type Type,
 } from '../check/types.ts';
+import { reserveAllocation } from '../eval/planner.ts';
 import { CelError, type Val, compare, equals, typeName } from '../eval/values.ts';
 import type { Library } from './decls.ts';
 import { err, fn, global, member } from './define.ts';
@@ -78,6 +79,13 @@ function sortByAssociatedKeys(l: Val[], k: Val[]): Val {
 /** ext.Lists' comparableTypes: the element types sort and sortBy accept. */
 const COMPARABLE_TYPES: readonly Type[] = [IntType, UintType, DoubleType, BoolType, DurationType, TimestampType, StringType, BytesType];
 
+function range(n: bigint): Val {
+  const len = Math.max(0, Number(n));
+  // Its cost (len + 11) is charged after the call: refuse what could not be paid before allocating.
+  reserveAllocation(len);
+  return Array.from({ length: len }, (_, i) => BigInt(i));
+}
+
 function distinct(l: Val[]): Val {
   const out: Val[] = [];
   for (const e of l) if (!out.some((x) => equals(x, e))) out.push(e);
@@ -126,7 +134,7 @@ export const listsLibrary: Library = {
         }),
       ),
     ),
-    fn('lists.range', global('lists_range', [I], listOf(I), (n: bigint) => Array.from({ length: Math.max(0, Number(n)) }, (_, i) => BigInt(i)), { cost: outputCost })),
+    fn('lists.range', global('lists_range', [I], listOf(I), range, { cost: outputCost })),
     fn('reverse', member('list_reverse', [LT], LT, (l: Val[]) => [...l].reverse(), { typeParams: ['T'], cost: outputCost })),
     fn('distinct', member('list_distinct', [LT], LT, distinct, { typeParams: ['T'], cost: (l: Val) => selfCompareCost(l) })),
   ],

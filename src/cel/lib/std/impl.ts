@@ -6,7 +6,7 @@
  * the default 1, its call cost. Declarations for the checker live in std/decls.ts.
  */
 import { type Kind, type RtOverload } from '../../eval/dispatch.ts';
-import { actualSize, appendOwned } from '../../eval/planner.ts';
+import { actualSize, appendOwned, checkListSize } from '../../eval/planner.ts';
 import {
   civil,
   errTimestampOverflow,
@@ -81,7 +81,14 @@ def('add_bytes', '_+_', 'b b', (a: Uint8Array, b: Uint8Array) => {
   r.set(b, a.length);
   return r;
 }, costSum);
-def('add_list', '_+_', 'l l', (a: Val[], b: Val[]) => appendOwned(a, b) ?? (b.length === 0 ? a : a.length === 0 ? b : [...a, ...b]));
+def('add_list', '_+_', 'l l', (a: Val[], b: Val[]) => {
+  const owned = appendOwned(a, b);
+  if (owned !== undefined) return owned;
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  checkListSize(a.length + b.length);
+  return [...a, ...b];
+});
 def('add_timestamp_duration', '_+_', 't D', (a: Timestamp, b: Duration) => makeTimestamp(a.ns + b.ns, a.offset));
 def('add_duration_timestamp', '_+_', 'D t', (a: Duration, b: Timestamp) => makeTimestamp(a.ns + b.ns, b.offset));
 def('add_duration_duration', '_+_', 'D D', (a: Duration, b: Duration) => durationOrOverflow(a.ns + b.ns));
