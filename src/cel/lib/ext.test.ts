@@ -31,7 +31,6 @@ function reasonFor(c: Case): string | undefined {
   if (c.parseOnly) return 'parse-only case';
   if (c.hasEnv) return 'needs declarations or inputs from the Go test';
   if (/ExampleType|TestAllTypes|GlobalEnum/.test(c.expr)) return 'needs object types from the Go test';
-  if (/dyn\('string'\)\)$/.test(c.expr)) return 'cel-go reports the internal @min/@max function name';
   if (/^a in /.test(c.expr)) return "set-membership optimizer output cases (need the Go test's variables)";
   return undefined;
 }
