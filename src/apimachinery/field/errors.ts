@@ -119,11 +119,16 @@ export function internalError(path: Path | string, err: Error | string): FieldEr
  * `supported values: "a", "b"`; no detail when the list is empty.
  */
 export function notSupported(path: Path | string, value: unknown, validValues: readonly string[]): FieldError {
-  let detail = '';
-  if (validValues.length > 0) {
-    detail = 'supported values: ' + validValues.map((v) => goQuote(String(v))).join(', ');
-  }
-  return { type: 'FieldValueNotSupported', field: pathString(path), badValue: value, detail };
+  return { type: 'FieldValueNotSupported', field: pathString(path), badValue: value, detail: supportedValuesDetail(validValues) };
+}
+
+/**
+ * NotSupported's detail for a list of valid values (`supported values: "a", "b"`, '' for none):
+ * callers that report the same list many times compute it once.
+ */
+export function supportedValuesDetail(validValues: readonly string[]): string {
+  if (validValues.length === 0) return '';
+  return 'supported values: ' + validValues.map((v) => goQuote(String(v))).join(', ');
 }
 
 function plural(n: number, one: string, many: string): string {

@@ -27,8 +27,12 @@ export class GoJSONText {
 // unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
 const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
+// Printable ASCII other than `"` and `\`: strconv.Quote copies such a string unchanged.
+const plainASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 /** Go's strconv.Quote for a string (%q): Go escapes, non-printable runes as \x, \u or \U. */
 export function goQuote(s: string): string {
+  if (plainASCII.test(s)) return `"${s}"`;
   let out = '"';
   for (const ch of s) {
     const cp = ch.codePointAt(0)!;

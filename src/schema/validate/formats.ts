@@ -34,7 +34,10 @@ const rxBase64 = re('^(?:[A-Za-z0-9+\\/]{4})*(?:[A-Za-z0-9+\\/]{2}==|[A-Za-z0-9+
 const rxSSN = re('^\\d{3}[- ]?\\d{2}[- ]?\\d{4}$');
 const rxShortName = re('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$');
 const rxLongName = re('^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$');
-const rxDateTime = compileRegex('^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$');
+// strfmt's rxDateTime time part, `^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$`,
+// as a native RegExp: fixed-width atoms and one `[0-9]+`, so backtracking stays linear; RE2's `.`
+// is `[^\n]` over code points (the `u` flag), and `$` without `m` is the end of text in both.
+const rxDateTime = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(?:[^\n][0-9]+)?(?:z|[+-][0-9]{2}:[0-9]{2})$/u;
 
 function utf8Len(s: string): number {
   return Buffer.byteLength(s, 'utf8');
@@ -102,14 +105,33 @@ export function isDate(s: string): boolean {
   return d <= max;
 }
 
+// The usual shape of a date-time, matched on the string as given: what isDateTime accepts when
+// the character before the fraction digits is ASCII (lower-casing cannot change its length).
+const rxDateTimeASCII = /^(\d{4})-(\d{2})-(\d{2})[tT](\d{2}):(\d{2}):(\d{2})(?:[\x00-\x09\x0b-\x53\x55-\x73\x75-\x7f][0-9]+)?(?:[zZ]|[+-]\d{2}:\d{2})(?:[tT][^]*)?$/;
+
 /** strfmt.IsDateTime: a loose RFC 3339 check (split on 't', date, then hh:mm:ss[.frac](z|±hh:mm)). */
 export function isDateTime(s: string): boolean {
+  const m = rxDateTimeASCII.exec(s);
+  if (m !== null) {
+    const y = Number(m[1]);
+    const mo = Number(m[2]);
+    const d = Number(m[3]);
+    if (mo < 1 || mo > 12 || d < 1) return false;
+    const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+    if (d > (mo === 2 && leap ? 29 : daysIn[mo - 1]!)) return false;
+    return m[4]! <= '23' && m[5]! <= '59' && m[6]! <= '59';
+  }
+  return isDateTimeSplit(s);
+}
+
+/** isDateTime as strfmt writes it: lower-case, split on 't', check the first two parts. */
+function isDateTimeSplit(s: string): boolean {
   if (s.length < 4) return false;
   const parts = s.toLowerCase().split('t');
   if (parts.length < 2 || !isDate(parts[0]!)) return false;
-  const m = rxDateTime.find(parts[1]!);
-  if (!m) return false;
-  return m.groups[0]! <= '23' && m.groups[1]! <= '59' && m.groups[2]! <= '59';
+  const m = rxDateTime.exec(parts[1]!);
+  if (m === null) return false;
+  return m[1]! <= '23' && m[2]! <= '59' && m[3]! <= '59';
 }
 
 const maxInt64 = 9223372036854775807n;

@@ -6,8 +6,8 @@
  */
 import {
   invalid,
-  notSupported,
   required,
+  supportedValuesDetail,
   tooLongMaxLength,
   tooMany,
   typeInvalid,
@@ -69,7 +69,7 @@ export const msg = {
   tooFewProperties: (name: string, n: number) => `${name} in body should have at least ${n} properties`,
   tooManyProperties: (name: string, n: number) => `${name} in body should have at most ${n} properties`,
   unallowedProperty: (name: string, key: string) => `${name}.${key} in body is a forbidden property`,
-  enum: (name: string, values: readonly unknown[]) => `${name} in body should be one of ${goSliceV(values)}`,
+  enum: (name: string, values: readonly unknown[]) => `${name} in body should be one of ${enumTexts(values).slice}`,
   required: (name: string) => `${name} in body is required`,
   multipleOfMustBePositive: (name: string, f: string) => `factor MultipleOf declared for ${name} must be positive: ${f}`,
   anyOf: (name: string) => `${goQ(name)} must validate at least one schema (anyOf)`,
@@ -83,6 +83,27 @@ const goQ = goQuote;
 /** Go's %v of a []interface{} of JSON values (the EnumFail message). */
 export function goSliceV(values: readonly unknown[]): string {
   return '[' + values.map((v) => (typeof v === 'string' ? v : goJSONMarshal(v))).join(' ') + ']';
+}
+
+interface EnumTexts {
+  /** goSliceV(values) */
+  slice: string;
+  /** The NotSupported detail listing the values. */
+  detail: string;
+}
+
+// An enum is reported with the same texts every time: they are computed once per enum list (the
+// validator passes the schema's own array, so the key lives as long as the compiled schema).
+const enumTextCache = new WeakMap<readonly unknown[], EnumTexts>();
+
+function enumTexts(values: readonly unknown[]): EnumTexts {
+  let t = enumTextCache.get(values);
+  if (t === undefined) {
+    const strings = values.map((v) => (typeof v === 'string' ? v : goJSONMarshal(v)));
+    t = { slice: '[' + strings.join(' ') + ']', detail: supportedValuesDetail(strings) };
+    enumTextCache.set(values, t);
+  }
+  return t;
 }
 
 /**
@@ -101,11 +122,8 @@ export function toFieldError(base: string, e: OpenAPIError): FieldError {
     case 'Required':
       return required(path, '');
     case 'Enum':
-      return notSupported(
-        path,
-        e.value ?? null,
-        (e.values ?? []).map((v) => (typeof v === 'string' ? v : goJSONMarshal(v))),
-      );
+      // field.NotSupported with the enum's values, their detail text computed once per enum.
+      return { type: 'FieldValueNotSupported', field: path, badValue: e.value ?? null, detail: e.values === undefined ? '' : enumTexts(e.values).detail };
     case 'TooLong':
       return tooLongMaxLength(path, '', e.valid ?? -1);
     case 'MaxItems':

@@ -16,11 +16,14 @@ import { GoFloat, goQuote } from '../../apimachinery/field/govalue.ts';
 import type { JSONSchemaProps } from '../types.ts';
 import { deepEqualJSON, goKind, isObject, type GoKind } from '../value.ts';
 import { effectiveFormat, formatCheckers, normalizeFormat, type FormatChecker } from './formats.ts';
+import { generateFastChecks, runeCount, type NodeFacts } from './fastpath.ts';
 import { fv, msg, toFieldError, type OpenAPIError } from './messages.ts';
 
 export interface ValidatorOptions {
   /** Kubernetes compatibility version ("1.34") choosing the supported formats; default current. */
   compatibilityVersion?: string;
+  /** false: never consult the generated fast pass (tests compare the two). Default true. */
+  fastPath?: boolean;
 }
 
 /** A compiled schema validator. */
@@ -54,6 +57,11 @@ class Ctx {
   errs: OpenAPIError[] = [];
   /** The correlated old value of the current node on update (ratcheting), or NONE. */
   old: unknown = NONE;
+  /**
+   * Above zero while MatchCounts are needed (inside anyOf/oneOf/not alternatives) or while the
+   * fast pass's own fallback runs: nodes then validate in full instead of consulting the fast pass.
+   */
+  sub = 0;
   kinds: Seg[] = [];
   vals: (string | number)[] = [];
   depth = 0;
@@ -182,21 +190,6 @@ function rangeMessage(prefix: string, typeName: string, format: string, path: st
     : `${prefix} value must be of type ${typeName} (default format) in ${path}`;
 }
 
-/** Counts runes as utf8.RuneCount does (a lone surrogate is one rune). */
-function runeCount(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length - 1; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n--;
-        i++;
-      }
-    }
-  }
-  return n;
-}
 
 /** Go's string(rune(i)). */
 function runeString(i: bigint): string {
@@ -232,12 +225,46 @@ function enumMatches(data: unknown, dk: GoKind, e: unknown): boolean {
 
 interface Env {
   version?: string;
+  /** What the fast pass (fastpath.ts) needs to know of each compiled node. */
+  facts: Map<Node, NodeFacts<Node>>;
+  /** Hands each node its generated fast check once the whole schema is compiled. */
+  bind: Map<Node, (fast: (v: unknown) => boolean) => void>;
 }
+
+/** A context for the fast pass's exact fallbacks, reused: they never nest. */
+let scratch: Ctx | undefined;
+
+/** The detailed node's verdict on v: no error reported. */
+function slowValid(node: Node, v: unknown): boolean {
+  const ctx = scratch ?? new Ctx();
+  scratch = undefined;
+  ctx.errs = [];
+  ctx.depth = 0;
+  ctx.old = NONE;
+  ctx.sub = 1; // the fast check is what called us
+  try {
+    node(v, ctx);
+    return ctx.errs.length === 0;
+  } finally {
+    ctx.errs = [];
+    scratch = ctx;
+  }
+}
+
+/** A value of each kind code, for type checks that depend on the kind alone. */
+const KIND_SAMPLES: readonly unknown[] = [null, true, 1, 0.5, 'a', [], {}];
 
 /** Compile a schema (JSONSchemaProps, structural or not) into a validator. */
 export function compileValidator(schema: JSONSchemaProps | null | undefined, opts: ValidatorOptions = {}): SchemaValidator {
-  const env: Env = { version: opts.compatibilityVersion };
+  const env: Env = { version: opts.compatibilityVersion, facts: new Map(), bind: new Map() };
   const root: Node | undefined = schema === null || schema === undefined ? undefined : compileNode(schema, env);
+  // Every node first asks its generated check whether its value is valid (the usual case), so the
+  // detailed walk only descends where an error is.
+  if (root !== undefined && opts.fastPath !== false) {
+    for (const [n, f] of generateFastChecks(root, (n) => env.facts.get(n)!)) env.bind.get(n)!(f);
+  }
+  env.facts.clear();
+  env.bind.clear();
   // One context is kept for reuse: validation is synchronous, and a re-entrant call (a validator
   // used while it runs) simply gets a fresh one.
   let spare: Ctx | undefined = new Ctx();
@@ -247,6 +274,7 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
     spare = undefined;
     ctx.old = old;
     ctx.depth = 0;
+    ctx.sub = 0;
     try {
       root(value, ctx);
     } catch (e) {
@@ -267,24 +295,41 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
   };
   const validateRaw = (value: unknown) => run(value, NONE);
   const toFieldErrors = (raw: OpenAPIError[], basePath: string): FieldError[] => {
-      if (raw.length === 0) return [];
-      const out: FieldError[] = [];
-      const seen = new Set<string>();
-      for (const e of raw) {
-        const fe = toFieldError(basePath, e);
-        const k = errorString(fe);
-        if (!seen.has(k)) {
-          seen.add(k);
-          out.push(fe);
-        }
+    if (raw.length === 0) return [];
+    const fes = raw.map((e) => toFieldError(basePath, e));
+    if (fes.length === 1 || !mayRepeat(fes)) return fes;
+    // The field errors are deduplicated as Kubernetes prints them.
+    const out: FieldError[] = [];
+    const seen = new Set<string>();
+    for (const fe of fes) {
+      const k = errorString(fe);
+      if (!seen.has(k)) {
+        seen.add(k);
+        out.push(fe);
       }
-      return out;
+    }
+    return out;
   };
   return {
     validateRaw,
     validate: (value, basePath = '') => toFieldErrors(run(value, NONE), basePath),
     validateUpdate: (value, old, basePath = '') => toFieldErrors(run(value, old === undefined ? NONE : old), basePath),
   };
+}
+
+/**
+ * Whether two of the errors could print alike. `field: body` is split unambiguously at the first
+ * `: ` when no rendered field contains one, so errors whose rendered fields all differ print
+ * differently and need no rendering to be deduplicated.
+ */
+function mayRepeat(fes: readonly FieldError[]): boolean {
+  const fields = new Set<string>();
+  for (const fe of fes) {
+    const f = fe.field === '' ? '<nil>' : fe.field;
+    if (fields.has(f) || f.includes(': ')) return true;
+    fields.add(f);
+  }
+  return false;
 }
 
 /** CorrelatedObject.Index for list-type map (MapList.Get): the first old element with the same keys. */
@@ -312,9 +357,14 @@ function runSub(node: Node, v: unknown, ctx: Ctx): { errs: OpenAPIError[]; count
   const saved = ctx.errs;
   const errs: OpenAPIError[] = [];
   ctx.errs = errs;
-  const count = node(v, ctx);
-  ctx.errs = saved;
-  return { errs, count };
+  ctx.sub++;
+  try {
+    const count = node(v, ctx);
+    return { errs, count };
+  } finally {
+    ctx.sub--;
+    ctx.errs = saved;
+  }
 }
 
 /**
@@ -802,7 +852,10 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
 
   // SchemaValidator.Validate: the applicable validators in kube-openapi's order, each adding its
   // own MatchCount plus one, and one more for the schema itself.
-  return (v, ctx) => {
+  let fastValid: (v: unknown) => boolean = () => false;
+  const node: Node = (v, ctx) => {
+    // A valid value has no errors to report; its MatchCount is only read inside alternatives.
+    if (ctx.sub === 0 && fastValid(v)) return 0;
     const kc = kindCode(v);
     const kind = KIND_NAMES[kc]!;
     if (kc === 0) {
@@ -843,4 +896,49 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
     if (kind === 'object') count += checkObject(v as Record<string, unknown>, ctx) + 1;
     return count;
   };
+
+  env.bind.set(node, (f) => {
+    fastValid = f;
+  });
+  const probe = new Ctx();
+  const boundBad = (b: number | undefined) => b !== undefined && rangeBad(b, 'float', numType, numFormat);
+  env.facts.set(node, {
+    slow: (v) => slowValid(node, v),
+    typeOk: KIND_SAMPLES.map((sample, kc) => {
+      if (!typeApplies || ((fastMask >> kc) & 1) === 1) return true;
+      if (kc === KIND_CODE.float && hasInteger) return undefined; // integral floats pass `integer`
+      return checkType(sample, KIND_NAMES[kc]!, probe) === 1;
+    }),
+    nullValid: !(types.length > 0 && !types.includes('null') && !nullable) && enumValues === undefined,
+    anyOf,
+    oneOf,
+    allOf,
+    not,
+    hasDeps: deps !== undefined,
+    enumValues,
+    stringEnum,
+    maxLength,
+    minLength,
+    pattern: patternTest,
+    format: formatCheck,
+    numType,
+    numFormat,
+    boundOutOfRange: boundBad(multipleOf) || boundBad(minimum) || boundBad(maximum),
+    multipleOf,
+    minimum,
+    maximum,
+    exclusiveMinimum: exclMin,
+    exclusiveMaximum: exclMax,
+    items: itemNode,
+    sliceSlow: tupleNodes !== undefined || additionalItems !== undefined || uniqueItems,
+    minItems,
+    maxItems,
+    properties: propEntries,
+    additionalProperties: apNode,
+    objectSlow: apForbidden || patternProps.length > 0,
+    required: requiredKeys,
+    minProperties: minProps,
+    maxProperties: maxProps,
+  });
+  return node;
 }

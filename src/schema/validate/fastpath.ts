@@ -1,0 +1,265 @@
+/**
+ * The validator's fast "valid?" pass: JavaScript generated once per schema (as ajv does) that
+ * answers exactly whether the detailed validator (validator.ts) would report no error, without
+ * tracking paths or building messages. Valid objects, the common case, pay only for this pass;
+ * the detailed validator runs when it answers false, to produce Kubernetes' messages.
+ *
+ * Each schema node becomes one function of the value. Its body dispatches on the value's kind and
+ * handles, for the kinds the schema's type admits, the checks that have a direct translation:
+ * property names and enum strings are string literals, lengths and bounds numeric literals. Every
+ * other case (kinds whose type check depends on the value, tuple items, uniqueItems,
+ * patternProperties, dependencies, enums of non-strings, bounds beyond 2^53) calls the detailed
+ * node on a scratch context, so the answer stays exact. Literals are written with JSON.stringify
+ * or as safe-integer digits; anything else the schema holds (closures, other numbers, sets) is
+ * passed in by reference, so no schema text is ever spliced into the code. Every generated loop
+ * visits each element or key once: the pass is linear in the input.
+ */
+import { GoFloat } from '../../apimachinery/field/govalue.ts';
+
+/** What the generator needs to know of a compiled schema node `N` (validator.ts fills it in). */
+export interface NodeFacts<N> {
+  /** The detailed validator's verdict (no errors) for v at this node. */
+  slow: (v: unknown) => boolean;
+  /**
+   * checkType's verdict by kind code (null, bool, int, float, string, array, object): true or
+   * false when it depends on the kind alone, undefined when it depends on the value.
+   */
+  typeOk: readonly (boolean | undefined)[];
+  /** The verdict for null (and undefined): only the type and enum checks run on it. */
+  nullValid: boolean;
+  anyOf?: readonly N[];
+  oneOf?: readonly N[];
+  allOf?: readonly N[];
+  not?: N;
+  /** `dependencies` present (left to the detailed validator). */
+  hasDeps: boolean;
+  enumValues?: readonly unknown[];
+  /** The enum as a set, when all its values are strings. */
+  stringEnum?: ReadonlySet<string>;
+  maxLength?: number;
+  minLength?: number;
+  pattern?: (s: string) => boolean;
+  format?: (s: string) => boolean;
+  /** The type a number is range-checked against ('integer', 'number' or ''), and its format. */
+  numType: string;
+  numFormat: string;
+  /** Some bound (multipleOf, minimum, maximum) is itself out of the type's range: every number fails. */
+  boundOutOfRange: boolean;
+  multipleOf?: number;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum: boolean;
+  exclusiveMaximum: boolean;
+  items?: N;
+  /** Tuple items, additionalItems or uniqueItems (left to the detailed validator). */
+  sliceSlow: boolean;
+  minItems?: number;
+  maxItems?: number;
+  properties: readonly (readonly [string, N])[];
+  additionalProperties?: N;
+  /** additionalProperties false or patternProperties (left to the detailed validator). */
+  objectSlow: boolean;
+  required?: readonly string[];
+  minProperties?: number;
+  maxProperties?: number;
+}
+
+/** Enums up to this size are tested with `===` chains; larger ones with their Set. */
+const INLINE_ENUM = 8;
+
+const TWO53 = 9007199254740992;
+
+/**
+ * Generates the fast pass for the node `root` and every node below it: for each, a function that is
+ * true exactly when the detailed validator reports no error for the value at that node.
+ */
+export function generateFastChecks<N>(root: N, factsOf: (n: N) => NodeFacts<N>): Map<N, (v: unknown) => boolean> {
+  const refs: unknown[] = [];
+  const ids = new Map<N, string>();
+  const trivial = new Set<string>();
+  const fns: string[] = [];
+
+  /** A value passed by reference: its name in the generated code. */
+  const ref = (x: unknown): string => {
+    refs.push(x);
+    return `R${refs.length - 1}`;
+  };
+  /** A number as code: digits for safe integers, else a reference. */
+  const num = (x: number): string => (Number.isSafeInteger(x) ? String(x) : ref(x));
+
+  const fnOf = (n: N): string => {
+    let id = ids.get(n);
+    if (id !== undefined) return id;
+    id = `f${ids.size}`;
+    ids.set(n, id);
+    const f = factsOf(n);
+    const slow = ref(f.slow);
+    const body = genNode(f, `${slow}(v)`);
+    if (body === null) trivial.add(id);
+    fns.push(`function ${id}(v) {\n${body ?? 'return true;'}\n}`);
+    return id;
+  };
+
+  /** A call of node n on expression x, or null when the node accepts everything. */
+  const call = (n: N, x: string): string | null => {
+    const id = fnOf(n);
+    return trivial.has(id) ? null : `${id}(${x})`;
+  };
+
+  /** The junctors' verdict as an expression ('' when there are none). */
+  const junctors = (f: NodeFacts<N>): string => {
+    const parts: string[] = [];
+    if (f.anyOf !== undefined) parts.push(`(${f.anyOf.map((n) => call(n, 'v') ?? 'true').join(' || ')})`);
+    if (f.oneOf !== undefined) parts.push(`(${f.oneOf.map((n) => `(${call(n, 'v') ?? 'true'} ? 1 : 0)`).join(' + ')}) === 1`);
+    if (f.allOf !== undefined) for (const n of f.allOf) parts.push(call(n, 'v') ?? 'true');
+    if (f.not !== undefined) parts.push(`!${call(f.not, 'v') ?? 'true'}`);
+    return parts.join(' && ');
+  };
+
+  /** Statements for one kind: null means "always valid", else code that returns the verdict. */
+  const kindBody = (typeOk: boolean | undefined, f: NodeFacts<N>, slow: string, checks: () => string[] | undefined): string => {
+    if (typeOk === false) return 'return false;';
+    if (typeOk === undefined || f.hasDeps) return `return ${slow};`;
+    const c = checks();
+    if (c === undefined) return `return ${slow};`;
+    const j = junctors(f);
+    if (j !== '') c.unshift(`if (!(${j})) return false;`);
+    c.push('return true;');
+    return c.join('\n');
+  };
+
+  const stringChecks = (f: NodeFacts<N>): string[] | undefined => {
+    const c: string[] = [];
+    if (f.maxLength !== undefined) {
+      const m = num(f.maxLength);
+      c.push(`if (v.length > ${m} && runeCount(v) > ${m}) return false;`);
+    }
+    if (f.minLength !== undefined) {
+      const m = num(f.minLength);
+      c.push(`if (v.length < ${m} || runeCount(v) < ${m}) return false;`);
+    }
+    if (f.pattern !== undefined) c.push(`if (!${ref(f.pattern)}(v)) return false;`);
+    if (f.format !== undefined) c.push(`if (!${ref(f.format)}(v)) return false;`);
+    if (f.enumValues !== undefined) {
+      if (f.stringEnum === undefined) return undefined;
+      if (f.stringEnum.size <= INLINE_ENUM) {
+        c.push(`if (${[...f.stringEnum].map((e) => `v !== ${JSON.stringify(e)}`).join(' && ')}) return false;`);
+      } else {
+        c.push(`if (!${ref(f.stringEnum)}.has(v)) return false;`);
+      }
+    }
+    return c;
+  };
+
+  /** Bound checks on a number v; `isInt`: v is a safe integer (kube-openapi truncates the bound). */
+  const boundChecks = (f: NodeFacts<N>, isInt: boolean): string[] | undefined => {
+    if (f.enumValues !== undefined) return undefined;
+    if (f.boundOutOfRange) return ['return false;'];
+    const c: string[] = [];
+    if (isInt && f.numType === 'integer' && f.numFormat === 'int32') c.push('if (v < -2147483648 || v > 2147483647) return false;');
+    if (!isInt && f.numType !== '' && f.numFormat !== '' && f.numFormat !== 'double') return undefined;
+    if (f.multipleOf !== undefined) {
+      if (!isInt || !Number.isSafeInteger(f.multipleOf) || f.multipleOf <= 0) return undefined;
+      c.push(`if (v % ${num(f.multipleOf)} !== 0) return false;`);
+    }
+    for (const [bound, excl, op, eqOp] of [
+      [f.minimum, f.exclusiveMinimum, '<', '<='],
+      [f.maximum, f.exclusiveMaximum, '>', '>='],
+    ] as const) {
+      if (bound === undefined) continue;
+      if (isInt) {
+        if (!(Math.abs(bound) < TWO53)) return undefined;
+        c.push(`if (v ${excl ? eqOp : op} ${num(Math.trunc(bound))}) return false;`);
+      } else {
+        c.push(`if (v ${excl ? eqOp : op} ${num(bound)}) return false;`);
+      }
+    }
+    return c;
+  };
+
+  const arrayChecks = (f: NodeFacts<N>): string[] | undefined => {
+    if (f.sliceSlow || f.enumValues !== undefined) return undefined;
+    const c: string[] = [];
+    if (f.minItems !== undefined) c.push(`if (v.length < ${num(f.minItems)}) return false;`);
+    if (f.maxItems !== undefined) c.push(`if (v.length > ${num(f.maxItems)}) return false;`);
+    if (f.items !== undefined) {
+      const e = call(f.items, 'v[i]');
+      if (e !== null) c.push(`for (let i = 0; i < v.length; i++) if (!${e}) return false;`);
+    }
+    return c;
+  };
+
+  const objectChecks = (f: NodeFacts<N>): string[] | undefined => {
+    if (f.objectSlow || f.enumValues !== undefined) return undefined;
+    const c: string[] = [];
+    if (f.minProperties !== undefined || f.maxProperties !== undefined) {
+      c.push('{ const n = Object.keys(v).length;');
+      if (f.minProperties !== undefined) c.push(`if (n < ${num(f.minProperties)}) return false;`);
+      if (f.maxProperties !== undefined) c.push(`if (n > ${num(f.maxProperties)}) return false;`);
+      c.push('}');
+    }
+    const ap = f.additionalProperties !== undefined ? call(f.additionalProperties, 'v[k]') : null;
+    const cases: string[] = [];
+    for (const [k, n] of f.properties) {
+      const e = call(n, 'v[k]');
+      if (e !== null) cases.push(`case ${JSON.stringify(k)}: if (!${e}) return false; break;`);
+      else if (ap !== null) cases.push(`case ${JSON.stringify(k)}: break;`);
+    }
+    if (ap !== null) cases.push(`default: if (!${ap}) return false;`);
+    // The detailed validator visits the same keys: for...in, properties first, else additionalProperties.
+    if (cases.length > 0) c.push(`for (const k in v) switch (k) {\n${cases.join('\n')}\n}`);
+    if (f.required !== undefined) for (const k of f.required) c.push(`if (!Object.hasOwn(v, ${JSON.stringify(k)})) return false;`);
+    return c;
+  };
+
+  /** The body of a node's function, or null when it accepts every value. */
+  const genNode = (f: NodeFacts<N>, slow: string): string | null => {
+    const t = f.typeOk;
+    const str = kindBody(t[4], f, slow, () => stringChecks(f));
+    const bool = kindBody(t[1], f, slow, () => (f.enumValues !== undefined ? undefined : []));
+    const int = kindBody(t[2], f, slow, () => boundChecks(f, true));
+    const float = kindBody(t[3], f, slow, () => boundChecks(f, false));
+    const arr = kindBody(t[5], f, slow, () => arrayChecks(f));
+    const obj = kindBody(t[6], f, slow, () => objectChecks(f));
+    const nul = `return ${f.nullValid};`;
+    const all = [str, bool, int, float, arr, obj];
+    if (f.nullValid && all.every((b) => b === 'return true;')) return null;
+    return [
+      'switch (typeof v) {',
+      `case 'string': {\n${str}\n}`,
+      `case 'number':\nif (Number.isSafeInteger(v) && (v !== 0 || 1 / v > 0)) {\n${int}\n}\n{\n${float}\n}`,
+      `case 'boolean': {\n${bool}\n}`,
+      `case 'object':\nif (v === null) ${nul}\nif (Array.isArray(v)) {\n${arr}\n}\nif (v instanceof GoFloat) return ${slow};\n{\n${obj}\n}`,
+      `case 'bigint': return ${slow};`,
+      '}',
+      nul,
+    ].join('\n');
+  };
+
+  fnOf(root);
+  const decls = refs.map((_, i) => `const R${i} = R[${i}];`).join('\n');
+  const src = `"use strict";\n${decls}\n${fns.join('\n')}\nreturn [${[...ids.values()].join(', ')}];`;
+  // Every schema-derived value enters through R; the source holds only literals made safe above.
+  type Make = (g: typeof GoFloat, rc: typeof runeCount, r: unknown[]) => ((v: unknown) => boolean)[];
+  const made = (new Function('GoFloat', 'runeCount', 'R', src) as Make)(GoFloat, runeCount, refs);
+  const out = new Map<N, (v: unknown) => boolean>();
+  let i = 0;
+  for (const n of ids.keys()) out.set(n, made[i++]!);
+  return out;
+}
+
+/** Counts runes as utf8.RuneCount does (a lone surrogate is one rune). */
+export function runeCount(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
