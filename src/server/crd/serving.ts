@@ -112,6 +112,8 @@ export function servedResourcesFor(crd: Obj, factory: CustomResourceStoreFactory
 export class CRDServing {
   private watcher: { stop(): void } | undefined;
   private stopped = false;
+  /** Increases with every (re)sync; events of an older watch are ignored. */
+  private generation = 0;
   /** name -> the spec the served stores were built from (rebuilt when it changes). */
   private readonly built = new Map<string, { specKey: string; group: string; plural: string }>();
 
@@ -123,29 +125,46 @@ export class CRDServing {
 
   /** Lists the CRDs, serves the established ones, then follows changes. */
   async start(): Promise<void> {
-    const list = await this.crds.list(undefined, {});
-    for (const crd of list.items) this.observe(crd);
-    const rv = list.metadata.resourceVersion;
-    const restart = (): void => {
-      if (this.stopped) return;
-      setTimeout(() => {
-        this.startWatch('0', restart).catch(() => restart());
-      }, 200);
-    };
-    await this.startWatch(rv, restart);
+    await this.sync();
   }
 
-  private async startWatch(rv: string, restart: () => void): Promise<void> {
-    this.watcher = await this.crds.watch(
+  /**
+   * List, reconcile the served table with the list (CRDs gone while no watch was open are
+   * dropped), then watch from the list's revision. A watch that ends or fails starts this again.
+   */
+  private async sync(): Promise<void> {
+    const generation = ++this.generation;
+    this.watcher?.stop();
+    const list = await this.crds.list(undefined, {});
+    const present = new Set(list.items.map((c) => String(obj(c.metadata).name ?? '')));
+    for (const name of [...this.built.keys()]) if (!present.has(name)) this.forgetName(name);
+    for (const crd of list.items) this.observe(crd);
+    const again = (): void => {
+      // Only the newest watch restarts, once.
+      if (this.stopped || generation !== this.generation) return;
+      this.generation++;
+      setTimeout(() => {
+        if (!this.stopped) this.sync().catch(() => again2());
+      }, 200).unref();
+    };
+    const again2 = (): void => {
+      setTimeout(() => {
+        if (!this.stopped) this.sync().catch(() => again2());
+      }, 1000).unref();
+    };
+    const watcher = await this.crds.watch(
       undefined,
-      { resourceVersion: rv, timeoutSeconds: 24 * 24 * 3600 },
+      { resourceVersion: list.metadata.resourceVersion, timeoutSeconds: 24 * 24 * 3600 },
       (ev) => {
+        if (generation !== this.generation) return;
         if (ev.type === 'ADDED' || ev.type === 'MODIFIED') this.observe(ev.object);
-        else if (ev.type === 'DELETED') this.forget(ev.object);
-        else if (ev.type === 'ERROR') restart();
+        else if (ev.type === 'DELETED') this.forgetName(String(obj(ev.object.metadata).name ?? ''));
+        else if (ev.type === 'ERROR') again();
       },
-      () => restart(),
+      () => again(),
     );
+    if (this.stopped || generation !== this.generation) watcher.stop();
+    else this.watcher = watcher;
   }
 
   stop(): void {
@@ -153,10 +172,12 @@ export class CRDServing {
     this.watcher?.stop();
   }
 
+  /** Serves an Established CRD; one that is not (or no longer) Established is not served. */
   private observe(crd: Obj): void {
     const name = String(obj(crd.metadata).name ?? '');
     const deleting = obj(crd.metadata).deletionTimestamp !== undefined;
     if (hasCondition(crd, 'Established')) this.serve(name, crd, deleting);
+    else this.forgetName(name);
   }
 
   private serve(name: string, crd: Obj, terminating: boolean): void {
@@ -173,8 +194,7 @@ export class CRDServing {
     this.built.set(name, { specKey, group, plural });
   }
 
-  private forget(crd: Obj): void {
-    const name = String(obj(crd.metadata).name ?? '');
+  private forgetName(name: string): void {
     const prev = this.built.get(name);
     if (prev) {
       this.table.setCustom(prev.group, prev.plural, []);
