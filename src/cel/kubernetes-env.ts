@@ -58,10 +58,15 @@ function atLeast(v: string | undefined, major: number, minor: number): boolean {
   return a > major || (a === major && b >= minor);
 }
 
+/** Kubernetes' lists library version 0: without `includes`. */
+const LISTS_V0: Library = { ...kubernetesListsLibrary, functions: kubernetesListsLibrary.functions.filter((f) => f.name !== 'includes') };
+
 /** The libraries base.go installs at a compatibility version, in its order. */
 export function kubernetesBaseLibraries(compatibilityVersion?: string): Library[] {
   const at = (major: number, minor: number) => atLeast(compatibilityVersion, major, minor);
-  const libs: Library[] = [urlLibrary, extensionLibraries.regex, kubernetesListsLibrary];
+  // library.Lists version 0 until 1.37, version 1 (adds includes) from 1.37.
+  const lists = at(1, 37) ? kubernetesListsLibrary : LISTS_V0;
+  const libs: Library[] = [urlLibrary, extensionLibraries.regex, lists];
   if (at(1, 27)) libs.push(authzLibrary);
   if (at(1, 28)) libs.push(quantityLibrary);
   // ext.Strings version 0 before 1.29 is not carried: version 2 is installed at every version.

@@ -90,6 +90,11 @@ test('compatibility versions gate libraries and options', () => {
   assert.equal(at('1.28', '1 < 2.0'), undefined);
   assert.match(at('1.31', '[1].all(i, v, v > 0)') ?? '', /undeclared reference to 'all'/);
   assert.equal(at('1.32', '[1].all(i, v, v > 0)'), undefined);
+  assert.match(at('1.36', '[1].includes(1)') ?? '', /undeclared reference to 'includes'/);
+  // ext.Strings version 2 has no string reverse (version 3 added it); ext.Lists' list reverse stays.
+  assert.match(at('1.34', "'abc'.reverse()") ?? '', /found no matching overload for 'reverse' applied to 'string\.\(\)'/);
+  assert.equal(at('1.34', '[1, 2].reverse()'), undefined);
+  assert.equal(at('1.37', '[1].includes(1)'), undefined);
 });
 
 test('library object values dispatch by type name and are not maps', () => {

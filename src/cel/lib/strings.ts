@@ -616,16 +616,18 @@ export const stringsLibrary: Library = {
   ],
 };
 
-
 /**
- * The strings library as cel-go's version 2 declares it, which Kubernetes installs: the same
- * functions, with format() following the version 2 rules (formatV1).
+ * The strings library as cel-go's version 2 declares it, which Kubernetes installs: the functions
+ * up to version 2 (no `reverse`, which version 3 added), with format() following the version 2
+ * rules (formatV1).
  */
 export const stringsLibraryV2: Library = {
   name: 'cel.lib.ext.strings.v2',
-  functions: stringsLibrary.functions.map((f) =>
-    f.name === 'format'
-      ? fn('format', member('string_format', [S, listOf(DynType)], S, (fmt: string, a: Val[]) => formatV1(fmt, a), { cost: transformCost }))
-      : f,
-  ),
+  functions: stringsLibrary.functions
+    .filter((f) => f.name !== 'reverse')
+    .map((f) =>
+      f.name === 'format'
+        ? fn('format', member('string_format', [S, listOf(DynType)], S, (fmt: string, a: Val[]) => formatV1(fmt, a), { cost: transformCost }))
+        : f,
+    ),
 };
