@@ -61,6 +61,12 @@ function atLeast(v: string | undefined, major: number, minor: number): boolean {
 /** Kubernetes' lists library version 0: without `includes`. */
 const LISTS_V0: Library = { ...kubernetesListsLibrary, functions: kubernetesListsLibrary.functions.filter((f) => f.name !== 'includes') };
 
+/** ext.Strings version 0 (before 1.29): without format and strings.quote (version 1) and join (version 2). */
+const STRINGS_V0: Library = {
+  name: 'cel.lib.ext.strings.v0',
+  functions: extensionLibraries.stringsV2.functions.filter((f) => !['format', 'strings.quote', 'join'].includes(f.name)),
+};
+
 /** The libraries base.go installs at a compatibility version, in its order. */
 export function kubernetesBaseLibraries(compatibilityVersion?: string): Library[] {
   const at = (major: number, minor: number) => atLeast(compatibilityVersion, major, minor);
@@ -69,8 +75,7 @@ export function kubernetesBaseLibraries(compatibilityVersion?: string): Library[
   const libs: Library[] = [urlLibrary, extensionLibraries.regex, lists];
   if (at(1, 27)) libs.push(authzLibrary);
   if (at(1, 28)) libs.push(quantityLibrary);
-  // ext.Strings version 0 before 1.29 is not carried: version 2 is installed at every version.
-  libs.push(extensionLibraries.stringsV2);
+  libs.push(at(1, 29) ? extensionLibraries.stringsV2 : STRINGS_V0);
   if (at(1, 29)) libs.push(extensionLibraries.sets);
   if (at(1, 30)) libs.push(ipLibrary, cidrLibrary);
   if (at(1, 31)) libs.push(formatLibrary, authzSelectorsLibrary);
@@ -84,7 +89,7 @@ export function kubernetesBaseLibraries(compatibilityVersion?: string): Library[
 function baseMacros(compatibilityVersion?: string): Macro[] {
   return [
     ...STANDARD_MACROS,
-    ...OPTIONAL_MACROS,
+    ...(atLeast(compatibilityVersion, 1, 28) ? OPTIONAL_MACROS : []),
     ...(atLeast(compatibilityVersion, 1, 32) ? TWO_VAR_MACROS : []),
     ...(atLeast(compatibilityVersion, 1, 34) ? LISTS_MACROS : []),
   ];
@@ -139,6 +144,7 @@ const KUBERNETES_STRING_COSTS: Record<string, (args: Val[], result: Val) => numb
  * callCost hook disables.
  */
 export function kubernetesStringCostOverloads(strings: Library = extensionLibraries.stringsV2): RtOverload[] {
+  // Overloads of functions the environment does not declare are never reached: harmless.
   return libraryOverloads(strings)
     .filter((o) => KUBERNETES_STRING_COSTS[o.name] !== undefined)
     .map((o) => ({ ...o, cost: KUBERNETES_STRING_COSTS[o.name] }));
@@ -164,6 +170,7 @@ export function kubernetesEnvOptions(config: KubernetesEnvConfig = {}): EnvOptio
     costLimit: config.costLimit ?? KUBERNETES_PER_CALL_LIMIT,
     costEstimation: { callCost: kubernetesCallCost, overloadEstimators: kubernetesExtensionCostEstimators },
     overloads: kubernetesStringCostOverloads(),
-    parse: { macros: baseMacros(v) },
+    // Optional types (and their syntax) from 1.28; Env always declares the optional functions.
+    parse: { macros: baseMacros(v), enableOptionalSyntax: atLeast(v, 1, 28) },
   };
 }

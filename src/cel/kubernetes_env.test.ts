@@ -91,6 +91,10 @@ test('compatibility versions gate libraries and options', () => {
   assert.match(at('1.31', '[1].all(i, v, v > 0)') ?? '', /undeclared reference to 'all'/);
   assert.equal(at('1.32', '[1].all(i, v, v > 0)'), undefined);
   assert.match(at('1.36', '[1].includes(1)') ?? '', /undeclared reference to 'includes'/);
+  assert.match(at('1.28', "['a'].join('-')") ?? '', /undeclared reference to 'join'/);
+  assert.equal(at('1.29', "['a'].join('-')"), undefined);
+  assert.match(at('1.27', '{}.?a') ?? '', /unsupported syntax '\.\?'/);
+  assert.equal(at('1.28', '{}.?a'), undefined);
   // ext.Strings version 2 has no string reverse (version 3 added it); ext.Lists' list reverse stays.
   assert.match(at('1.34', "'abc'.reverse()") ?? '', /found no matching overload for 'reverse' applied to 'string\.\(\)'/);
   assert.equal(at('1.34', '[1, 2].reverse()'), undefined);
