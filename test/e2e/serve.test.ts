@@ -33,7 +33,8 @@ test('prints how to use the kubeconfig it writes, and answers health and version
   assert.equal(kc.clusters[0].cluster.server, s.url);
   assert.equal(kc.clusters[0].cluster['insecure-skip-tls-verify'], true);
   assert.equal(await (await fetch(`${s.url}/healthz`)).text(), 'ok');
-  assert.equal((await (await fetch(`${s.url}/version`)).json()).gitVersion, 'v1.35.0');
+  const version = (await (await fetch(`${s.url}/version`)).json()) as { gitVersion: string };
+  assert.equal(version.gitVersion, 'v1.35.0');
 });
 
 test('refuses non-loopback addresses, a busy port and a data directory in use', () => {
