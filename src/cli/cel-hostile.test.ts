@@ -47,3 +47,14 @@ test('cel eval --cost-limit', () => {
   const bad = celEval(expr, '--cost-limit', 'lots');
   assert.deepEqual({ status: bad.status, out: bad.out }, { status: 2, out: { error: '--cost-limit must be a non-negative integer, got "lots"' } });
 });
+
+test('cel eval --vars: nesting deeper than encoding/json allows is a usage error, not a stack overflow', () => {
+  const deep = (n: number) => `{"x": ${'['.repeat(n)}${']'.repeat(n)}}`;
+  const bad = celEval('size(x)', '--vars', deep(60_000));
+  assert.deepEqual({ status: bad.status, out: bad.out }, { status: 2, out: { error: '--vars: invalid JSON: exceeded max depth at offset 10005' } });
+  const ok = celEval('size(x)', '--vars', deep(9_000));
+  assert.deepEqual({ status: ok.status, out: ok.out }, { status: 0, out: { type: 'int', value: 1 } });
+  const printed = celEval('x', '--vars', deep(9_000));
+  assert.deepEqual({ status: printed.status, out: printed.out }, { status: 1, out: { error: 'result nested too deeply to print as JSON' } });
+});
+

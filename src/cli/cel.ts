@@ -158,7 +158,15 @@ function evalCommand(expr: string, flags: Map<string, string>): number {
   if (!c.program) return fail(2, c.issues);
   const r = c.program.eval(vars);
   if (r.error) return fail(1, r.error.message);
-  out({ type: typeDisplay(r.value, c.program.type), value: toJSON(r.value) });
+  let line: string;
+  try {
+    line = jsonLine({ type: typeDisplay(r.value, c.program.type), value: toJSON(r.value) });
+  } catch (e) {
+    // A value nested deeper than the JS stack allows to walk (built from deeply nested --vars).
+    if (e instanceof RangeError) return fail(1, 'result nested too deeply to print as JSON');
+    throw e;
+  }
+  process.stdout.write(line + '\n');
   return 0;
 }
 
