@@ -358,6 +358,10 @@ test('large lists stream as one valid JSON document', async () => {
   assert.equal(list.json.apiVersion, 'multi.io/v1');
   assert.ok(list.json.metadata.resourceVersion);
   assert.equal(list.json.items.filter((i: any) => i.metadata.name.startsWith('bulk-')).length, 600);
+  const table = await call(f.base, 'GET', path, undefined, { Accept: tableAccept });
+  assert.equal(table.json.kind, 'Table');
+  assert.equal(table.json.rows.filter((r: any) => String(r.cells[0]).startsWith('bulk-')).length, 600);
+  assert.deepEqual(table.json.columnDefinitions.map((c: any) => c.name), ['Name', 'Spec', 'Replicas', 'Image', 'Age']);
   const paged = await call(f.base, 'GET', path + '?limit=550');
   assert.equal(paged.json.items.length, 550);
   assert.ok(paged.json.metadata.continue);

@@ -238,7 +238,7 @@ async function handleGet(r: ResourceRequest): Promise<void> {
 async function handleList(r: ResourceRequest): Promise<void> {
   const n = negotiateFor(r, objectProduces(r));
   const list: ObjList = await r.served.store.list(r.info.namespace, listOptions(r.query));
-  writeList(r.res, 200, transform(r, n, list as unknown as Obj, true), n);
+  writeList(r.res, 200, transform(r, n, list as unknown as Obj, true), n, n.target?.as === 'Table' ? 'rows' : 'items');
 }
 
 async function handleCreate(r: ResourceRequest): Promise<void> {

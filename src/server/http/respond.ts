@@ -39,22 +39,24 @@ export function writeObject(res: ServerResponse, code: number, value: unknown, n
 const listChunkBytes = 64 * 1024;
 
 /**
- * Writes a list (an object with `items`) as compact JSON without building the whole document as
- * one string: the envelope, then items in chunks of about 64 KiB. Other forms (YAML, pretty)
- * go through writeObject.
+ * Writes a list (an object whose `key` array — `items`, or a Table's `rows` — is its last member)
+ * as compact JSON without building the whole document as one string: the envelope, then the
+ * elements in chunks of about 64 KiB. Small lists and other forms (YAML, pretty) go through
+ * writeObject.
  */
-export function writeList(res: ServerResponse, code: number, list: Record<string, unknown>, n: Negotiated): void {
-  const items = list.items;
-  if (n.encoding !== 'json' || n.pretty || !Array.isArray(items) || items.length < 500) {
+export function writeList(res: ServerResponse, code: number, list: Record<string, unknown>, n: Negotiated, key = 'items'): void {
+  const elems = list[key];
+  if (n.encoding !== 'json' || n.pretty || !Array.isArray(elems) || elems.length < 500) {
     writeObject(res, code, list, n);
     return;
   }
-  const { items: _items, ...envelope } = list;
+  const envelope: Record<string, unknown> = {};
+  for (const k of Object.keys(list)) if (k !== key) envelope[k] = list[k];
   const head = JSON.stringify(envelope);
   res.writeHead(code, { 'Content-Type': n.contentType });
-  let buf = head.slice(0, -1) + (head.length > 2 ? ',' : '') + '"items":[';
-  for (let i = 0; i < items.length; i++) {
-    buf += (i === 0 ? '' : ',') + JSON.stringify(items[i]);
+  let buf = head.slice(0, -1) + (head.length > 2 ? ',' : '') + `${JSON.stringify(key)}:[`;
+  for (let i = 0; i < elems.length; i++) {
+    buf += (i === 0 ? '' : ',') + JSON.stringify(elems[i]);
     if (buf.length >= listChunkBytes) {
       res.write(buf);
       buf = '';
