@@ -279,6 +279,8 @@ test('every served version of a CRD reads the same objects in its own apiVersion
   const beta = structuredClone(crd.spec.versions[0]);
   beta.name = 'v1beta1';
   beta.storage = false;
+  beta.deprecated = true;
+  beta.deprecationWarning = 'multi.io/v1beta1 Gadget is going away';
   crd.spec.versions.push(beta);
   assert.equal((await call(f.base, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status, 201);
   await eventually(async () => (await call(f.base, 'GET', '/apis/multi.io/v1beta1')).status === 200);
@@ -286,7 +288,10 @@ test('every served version of a CRD reads the same objects in its own apiVersion
   const c = await call(f.base, 'POST', base('v1beta1'), { apiVersion: 'multi.io/v1beta1', kind: 'Gadget', metadata: { name: 'g' }, spec: { image: 'a' } });
   assert.equal(c.status, 201, c.text);
   assert.equal((await call(f.base, 'GET', base('v1') + '/g')).json.apiVersion, 'multi.io/v1');
-  assert.equal((await call(f.base, 'GET', base('v1beta1')).then((r) => r.json.items[0].apiVersion)), 'multi.io/v1beta1');
+  const betaList = await call(f.base, 'GET', base('v1beta1'));
+  assert.equal(betaList.json.items[0].apiVersion, 'multi.io/v1beta1');
+  assert.equal(betaList.headers.warning, '299 - "multi.io/v1beta1 Gadget is going away"');
+  assert.equal(c.headers.warning, '299 - "multi.io/v1beta1 Gadget is going away"');
   const p = await call(f.base, 'PATCH', base('v1') + '/g', { spec: { image: 'b' } }, { 'Content-Type': 'application/merge-patch+json' });
   assert.equal(p.status, 200, p.text);
   assert.equal(p.json.apiVersion, 'multi.io/v1');
