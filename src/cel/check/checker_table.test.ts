@@ -15,7 +15,6 @@ import { standardLibrary } from '../lib/std/decls.ts';
 import { formatType, isEquivalentType, parseType, structType, typeOf, optionalOf, DynType } from './types.ts';
 import type { TypeProvider } from './types.ts';
 import type { FunctionDecl } from '../lib/decls.ts';
-import type { Expr } from '../syntax/ast.ts';
 
 const dataDir = fileURLToPath(new URL('../../../testdata/cel-checker/', import.meta.url));
 

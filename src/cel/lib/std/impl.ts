@@ -9,8 +9,6 @@ import { type Kind, type RtOverload } from '../../eval/dispatch.ts';
 import { actualSize, appendOwned, checkListSize } from '../../eval/planner.ts';
 import {
   civil,
-  errTimestampOverflow,
-  makeDuration,
   makeTimestamp,
   parseDuration,
   parseTimestamp,
@@ -19,11 +17,9 @@ import {
 import {
   CelError,
   CelMap,
-  CelType,
   Duration,
   INT_MAX,
   INT_MIN,
-  T,
   Timestamp,
   UINT_MAX,
   Uint,
