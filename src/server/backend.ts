@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { openSqliteStore } from '../storage/sqlite/index.ts';
+import type { Store } from '../storage/store.ts';
 import { GenericStore } from '../registry/generic-store.ts';
 import { NamespaceStore } from '../registry/namespace/rest.ts';
 import { CRDStore } from '../registry/crd/store.ts';
@@ -17,6 +18,8 @@ import type { ApiServerDeps } from './server.ts';
 
 export interface Backend {
   deps: ApiServerDeps;
+  /** The MVCC store everything is kept in. */
+  store: Store;
   close(): Promise<void>;
 }
 
@@ -43,10 +46,13 @@ export async function openBackend(dataDir: string): Promise<Backend> {
     if (!versions) compiled.set(crd, (versions = servedVersions(crd)));
     const v = versions.find((x) => x.name === version);
     if (!v) throw new Error(`CRD ${String((crd.metadata as Obj | undefined)?.name)} has no version ${version}`);
-    return new GenericStore({ store, info, strategy: v.strategy, namespaceGate });
+    // Objects are stored in the CRD's storage version whichever version wrote them (conversion None).
+    const storageVersion = versions.find((x) => x.storage)?.name ?? version;
+    return new GenericStore({ store, info, strategy: v.strategy, namespaceGate, storageVersion });
   };
   return {
     deps: { namespaces, crds, customResourceStore },
+    store,
     close: () => store.close(),
   };
 }

@@ -288,6 +288,9 @@ test('every served version of a CRD reads the same objects in its own apiVersion
   const c = await call(f.base, 'POST', base('v1beta1'), { apiVersion: 'multi.io/v1beta1', kind: 'Gadget', metadata: { name: 'g' }, spec: { image: 'a' } });
   assert.equal(c.status, 201, c.text);
   assert.equal((await call(f.base, 'GET', base('v1') + '/g')).json.apiVersion, 'multi.io/v1');
+  // Written through v1beta1, stored in the storage version v1 (conversion None sets apiVersion).
+  const stored = await f.store.get('/registry/multi.io/gadgets/default/g');
+  assert.equal(JSON.parse(stored!.value).apiVersion, 'multi.io/v1');
   const betaList = await call(f.base, 'GET', base('v1beta1'));
   assert.equal(betaList.json.items[0].apiVersion, 'multi.io/v1beta1');
   assert.equal(betaList.headers.warning, '299 - "multi.io/v1beta1 Gadget is going away"');

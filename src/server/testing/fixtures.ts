@@ -2,6 +2,7 @@
  * Test fixtures for the HTTP layer: an ApiServer in this process over the served binary's
  * backend on a temporary SQLite file, and a tiny HTTP client. Used by the server's tests only.
  */
+import type { Store } from '../../storage/store.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,8 @@ import { ApiServer } from '../server.ts';
 export interface Fixture {
   server: ApiServer;
   base: string;
+  /** The store under the server, to check what was written. */
+  store: Store;
   close(): Promise<void>;
 }
 
@@ -24,6 +27,7 @@ export async function startFixture(): Promise<Fixture> {
   return {
     server,
     base: `http://127.0.0.1:${port}`,
+    store: backend.store,
     async close() {
       await server.close();
       await backend.close();
