@@ -2,6 +2,8 @@
  * x-kubernetes-list-type set/map uniqueness (apiextensions-apiserver pkg/apiserver/schema/listtype):
  * duplicate set items and duplicate map keys are reported as Duplicate errors at the index of the
  * second occurrence. Compiled once per schema: subtrees without set/map lists are never visited.
+ * A first walk only answers whether anything is wrong, without building paths; the reporting walk
+ * runs only when it is.
  */
 import { Path } from '../apimachinery/field/path.ts';
 import { duplicate, invalid, type FieldError } from '../apimachinery/field/errors.ts';
@@ -12,14 +14,18 @@ import { goJSONMarshal, goKind, isObject } from './value.ts';
 export type ListTypeValidator = (obj: unknown, base?: Path) => FieldError[];
 
 type Walk = (obj: unknown, base: Path, errs: FieldError[]) => void;
+/** True when the walk would report an error. */
+type Check = (obj: unknown) => boolean;
 
 const cache = new WeakMap<Structural, Walk | null>();
+const checkCache = new WeakMap<Structural, Check | null>();
 
 /** Compile the list-set/map checks for a structural schema (undefined: nothing to check). */
 export function compileListSetsAndMaps(s: Structural | undefined): ListTypeValidator {
   const walk = s === undefined ? null : compileObject(s);
+  const check = s === undefined ? null : compileObjectCheck(s);
   return (obj, base = Path.root()) => {
-    if (walk === null || !isObject(obj)) return [];
+    if (walk === null || !isObject(obj) || (check !== null && !check(obj))) return [];
     const errs: FieldError[] = [];
     walk(obj, base, errs);
     return errs;
@@ -89,6 +95,81 @@ function compileValue(s: Structural): Walk | null {
       if (objWalk !== null) objWalk(obj, base, errs);
     }
   };
+}
+
+function compileObjectCheck(s: Structural): Check | null {
+  if (checkCache.has(s)) return checkCache.get(s)!;
+  if (!needsCheck(s)) {
+    checkCache.set(s, null);
+    return null;
+  }
+  const ap = s.additionalProperties?.structural;
+  const apCheck = ap !== undefined ? compileValueCheck(ap) : null;
+  const props: [string, Check][] = [];
+  if (s.properties) {
+    for (const [k, p] of s.properties) {
+      const c = compileValueCheck(p);
+      if (c !== null) props.push([k, c]);
+    }
+  }
+  const check: Check = (obj) => {
+    const o = obj as Record<string, unknown>;
+    if (apCheck !== null) for (const k in o) if (apCheck(o[k])) return true;
+    for (let i = 0; i < props.length; i++) {
+      const [k, c] = props[i]!;
+      if (Object.hasOwn(o, k) && c(o[k])) return true;
+    }
+    return false;
+  };
+  checkCache.set(s, check);
+  return check;
+}
+
+/** compileValue's verdict alone: would it report an error? */
+function compileValueCheck(s: Structural): Check | null {
+  if (!needsCheck(s)) return null;
+  let objCheck: Check | null | undefined;
+  const itemCheck = s.items !== undefined ? compileValueCheck(s.items) : null;
+  const lt = s.xListType;
+  const keys = s.xListMapKeys ?? [];
+  return (obj) => {
+    if (Array.isArray(obj)) {
+      if (lt === 'set' && obj.length > 1 && hasDuplicateItem(obj)) return true;
+      if (lt === 'map' && listMapBad(keys, obj)) return true;
+      if (itemCheck !== null) for (let i = 0; i < obj.length; i++) if (itemCheck(obj[i])) return true;
+    } else if (isObject(obj)) {
+      if (objCheck === undefined) objCheck = compileObjectCheck(s);
+      if (objCheck !== null) return objCheck(obj);
+    }
+    return false;
+  };
+}
+
+/** nonUniqueIndices(obj) is not empty; lists of strings (the usual sets) are compared directly. */
+function hasDuplicateItem(obj: readonly unknown[]): boolean {
+  const n = obj.length;
+  for (let i = 0; i < n; i++) if (typeof obj[i] !== 'string') return nonUniqueIndices(obj).length > 0;
+  if (n > 16) return new Set(obj).size < n;
+  for (let i = 1; i < n; i++) for (let j = 0; j < i; j++) if (obj[i] === obj[j]) return true;
+  return false;
+}
+
+/** validateListMap would report an error: an element that is not an object, or a repeated key. */
+function listMapBad(keyFields: readonly string[], obj: readonly unknown[]): boolean {
+  for (const x of obj) if (x !== null && !isObject(x)) return true;
+  if (obj.length <= 1) return false;
+  if (keyFields.length === 1) {
+    const kf = keyFields[0]!;
+    const keys: unknown[] = [];
+    for (const x of obj) {
+      // An element without the key (or null) has the unspecified key, a value of its own.
+      keys.push(x === null || !Object.hasOwn(x as object, kf) ? unspecified : (x as Record<string, unknown>)[kf]);
+    }
+    return hasDuplicateItem(keys);
+  }
+  const errs: FieldError[] = [];
+  validateListMap(Path.root(), keyFields, obj as unknown[], errs);
+  return errs.length > 0;
 }
 
 const unspecified = Symbol('unspecified key');

@@ -64,6 +64,42 @@ export interface NodeFacts<N> {
   maxProperties?: number;
 }
 
+/**
+ * Where the fast pass found an object or array invalid: the node's id (see generateFastChecks),
+ * the value, and the first key or index whose check failed (null: every key or element passed,
+ * a later check failed). The entries before it passed, so the detailed validator, walking the same
+ * keys in the same for...in order, skips them and goes straight into the failing one. At most
+ * TRAIL_MAX entries are kept per validation; without an entry the detailed walk checks everything.
+ */
+export class FailTrail {
+  ids: number[] = [];
+  values: unknown[] = [];
+  keys: (string | number | null)[] = [];
+  n = 0;
+  reset(): void {
+    for (let i = 0; i < this.n; i++) this.values[i] = undefined;
+    this.n = 0;
+  }
+  /** Records a failure and returns false (the generated code's `return fail(...)`). */
+  fail(id: number, v: unknown, k: string | number | null): false {
+    const n = this.n;
+    if (n < TRAIL_MAX) {
+      this.ids[n] = id;
+      this.values[n] = v;
+      this.keys[n] = k;
+      this.n = n + 1;
+    }
+    return false;
+  }
+  /** The failing key recorded for node id on v; undefined when there is none. */
+  find(id: number, v: unknown): string | number | null | undefined {
+    for (let i = this.n - 1; i >= 0; i--) if (this.values[i] === v && this.ids[i] === id) return this.keys[i];
+    return undefined;
+  }
+}
+
+const TRAIL_MAX = 64;
+
 /** Enums up to this size are tested with `===` chains; larger ones with their Set. */
 const INLINE_ENUM = 8;
 
@@ -73,7 +109,7 @@ const TWO53 = 9007199254740992;
  * Generates the fast pass for the node `root` and every node below it: for each, a function that is
  * true exactly when the detailed validator reports no error for the value at that node.
  */
-export function generateFastChecks<N>(root: N, factsOf: (n: N) => NodeFacts<N>): Map<N, (v: unknown) => boolean> {
+export function generateFastChecks<N>(root: N, factsOf: (n: N) => NodeFacts<N>, trail: FailTrail): Map<N, { id: number; fast: (v: unknown) => boolean }> {
   const refs: unknown[] = [];
   const ids = new Map<N, string>();
   const trivial = new Set<string>();
@@ -90,11 +126,12 @@ export function generateFastChecks<N>(root: N, factsOf: (n: N) => NodeFacts<N>):
   const fnOf = (n: N): string => {
     let id = ids.get(n);
     if (id !== undefined) return id;
-    id = `f${ids.size}`;
+    const num = ids.size;
+    id = `f${num}`;
     ids.set(n, id);
     const f = factsOf(n);
     const slow = ref(f.slow);
-    const body = genNode(f, `${slow}(v)`);
+    const body = genNode(f, `${slow}(v)`, num);
     if (body === null) trivial.add(id);
     fns.push(`function ${id}(v) {\n${body ?? 'return true;'}\n}`);
     return id;
@@ -177,19 +214,19 @@ export function generateFastChecks<N>(root: N, factsOf: (n: N) => NodeFacts<N>):
     return c;
   };
 
-  const arrayChecks = (f: NodeFacts<N>): string[] | undefined => {
+  const arrayChecks = (f: NodeFacts<N>, id: number): string[] | undefined => {
     if (f.sliceSlow || f.enumValues !== undefined) return undefined;
     const c: string[] = [];
     if (f.minItems !== undefined) c.push(`if (v.length < ${num(f.minItems)}) return false;`);
     if (f.maxItems !== undefined) c.push(`if (v.length > ${num(f.maxItems)}) return false;`);
     if (f.items !== undefined) {
       const e = call(f.items, 'v[i]');
-      if (e !== null) c.push(`for (let i = 0; i < v.length; i++) if (!${e}) return false;`);
+      if (e !== null) c.push(`for (let i = 0; i < v.length; i++) if (!${e}) return fail(${id}, v, i);`);
     }
     return c;
   };
 
-  const objectChecks = (f: NodeFacts<N>): string[] | undefined => {
+  const objectChecks = (f: NodeFacts<N>, id: number): string[] | undefined => {
     if (f.objectSlow || f.enumValues !== undefined) return undefined;
     const c: string[] = [];
     if (f.minProperties !== undefined || f.maxProperties !== undefined) {
@@ -202,25 +239,25 @@ export function generateFastChecks<N>(root: N, factsOf: (n: N) => NodeFacts<N>):
     const cases: string[] = [];
     for (const [k, n] of f.properties) {
       const e = call(n, 'v[k]');
-      if (e !== null) cases.push(`case ${JSON.stringify(k)}: if (!${e}) return false; break;`);
+      if (e !== null) cases.push(`case ${JSON.stringify(k)}: if (!${e}) return fail(${id}, v, k); break;`);
       else if (ap !== null) cases.push(`case ${JSON.stringify(k)}: break;`);
     }
-    if (ap !== null) cases.push(`default: if (!${ap}) return false;`);
+    if (ap !== null) cases.push(`default: if (!${ap}) return fail(${id}, v, k);`);
     // The detailed validator visits the same keys: for...in, properties first, else additionalProperties.
     if (cases.length > 0) c.push(`for (const k in v) switch (k) {\n${cases.join('\n')}\n}`);
-    if (f.required !== undefined) for (const k of f.required) c.push(`if (!Object.hasOwn(v, ${JSON.stringify(k)})) return false;`);
+    if (f.required !== undefined) for (const k of f.required) c.push(`if (!Object.hasOwn(v, ${JSON.stringify(k)})) return fail(${id}, v, null);`);
     return c;
   };
 
   /** The body of a node's function, or null when it accepts every value. */
-  const genNode = (f: NodeFacts<N>, slow: string): string | null => {
+  const genNode = (f: NodeFacts<N>, slow: string, id: number): string | null => {
     const t = f.typeOk;
     const str = kindBody(t[4], f, slow, () => stringChecks(f));
     const bool = kindBody(t[1], f, slow, () => (f.enumValues !== undefined ? undefined : []));
     const int = kindBody(t[2], f, slow, () => boundChecks(f, true));
     const float = kindBody(t[3], f, slow, () => boundChecks(f, false));
-    const arr = kindBody(t[5], f, slow, () => arrayChecks(f));
-    const obj = kindBody(t[6], f, slow, () => objectChecks(f));
+    const arr = kindBody(t[5], f, slow, () => arrayChecks(f, id));
+    const obj = kindBody(t[6], f, slow, () => objectChecks(f, id));
     const nul = `return ${f.nullValid};`;
     const all = [str, bool, int, float, arr, obj];
     if (f.nullValid && all.every((b) => b === 'return true;')) return null;
@@ -238,13 +275,16 @@ export function generateFastChecks<N>(root: N, factsOf: (n: N) => NodeFacts<N>):
 
   fnOf(root);
   const decls = refs.map((_, i) => `const R${i} = R[${i}];`).join('\n');
-  const src = `"use strict";\n${decls}\n${fns.join('\n')}\nreturn [${[...ids.values()].join(', ')}];`;
+  const src = `"use strict";\nconst fail = (id, v, k) => T.fail(id, v, k);\n${decls}\n${fns.join('\n')}\nreturn [${[...ids.values()].join(', ')}];`;
   // Every schema-derived value enters through R; the source holds only literals made safe above.
-  type Make = (g: typeof GoFloat, rc: typeof runeCount, r: unknown[]) => ((v: unknown) => boolean)[];
-  const made = (new Function('GoFloat', 'runeCount', 'R', src) as Make)(GoFloat, runeCount, refs);
-  const out = new Map<N, (v: unknown) => boolean>();
+  type Make = (g: typeof GoFloat, rc: typeof runeCount, t: FailTrail, r: unknown[]) => ((v: unknown) => boolean)[];
+  const made = (new Function('GoFloat', 'runeCount', 'T', 'R', src) as Make)(GoFloat, runeCount, trail, refs);
+  const out = new Map<N, { id: number; fast: (v: unknown) => boolean }>();
   let i = 0;
-  for (const n of ids.keys()) out.set(n, made[i++]!);
+  for (const n of ids.keys()) {
+    out.set(n, { id: i, fast: made[i]! });
+    i++;
+  }
   return out;
 }
 

@@ -109,6 +109,8 @@ export function isDate(s: string): boolean {
 // the character before the fraction digits is ASCII (lower-casing cannot change its length).
 const rxDateTimeASCII = /^(\d{4})-(\d{2})-(\d{2})[tT](\d{2}):(\d{2}):(\d{2})(?:[\x00-\x09\x0b-\x53\x55-\x73\x75-\x7f][0-9]+)?(?:[zZ]|[+-]\d{2}:\d{2})(?:[tT][^]*)?$/;
 
+const nonASCII = /[^\x00-\x7f]/;
+
 /** strfmt.IsDateTime: a loose RFC 3339 check (split on 't', date, then hh:mm:ss[.frac](z|±hh:mm)). */
 export function isDateTime(s: string): boolean {
   const m = rxDateTimeASCII.exec(s);
@@ -121,7 +123,8 @@ export function isDateTime(s: string): boolean {
     if (d > (mo === 2 && leap ? 29 : daysIn[mo - 1]!)) return false;
     return m[4]! <= '23' && m[5]! <= '59' && m[6]! <= '59';
   }
-  return isDateTimeSplit(s);
+  // On ASCII the pattern above accepts exactly what the split does.
+  return nonASCII.test(s) && isDateTimeSplit(s);
 }
 
 /** isDateTime as strfmt writes it: lower-case, split on 't', check the first two parts. */

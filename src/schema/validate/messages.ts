@@ -41,6 +41,8 @@ export interface OpenAPIError {
   code: OpenAPICode;
   /** The kube-openapi path (`spec.replicas`, `.foo`, `[0]`); '' for composite errors. */
   name: string;
+  /** name without its leading '.', when the validator knows it (else toFieldError trims name). */
+  field?: string;
   value: unknown;
   /** The limit, for TooLong / MaxItems / TooManyProperties. */
   valid?: number;
@@ -113,7 +115,9 @@ function enumTexts(values: readonly unknown[]): EnumTexts {
 export function toFieldError(base: string, e: OpenAPIError): FieldError {
   if (e.code === 'Composite') return invalid(base, '', e.message);
   let path = base;
-  if (e.name.length > 0 && e.name !== '.') {
+  if (e.field !== undefined && e.field !== '') {
+    path = base === '' ? e.field : `${base}.${e.field}`;
+  } else if (e.name.length > 0 && e.name !== '.') {
     const n = e.name.startsWith('.') ? e.name.slice(1) : e.name;
     path = base === '' ? n : `${base}.${n}`;
   }

@@ -16,7 +16,7 @@ import { GoFloat, goQuote } from '../../apimachinery/field/govalue.ts';
 import type { JSONSchemaProps } from '../types.ts';
 import { deepEqualJSON, goKind, isObject, type GoKind } from '../value.ts';
 import { effectiveFormat, formatCheckers, normalizeFormat, type FormatChecker } from './formats.ts';
-import { generateFastChecks, runeCount, type NodeFacts } from './fastpath.ts';
+import { FailTrail, generateFastChecks, runeCount, type NodeFacts } from './fastpath.ts';
 import { fv, msg, toFieldError, type OpenAPIError } from './messages.ts';
 
 export interface ValidatorOptions {
@@ -62,6 +62,10 @@ class Ctx {
    * fast pass's own fallback runs: nodes then validate in full instead of consulting the fast pass.
    */
   sub = 0;
+  /** The next node called is known to be invalid: it skips its fast check. */
+  knownBad = false;
+  /** Where this validation's fast checks failed (shared with the generated code). */
+  trail: FailTrail | undefined;
   kinds: Seg[] = [];
   vals: (string | number)[] = [];
   depth = 0;
@@ -73,8 +77,17 @@ class Ctx {
   pop(): void {
     this.depth--;
   }
+  /** Some key on a reported path contains `: ` (see mayRepeat). */
+  colonKey = false;
+  /** The last path() and the same without kube-openapi's leading '.' (the field path). */
+  lastPath = '';
+  lastField = '';
+  /** The current path (kube-openapi's name of the value). */
   path(): string {
     let s = '';
+    // The field path is s without a leading '.': known while building, so that no one has to
+    // read the (concatenated, not yet flat) string to find out.
+    let lead = false;
     for (let i = 0; i < this.depth; i++) {
       const v = this.vals[i]!;
       switch (this.kinds[i]) {
@@ -82,15 +95,20 @@ class Ctx {
           s = s === '' ? (v as string) : `${s}.${v}`;
           break;
         case Seg.Dot:
+          if (s === '') lead = true;
           s = `${s}.${v}`;
           break;
         default:
           s = `${s}[${v}]`;
       }
+      if (typeof v === 'string' && v.includes(': ')) this.colonKey = true;
     }
+    this.lastPath = s;
+    this.lastField = lead ? s.slice(1) : s;
     return s;
   }
   err(e: OpenAPIError): void {
+    if (e.name === this.lastPath && e.name !== '') e.field = this.lastField;
     this.errs.push(e);
   }
 }
@@ -227,8 +245,8 @@ interface Env {
   version?: string;
   /** What the fast pass (fastpath.ts) needs to know of each compiled node. */
   facts: Map<Node, NodeFacts<Node>>;
-  /** Hands each node its generated fast check once the whole schema is compiled. */
-  bind: Map<Node, (fast: (v: unknown) => boolean) => void>;
+  /** Hands each node its generated fast check and trail id once the whole schema is compiled. */
+  bind: Map<Node, (fast: (v: unknown) => boolean, id: number) => void>;
 }
 
 /** A context for the fast pass's exact fallbacks, reused: they never nest. */
@@ -260,14 +278,17 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
   const root: Node | undefined = schema === null || schema === undefined ? undefined : compileNode(schema, env);
   // Every node first asks its generated check whether its value is valid (the usual case), so the
   // detailed walk only descends where an error is.
+  const trail = new FailTrail();
   if (root !== undefined && opts.fastPath !== false) {
-    for (const [n, f] of generateFastChecks(root, (n) => env.facts.get(n)!)) env.bind.get(n)!(f);
+    for (const [n, f] of generateFastChecks(root, (n) => env.facts.get(n)!, trail)) env.bind.get(n)!(f.fast, f.id);
   }
   env.facts.clear();
   env.bind.clear();
   // One context is kept for reuse: validation is synchronous, and a re-entrant call (a validator
   // used while it runs) simply gets a fresh one.
   let spare: Ctx | undefined = new Ctx();
+  /** Whether the last run's reported paths had a key containing `: `. */
+  let colonKey = false;
   const run = (value: unknown, old: unknown): OpenAPIError[] => {
     if (root === undefined) return [];
     const ctx = spare ?? new Ctx();
@@ -275,6 +296,10 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
     ctx.old = old;
     ctx.depth = 0;
     ctx.sub = 0;
+    ctx.knownBad = false;
+    ctx.colonKey = false;
+    ctx.trail = trail;
+    trail.reset();
     try {
       root(value, ctx);
     } catch (e) {
@@ -282,14 +307,25 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
       throw e;
     } finally {
       ctx.old = NONE;
+      trail.reset();
       spare = ctx;
     }
     const errs = ctx.errs;
     if (errs.length === 0) return [];
     ctx.errs = [];
+    colonKey = ctx.colonKey;
     if (old !== NONE && deepEqualJSON(value, old)) return [];
     if (errs.length < 2) return errs;
-    // Result.AddErrors drops an error whose message was already reported.
+    // Result.AddErrors drops an error whose message was already reported. Messages of different
+    // lengths compare without reading them, so a few errors are compared pairwise.
+    if (errs.length <= 16) {
+      const out: OpenAPIError[] = [];
+      outer: for (const e of errs) {
+        for (const o of out) if (o.message === e.message) continue outer;
+        out.push(e);
+      }
+      return out;
+    }
     const seen = new Set<string>();
     return errs.filter((e) => (seen.has(e.message) ? false : (seen.add(e.message), true)));
   };
@@ -297,7 +333,7 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
   const toFieldErrors = (raw: OpenAPIError[], basePath: string): FieldError[] => {
     if (raw.length === 0) return [];
     const fes = raw.map((e) => toFieldError(basePath, e));
-    if (fes.length === 1 || !mayRepeat(fes)) return fes;
+    if (fes.length === 1 || (!colonKey && !basePath.includes(': ') && !sameField(fes))) return fes;
     // The field errors are deduplicated as Kubernetes prints them.
     const out: FieldError[] = [];
     const seen = new Set<string>();
@@ -318,16 +354,24 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
 }
 
 /**
- * Whether two of the errors could print alike. `field: body` is split unambiguously at the first
- * `: ` when no rendered field contains one, so errors whose rendered fields all differ print
- * differently and need no rendering to be deduplicated.
+ * Whether two of the errors have the same rendered field. `field: body` is split unambiguously at
+ * the first `: ` when no rendered field contains one (the caller knows), so errors whose rendered
+ * fields all differ print differently and need no rendering to be deduplicated.
  */
-function mayRepeat(fes: readonly FieldError[]): boolean {
-  const fields = new Set<string>();
-  for (const fe of fes) {
-    const f = fe.field === '' ? '<nil>' : fe.field;
-    if (fields.has(f) || f.includes(': ')) return true;
-    fields.add(f);
+function sameField(fes: readonly FieldError[]): boolean {
+  const n = fes.length;
+  if (n > 16) {
+    const fields = new Set<string>();
+    for (const fe of fes) {
+      const f = fe.field === '' ? '<nil>' : fe.field;
+      if (fields.has(f)) return true;
+      fields.add(f);
+    }
+    return false;
+  }
+  for (let i = 1; i < n; i++) {
+    const a = fes[i]!.field === '' ? '<nil>' : fes[i]!.field;
+    for (let j = 0; j < i; j++) if (a === (fes[j]!.field === '' ? '<nil>' : fes[j]!.field)) return true;
   }
   return false;
 }
@@ -406,6 +450,10 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
   const hasInteger = types.includes('integer');
   const hasNumber = types.includes('number');
   const typeList = types.join(',');
+
+  // The generated fast check of this node and its id in the fail trail (bound after compiling).
+  let fastValid: (v: unknown) => boolean = () => false;
+  let fastId = -1;
 
   // Kinds a value may have without any further check (the common, valid case).
   let fastMask = 0;
@@ -589,11 +637,15 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
   const checkSlice = (v: unknown[], ctx: Ctx): number => {
     let count = 0;
     if (itemNode !== undefined) {
+      // Elements before the one the fast check failed on are valid.
+      const from = ctx.sub === 0 && fastId >= 0 ? ctx.trail?.find(fastId, v) : undefined;
+      const start = typeof from === 'number' ? from : 0;
       if (ctx.old === NONE || mapKeys === undefined || !Array.isArray(ctx.old)) {
         const parentOld = ctx.old;
         ctx.old = NONE;
-        for (let i = 0; i < v.length; i++) {
+        for (let i = start; i < v.length; i++) {
           ctx.push(Seg.Index, i);
+          ctx.knownBad = i === from;
           count += itemNode(v[i], ctx);
           ctx.pop();
         }
@@ -601,7 +653,10 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
       } else {
         // list-type map: an element correlates with the old element that has the same keys.
         const olds = ctx.old as unknown[];
-        for (let i = 0; i < v.length; i++) count += descend(itemNode, v[i], correlateMapElement(v[i], olds, mapKeys), Seg.Index, i, ctx);
+        for (let i = start; i < v.length; i++) {
+          ctx.knownBad = i === from;
+          count += descend(itemNode, v[i], correlateMapElement(v[i], olds, mapKeys), Seg.Index, i, ctx);
+        }
       }
     }
     if (tupleNodes !== undefined) {
@@ -670,7 +725,9 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
   // --- object validator
   const propEntries: [string, Node][] = s.properties ? Object.entries(s.properties).map(([k, p]) => [k, compileNode(p ?? {}, env)]) : [];
   const propNames = new Set(propEntries.map((e) => e[0]));
-  const propMap = new Map(propEntries);
+  // A prototype-free dictionary: for...in keys index it directly.
+  const propMap: Record<string, Node | undefined> = Object.create(null);
+  for (const [k, n] of propEntries) propMap[k] = n;
   const ap = s.additionalProperties;
   const apForbidden = ap === false;
   const apNode: Node | undefined = ap !== undefined && ap !== null && typeof ap === 'object' ? compileNode(ap, env) : undefined;
@@ -704,19 +761,31 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
       }
     }
     if (!apForbidden && patternProps.length === 0) {
+      // Keys before the one the fast check failed on are valid: the walk starts at that key.
+      let from = ctx.sub === 0 && fastId >= 0 ? ctx.trail?.find(fastId, v) : undefined;
       // One pass over the object's own keys: properties, then additionalProperties.
-      for (const k in v) {
-        const node = propMap.get(k);
-        if (node !== undefined) {
-          if (ctx.old === NONE) {
-            ctx.push(Seg.Prop, k);
-            count += node(v[k], ctx);
-            ctx.pop();
-          } else {
-            count += descend(node, v[k], oldForKey(ctx, k), Seg.Prop, k, ctx);
+      if (from !== null) {
+        for (const k in v) {
+          let bad = false;
+          if (from !== undefined) {
+            if (k !== from) continue;
+            from = undefined;
+            bad = true;
           }
-        } else if (apNode !== undefined) {
-          count += descend(apNode, v[k], oldForKey(ctx, k), Seg.Dot, k, ctx);
+          const node = propMap[k];
+          if (node !== undefined) {
+            ctx.knownBad = bad;
+            if (ctx.old === NONE) {
+              ctx.push(Seg.Prop, k);
+              count += node(v[k], ctx);
+              ctx.pop();
+            } else {
+              count += descend(node, v[k], oldForKey(ctx, k), Seg.Prop, k, ctx);
+            }
+          } else if (apNode !== undefined) {
+            ctx.knownBad = bad;
+            count += descend(apNode, v[k], oldForKey(ctx, k), Seg.Dot, k, ctx);
+          }
         }
       }
     } else if (apForbidden) {
@@ -752,8 +821,11 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
     if (requiredKeys !== undefined) {
       for (const k of requiredKeys) {
         if (!Object.hasOwn(v, k)) {
-          const name = `${ctx.path()}.${k}`;
-          ctx.err({ code: 'Required', name, value: undefined, message: msg.required(name) });
+          const p = ctx.path();
+          const name = `${p}.${k}`;
+          if (k.includes(': ')) ctx.colonKey = true;
+          const field = p === '' ? k : `${ctx.lastField}.${k}`;
+          ctx.err({ code: 'Required', name, field, value: undefined, message: msg.required(name) });
         }
       }
     }
@@ -852,10 +924,12 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
 
   // SchemaValidator.Validate: the applicable validators in kube-openapi's order, each adding its
   // own MatchCount plus one, and one more for the schema itself.
-  let fastValid: (v: unknown) => boolean = () => false;
   const node: Node = (v, ctx) => {
     // A valid value has no errors to report; its MatchCount is only read inside alternatives.
-    if (ctx.sub === 0 && fastValid(v)) return 0;
+    if (ctx.sub === 0) {
+      if (ctx.knownBad) ctx.knownBad = false;
+      else if (fastValid(v)) return 0;
+    }
     const kc = kindCode(v);
     const kind = KIND_NAMES[kc]!;
     if (kc === 0) {
@@ -897,8 +971,9 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
     return count;
   };
 
-  env.bind.set(node, (f) => {
+  env.bind.set(node, (f, id) => {
     fastValid = f;
+    fastId = id;
   });
   const probe = new Ctx();
   const boundBad = (b: number | undefined) => b !== undefined && rangeBad(b, 'float', numType, numFormat);
