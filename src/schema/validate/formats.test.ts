@@ -134,3 +134,41 @@ test('every format a compatibility version supports has a checker (TestRegistryF
   assert.ok(!supportedFormatsAt('1.33').has('k8slongname'));
   assert.ok(supportedFormatsAt('1.0').has('datetime'));
 });
+
+test('date-time: the native patterns accept exactly what strfmt.IsDateTime does (split on t, RE2 time pattern)', async () => {
+  const { compileRegex } = await import('../../cel/lib/re2.ts');
+  const { isDate, isDateTime } = await import('./formats.ts');
+  // strfmt.IsDateTime, transcribed with the RE2 engine.
+  const rx = compileRegex('^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$');
+  const reference = (s: string): boolean => {
+    if (s.length < 4) return false;
+    const parts = s.toLowerCase().split('t');
+    if (parts.length < 2 || !isDate(parts[0]!)) return false;
+    const m = rx.find(parts[1]!);
+    return m !== undefined && m.groups[0]! <= '23' && m.groups[1]! <= '59' && m.groups[2]! <= '59';
+  };
+  const dates = ['2025-03-01', '2024-02-29', '2023-02-29', '2025-13-01', '2025-00-10', '2025-04-31', '0000-01-01', '25-03-01', '2025-3-01'];
+  const seps = ['T', 't', ' ', 'x', ''];
+  const times = ['10:00:00', '23:59:59', '24:00:00', '10:60:00', '10:00:60', '1:00:00', '10:00', '00:00:00'];
+  const fracs = ['', '.5', '.123456789', ',5', 'x5', 'é5', 'İ5', '😀5', '\n5', 't5', 'T5', '.', '5'];
+  const zones = ['Z', 'z', '+01:00', '-23:59', '+1:00', '', 'Zt', 'ZT', 'Zt00', '+01:00tx', 'ZZ', 'Z\n'];
+  let n = 0;
+  let accepted = 0;
+  for (const d of dates) {
+    for (const sep of seps) {
+      for (const t of times) {
+        for (const f of fracs) {
+          for (const z of zones) {
+            const s = d + sep + t + f + z;
+            const want = reference(s);
+            assert.equal(isDateTime(s), want, JSON.stringify(s));
+            n++;
+            if (want) accepted++;
+          }
+        }
+      }
+    }
+  }
+  for (const s of ['', 'T', 'tttt', '2025-03-01T', 'İ2025-03-01T10:00:00Z', '2025-03-01İT10:00:00Z']) assert.equal(isDateTime(s), reference(s), JSON.stringify(s));
+  assert.ok(n > 30000 && accepted > 1000, `${n} strings, ${accepted} accepted`);
+});
