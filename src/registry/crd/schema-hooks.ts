@@ -10,10 +10,6 @@ import { validateCustomResourceValidation, type SchemaValidationOptions } from '
 import { schemaHas, schemaOptionsForCreate, schemaOptionsForUpdate, type CRDSpecSchemas } from '../../schema/crd/spec-schemas.ts';
 import { validFieldPath } from '../../schema/fieldpath.ts';
 import { newStructural } from '../../schema/structural.ts';
-import { validateStructural } from '../../schema/crd/structural-checks.ts';
-import { validateDefaults } from '../../schema/crd/defaults.ts';
-import { validateRulesAtCRDWrite } from '../../schema/cel/index.ts';
-import { Path as FieldPath } from '../../apimachinery/field/path.ts';
 import type { JSONSchemaProps } from '../../schema/types.ts';
 
 export type { SchemaValidationOptions };
@@ -65,36 +61,12 @@ export function resolveFieldPath(jsonPath: string, schema: unknown): { path: str
   return { path, root: path.split(/[.[]/)[0] ?? '', type: r.schema?.type };
 }
 
-/**
- * validateCustomResourceDefinitionValidation: one CustomResourceValidation at fld — the schema
- * checks, then (as upstream creates its CEL context only for a structural schema with valid
- * defaults) every x-kubernetes-validations rule compiled against the schema, with its cost.
- */
+/** validateCustomResourceDefinitionValidation: one CustomResourceValidation at fld (schema and CEL rules). */
 export function validateSchema(
   validation: { openAPIV3Schema?: Record<string, unknown> | null } | undefined,
   statusEnabled: boolean,
-  opts: SchemaValidationOptions & { suppressPerExpressionCost?: boolean },
+  opts: SchemaValidationOptions,
   fld: Path,
 ): FieldError[] {
-  const errs = validateCustomResourceValidation(validation as { openAPIV3Schema?: Schema | null } | undefined, statusEnabled, opts, fld);
-  const schema = validation?.openAPIV3Schema as Schema | null | undefined;
-  if (!schema || !opts.requireStructuralSchema || !celContextAvailable(schema, opts)) return errs;
-  const at = (node: string) => (e: FieldError) => e.field === node || e.field.startsWith(node + '.') || e.field.startsWith(node + '[');
-  const rules = validateRulesAtCRDWrite(schema, fld.child('openAPIV3Schema'), {
-    suppressPerExpressionCost: opts.suppressPerExpressionCost === true,
-    hasSchemaErrors: (node) => errs.some(at(node)),
-  });
-  return rules.errors.length > 0 ? [...errs, ...rules.errors] : errs;
-}
-
-/** Upstream builds the CEL context only when the schema is structural and its defaults are valid. */
-function celContextAvailable(schema: Schema, opts: SchemaValidationOptions): boolean {
-  try {
-    const ss = newStructural(schema);
-    const root = FieldPath.root();
-    if (validateStructural(root, ss).length > 0) return false;
-    return validateDefaults(root, ss, true, opts.requirePrunedDefaults === true).length === 0;
-  } catch {
-    return false;
-  }
+  return validateCustomResourceValidation(validation as { openAPIV3Schema?: Schema | null } | undefined, statusEnabled, opts, fld);
 }

@@ -1,8 +1,9 @@
 /**
  * ValidateDefaults (apiextensions-apiserver pkg/apiserver/schema/defaulting/validation.go): every
  * `default` in a structural schema must be pruned (no unknown fields), coerce to valid metadata
- * where it lands inside ObjectMeta/TypeMeta, and validate against the schema at its node.
- * CEL rules on defaults are checked once rule compilation lands (src/schema/cel).
+ * where it lands inside ObjectMeta/TypeMeta, validate against the schema at its node, and pass the
+ * node's x-kubernetes-validations rules (as an update from itself and as a create), within the
+ * runtime cost budget of one object.
  */
 import type { Path } from '../../apimachinery/field/path.ts';
 import { aggregateString, errorString, invalid, type FieldError } from '../../apimachinery/field/errors.ts';
@@ -11,6 +12,8 @@ import { prune } from '../prune.ts';
 import { structuralToSchema, type Structural } from '../structural.ts';
 import { compileValidator } from '../validate/validator.ts';
 import { deepCopyJSON, deepEqualJSON, isObject } from '../value.ts';
+import { compileCELValidator } from '../cel/validation.ts';
+import { RUNTIME_CEL_COST_BUDGET } from '../cel/env.ts';
 
 /** How a default nested under the resource root is wrapped back into a whole object. */
 type Wrap = { kind: 'child'; key: string } | { kind: 'index' };
@@ -41,7 +44,7 @@ export function validateDefaults(pth: Path, s: Structural | undefined, isResourc
   }
   const errs: FieldError[] = [];
   try {
-    walk(pth, s, s, [], false, requirePrunedDefaults, errs);
+    walk(pth, s, s, [], false, requirePrunedDefaults, errs, { remaining: RUNTIME_CEL_COST_BUDGET });
   } catch (e) {
     if (e instanceof DefaultsError) throw new Error(`failed to validate default value inside metadata: ${e.message}`);
     throw e;
@@ -57,8 +60,9 @@ function walk(
   insideMeta: boolean,
   requirePruned: boolean,
   errs: FieldError[],
+  budget: { remaining: number },
 ): void {
-  if (s === undefined) return;
+  if (s === undefined || budget.remaining < 0) return;
   if (s.xEmbeddedResource) {
     insideMeta = false;
     wraps = [];
@@ -75,7 +79,11 @@ function walk(
       } else {
         const me = validateEmbedded(undefined, obj, rootSchema, true);
         if (me.length > 0) errs.push(invalid(dpath, s.default, `must result in valid metadata: ${aggregateString(me)}`));
-        else errs.push(...validator.validate(s.default, dpath.toString()));
+        else {
+          const ve = validator.validate(s.default, dpath.toString());
+          if (ve.length > 0) errs.push(...ve);
+          else errs.push(...defaultRules(s, s === rootSchema, s.default, dpath, budget));
+        }
       }
     } else {
       if (requirePruned) {
@@ -90,15 +98,37 @@ function walk(
       else {
         const me = validateEmbedded(dpath, d, s, s.xEmbeddedResource);
         if (me.length > 0) errs.push(...me);
-        else errs.push(...validator.validate(d, dpath.toString()));
+        else {
+          const ve = validator.validate(d, dpath.toString());
+          if (ve.length > 0) errs.push(...ve);
+          else errs.push(...defaultRules(s, s === rootSchema, d, dpath, budget));
+        }
       }
     }
   }
-  if (s.items !== undefined) walk(pth.child('items'), s.items, rootSchema, [...wraps, { kind: 'index' }], insideMeta, requirePruned, errs);
+  if (s.items !== undefined) walk(pth.child('items'), s.items, rootSchema, [...wraps, { kind: 'index' }], insideMeta, requirePruned, errs, budget);
   if (s.properties) {
     for (const [k, sub] of s.properties) {
       const subInside = insideMeta || (s.xEmbeddedResource && (k === 'metadata' || k === 'apiVersion' || k === 'kind'));
-      walk(pth.child('properties').key(k), sub, rootSchema, [...wraps, { kind: 'child', key: k }], subInside, requirePruned, errs);
+      walk(pth.child('properties').key(k), sub, rootSchema, [...wraps, { kind: 'child', key: k }], subInside, requirePruned, errs, budget);
     }
   }
+}
+
+/**
+ * The node's CEL rules on its default: as an update of the default to itself (transition rules see
+ * it as oldSelf) and, since rules with optionalOldSelf can tell, as a create; the cost of the
+ * dearer run is charged to the budget.
+ */
+function defaultRules(s: Structural, isResourceRoot: boolean, value: unknown, dpath: Path, budget: { remaining: number }): FieldError[] {
+  const cel = compileCELValidator(s, isResourceRoot);
+  if (cel === undefined) return [];
+  const asUpdate = cel.validate(value, value, { path: dpath, budget: budget.remaining });
+  if (asUpdate.errors.length > 0) {
+    budget.remaining = asUpdate.remainingBudget;
+    return asUpdate.errors;
+  }
+  const asCreate = cel.validate(value, undefined, { path: dpath, budget: budget.remaining });
+  budget.remaining = Math.min(asUpdate.remainingBudget, asCreate.remainingBudget);
+  return asCreate.errors;
 }

@@ -15,6 +15,7 @@ import { newStructural, StructuralError } from '../structural.ts';
 import { additionalPropertiesAllows, additionalPropertiesSchema, itemsSchema, type JSONSchemaProps } from '../types.ts';
 import { validateDefaults } from './defaults.ts';
 import { validateStructural } from './structural-checks.ts';
+import { validateRulesAtCRDWrite } from '../cel/crd-rules.ts';
 
 /** validationOptions: what a create or update of the CRD requires of its schemas. */
 export interface SchemaValidationOptions {
@@ -25,10 +26,14 @@ export interface SchemaValidationOptions {
   requirePrunedDefaults?: boolean;
   requireAtomicSetType?: boolean;
   requireMapListKeysMapSetValidation?: boolean;
+  /** The schema is unchanged from the stored CRD: rules' per-expression cost limits are not re-applied. */
+  suppressPerExpressionCost?: boolean;
+  /** The Kubernetes version whose CEL environment compiles rules ("1.30"); default the current one. */
+  celCompatibilityVersion?: string;
 }
 
 /** The options a new CRD (create) is validated with. */
-export const createOptions: Required<Omit<SchemaValidationOptions, 'disallowDefaultsReason'>> = {
+export const createOptions: Required<Omit<SchemaValidationOptions, 'disallowDefaultsReason' | 'suppressPerExpressionCost' | 'celCompatibilityVersion'>> = {
   allowDefaults: true,
   requireValidPropertyType: true,
   requireStructuralSchema: true,
@@ -376,6 +381,7 @@ export function validateCustomResourceValidation(
     requireValidPropertyType: opts.requireValidPropertyType === true,
   };
   const initErrs: FieldError[] = [];
+  let celContext = false;
   if (opts.requireStructuralSchema) {
     let ss;
     try {
@@ -389,7 +395,11 @@ export function validateCustomResourceValidation(
       if (se.length > 0) errs.push(...se);
       else {
         try {
-          errs.push(...validateDefaults(sp, ss, true, opts.requirePrunedDefaults === true));
+          const de = validateDefaults(sp, ss, true, opts.requirePrunedDefaults === true);
+          errs.push(...de);
+          // Upstream creates the CEL context (and so compiles rules) only for a structural
+          // schema whose defaults are valid.
+          celContext = de.length === 0;
         } catch (e) {
           errs.push(invalid(sp, '', (e as Error).message));
         }
@@ -398,5 +408,14 @@ export function validateCustomResourceValidation(
   }
   errs.push(...validateOpenAPISchema(schema, sp, ssv, true, opts));
   if (errs.length === 0 && initErrs.length > 0) errs.push(...initErrs);
+  if (celContext) {
+    const at = (node: string) => (e: FieldError) => e.field === node || e.field.startsWith(node + '.') || e.field.startsWith(node + '[');
+    const rules = validateRulesAtCRDWrite(schema, sp, {
+      suppressPerExpressionCost: opts.suppressPerExpressionCost === true,
+      hasSchemaErrors: (node) => errs.some(at(node)),
+      ...(opts.celCompatibilityVersion !== undefined ? { compatibilityVersion: opts.celCompatibilityVersion } : {}),
+    });
+    errs.push(...rules.errors);
+  }
   return errs;
 }
