@@ -10,7 +10,7 @@ import type { Store } from '../storage/store.ts';
 import { GenericStore } from '../registry/generic-store.ts';
 import { NamespaceStore } from '../registry/namespace/rest.ts';
 import { CRDStore } from '../registry/crd/store.ts';
-import { namespaceLifecycle } from '../registry/namespace/lifecycle.ts';
+import { cachedNamespaceLifecycle } from '../registry/namespace/lifecycle.ts';
 import { servedVersions, type ServedVersion } from '../registry/crd/serving.ts';
 import type { Obj, ResourceInfo } from '../registry/rest.ts';
 import { isAlreadyExists } from '../apimachinery/status.ts';
@@ -37,8 +37,9 @@ export async function openBackend(dataDir: string): Promise<Backend> {
       if (!isAlreadyExists(e)) throw e;
     }
   }
-  // NamespaceLifecycle: no writes into missing namespaces, no creates in terminating ones.
-  const namespaceGate = namespaceLifecycle((name) => namespaces.get(undefined, name));
+  // NamespaceLifecycle: no writes into missing namespaces, no creates in terminating ones; read
+  // from a watch-fed cache of namespaces (as upstream's informer), live when the cache lacks one.
+  const namespaceGate = cachedNamespaceLifecycle(store, (name) => namespaces.get(undefined, name));
   // servedVersions compiles every version of a CRD at once; the server asks per version.
   const compiled = new WeakMap<Obj, ServedVersion[]>();
   const customResourceStore = (crd: Obj, version: string, info: ResourceInfo) => {
@@ -53,6 +54,9 @@ export async function openBackend(dataDir: string): Promise<Backend> {
   return {
     deps: { namespaces, crds, customResourceStore },
     store,
-    close: () => store.close(),
+    close: () => {
+      namespaceGate.stop();
+      return store.close();
+    },
   };
 }

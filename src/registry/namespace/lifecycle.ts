@@ -3,9 +3,15 @@
  * namespace that does not exist is 404 `namespaces "x" not found`; a create in a terminating
  * namespace is 403 `... is forbidden: unable to create new content in namespace x because it is
  * being terminated` with a NamespaceTerminating cause; the system namespaces may not be deleted.
+ *
+ * The served gate reads namespaces from a watch-fed cache (upstream's informer lister) instead of
+ * the store on every write; a namespace the cache does not hold is read live, as upstream's
+ * "not found in cache -> make a call directly to storage" does, so a missing entry never refuses.
  */
 import { newForbidden, newNotFound, StatusError, type GroupResource } from '../../apimachinery/status.ts';
 import { isNotFound } from '../../apimachinery/status.ts';
+import type { Store, Watch, WatchEvent } from '../../storage/store.ts';
+import { resourcePrefix } from '../keys.ts';
 import type { Obj } from '../rest.ts';
 
 /** What the generic store asks before a namespaced write. */
@@ -17,29 +23,126 @@ export interface NamespaceGate {
 /** Namespaces NamespaceLifecycle never lets go. */
 export const immortalNamespaces: readonly string[] = ['default', 'kube-system', 'kube-public'];
 
-/** A gate reading namespaces through `get` (a NamespaceStore's get). */
+/** status.phase of a namespace object ('' when unset). */
+function phaseOf(namespace: Obj): string {
+  const status = namespace.status;
+  const phase = status !== null && typeof status === 'object' ? (status as { phase?: unknown }).phase : undefined;
+  return typeof phase === 'string' ? phase : '';
+}
+
+/** The phase of namespace `ns` read through `get`; 404 `namespaces "ns" not found` when it is missing. */
+async function livePhase(get: (name: string) => Promise<Obj>, ns: string): Promise<string> {
+  try {
+    return phaseOf(await get(ns));
+  } catch (e) {
+    if (isNotFound(e)) throw newNotFound({ group: '', resource: 'namespaces' }, ns);
+    throw e;
+  }
+}
+
+/** Refuses a create in a terminating namespace (updates stay allowed: finalizers must be removable). */
+function checkPhase(op: 'create' | 'update', phase: string, ns: string, gr: GroupResource, name: string): void {
+  if (op !== 'create' || phase !== 'Terminating') return;
+  const err = newForbidden(gr, name, `unable to create new content in namespace ${ns} because it is being terminated`);
+  const details = err.status.details ?? {};
+  throw new StatusError({
+    ...err.status,
+    details: {
+      ...details,
+      causes: [...(details.causes ?? []), { reason: 'NamespaceTerminating', message: `namespace ${ns} is being terminated`, field: 'metadata.namespace' }],
+    },
+  });
+}
+
+/** A gate reading namespaces through `get` (a NamespaceStore's get) on every check. */
 export function namespaceLifecycle(get: (name: string) => Promise<Obj>): NamespaceGate {
   return {
     async check(op, ns, gr, name) {
-      let namespace: Obj;
-      try {
-        namespace = await get(ns);
-      } catch (e) {
-        if (isNotFound(e)) throw newNotFound({ group: '', resource: 'namespaces' }, ns);
-        throw e;
-      }
-      if (op !== 'create') return;
-      const phase = (namespace.status as { phase?: string } | undefined)?.phase;
-      if (phase !== 'Terminating') return;
-      const err = newForbidden(gr, name, `unable to create new content in namespace ${ns} because it is being terminated`);
-      const details = err.status.details ?? {};
-      throw new StatusError({
-        ...err.status,
-        details: {
-          ...details,
-          causes: [...(details.causes ?? []), { reason: 'NamespaceTerminating', message: `namespace ${ns} is being terminated`, field: 'metadata.namespace' }],
+      checkPhase(op, await livePhase(get, ns), ns, gr, name);
+    },
+  };
+}
+
+/** A NamespaceGate over a namespace cache; `stop` ends its watch. */
+export interface CachedNamespaceGate extends NamespaceGate {
+  /** Resolves once the cache holds the namespaces as of its first list (checks before read live). */
+  readonly synced: Promise<void>;
+  stop(): void;
+}
+
+/**
+ * A gate answering from a cache of namespace phases fed by a watch on `store` (list, then watch
+ * from the list's revision; relisted when the watch fails). A namespace missing from the cache, or
+ * any namespace while the cache is not synced, is read live through `get`. The store publishes a
+ * commit's events to watchers before the writer's promise settles, so a namespace created,
+ * terminated or deleted through this process is in the cache by the time its writer hears back.
+ */
+export function cachedNamespaceLifecycle(store: Store, get: (name: string) => Promise<Obj>, opts: { relistDelayMs?: number } = {}): CachedNamespaceGate {
+  const prefix = resourcePrefix('', 'namespaces');
+  const phases = new Map<string, string>();
+  let synced = false;
+  let stopped = false;
+  let watch: Watch | undefined;
+  let timer: NodeJS.Timeout | undefined;
+
+  const decodePhase = (value: string): string => {
+    try {
+      return phaseOf(JSON.parse(value) as Obj);
+    } catch {
+      return '';
+    }
+  };
+  const onEvent = (ev: WatchEvent) => {
+    const name = ev.kv.key.slice(prefix.length);
+    if (ev.type === 'DELETE') phases.delete(name);
+    else phases.set(name, decodePhase(ev.kv.value));
+  };
+  const relistLater = () => {
+    if (stopped || timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      void start();
+    }, opts.relistDelayMs ?? 1000);
+    timer.unref();
+  };
+  const start = async (): Promise<void> => {
+    if (stopped) return;
+    synced = false;
+    try {
+      const list = await store.range(prefix);
+      if (stopped) return;
+      phases.clear();
+      for (const kv of list.items) phases.set(kv.key.slice(prefix.length), decodePhase(kv.value));
+      watch = store.watch(prefix, {
+        afterRevision: list.revision,
+        onEvent,
+        onError: () => {
+          synced = false;
+          watch = undefined;
+          relistLater();
         },
       });
+      synced = true;
+    } catch {
+      // A closed or failing store: checks read live until a relist succeeds.
+      relistLater();
+    }
+  };
+  const first = start();
+
+  return {
+    synced: first,
+    async check(op, ns, gr, name) {
+      const cached = synced ? phases.get(ns) : undefined;
+      checkPhase(op, cached ?? (await livePhase(get, ns)), ns, gr, name);
+    },
+    stop() {
+      stopped = true;
+      synced = false;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      watch?.cancel();
+      watch = undefined;
     },
   };
 }
