@@ -387,3 +387,18 @@ test('a watch with an enormous timeoutSeconds stays open', async () => {
   assert.equal(ended, false);
   req.destroy();
 });
+
+test('splitTarget reads request targets as WHATWG URL parsing does', async () => {
+  const { splitTarget } = await import('./server.ts');
+  const targets = [
+    '/', '/apis/stable.example.com/v1/namespaces/default/crontabs', '/a/./b', '/a/../b', '/a/.', '/a/..', '/a/.b', '/a/..b/c',
+    '/a/b.', '/x?watch=true&resourceVersion=5', '/x?labelSelector=a%3Db,c+d', '/x?a=b c', '/x#f', '/a%2Fb', '//a//b/', '/x?',
+    '/x?a=%zz', '/a/.?x=1', '/a/..?x=1', '/a\\b', '/é', "/x?q='a'", '/.', '/..', '/x?a=1&a=2',
+  ];
+  for (const t of targets) {
+    const u = new URL(t, 'http://localhost');
+    const s = splitTarget(t);
+    assert.equal(s.pathname, u.pathname, t);
+    assert.deepEqual([...s.params], [...u.searchParams], t);
+  }
+});

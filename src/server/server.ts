@@ -54,6 +54,20 @@ function splitPath(pathname: string): string[] {
   });
 }
 
+/** A request target WHATWG URL parsing would leave as it is: no dot segments, escapes or odd characters. */
+const plainTarget = /^(?!\/\/)(\/(?:[A-Za-z0-9\-_~]|\.(?!\.?(?:\/|$|\?))|\/)*)(?:\?([A-Za-z0-9\-._~=&%+,:/;!*()'$@]*))?$/;
+
+/**
+ * The path and query of a request target. Targets as clients send them are split directly; any
+ * other goes through `new URL`, whose normalisation (dot segments, escapes) is the reference.
+ */
+export function splitTarget(target: string): { pathname: string; params: URLSearchParams } {
+  const m = plainTarget.exec(target);
+  if (m) return { pathname: m[1]!, params: new URLSearchParams(m[2] ?? '') };
+  const url = new URL(target, 'http://localhost');
+  return { pathname: url.pathname, params: url.searchParams };
+}
+
 export class ApiServer {
   readonly table = new ServedTable();
   readonly openapi: OpenAPIService;
@@ -158,9 +172,9 @@ export class ApiServer {
 
   /** Handles one request (exposed for tests that drive the handler without a socket). */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const query = new Query(url.searchParams);
-    const segs = splitPath(url.pathname);
+    const target = splitTarget(req.url ?? '/');
+    const query = new Query(target.params);
+    const segs = splitPath(target.pathname);
     const method = req.method ?? 'GET';
     try {
       if (await this.handleNonResource(req, res, segs, query, method)) return;

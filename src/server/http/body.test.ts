@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
-import { decodeObjectBody, JSONSyntaxError, readBody, summarizeData } from './body.ts';
+import { decodeJSON, decodeObjectBody, JSONSyntaxError, readBody, summarizeData } from './body.ts';
 import { Query } from './query.ts';
 import { StatusError } from '../../apimachinery/status.ts';
 
@@ -48,4 +48,18 @@ test('query booleans convert as kube-apiserver converts options, pretty as strco
   assert.equal(q.goBool('p2'), true);
   assert.equal(q.int('limit'), 5);
   assert.throws(() => q.int('n'), (e: unknown) => code(400)(e) && (e as StatusError).message === 'strconv.ParseInt: parsing "abc": invalid syntax');
+});
+
+test('decodeJSON finds duplicates whatever the spacing, and none in bodies without them', () => {
+  const dups = (text: string) => decodeJSON(text).duplicates;
+  // The spacing between a key and its colon does not hide a duplicate.
+  assert.deepEqual(dups('{"a" :1, "a"\n\t:2}'), ['a']);
+  assert.deepEqual(dups('{ "spec": { "x": [ {"k": 1, "k" : 2} ], "x": 3 } }'), ['spec.x[0].k', 'spec.x']);
+  // String values that look like keys, or hold colons, change nothing.
+  assert.deepEqual(dups('{"a":"\\":","b":"t:1","c":{"a":"\\" :"}}'), []);
+  assert.deepEqual(dups('{"a":"x\\":","a":1}'), ['a']);
+  assert.deepEqual(dups('{"__proto__":1,"__proto__":2}'), ['__proto__']);
+  assert.deepEqual(dups('{"metadata":{"name":"a","labels":{"app":"b"}},"spec":{"cronSpec":"* * * * */5","replicas":1}}'), []);
+  assert.deepEqual(dups('[{"a":1},{"a":1}]'), []);
+  assert.deepEqual(dups('[{"a":1,"a":1}]'), ['[0].a']);
 });
