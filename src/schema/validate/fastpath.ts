@@ -14,7 +14,7 @@
  * passed in by reference, so no schema text is ever spliced into the code. Every generated loop
  * visits each element or key once: the pass is linear in the input.
  */
-import { GoFloat } from '../../apimachinery/field/govalue.ts';
+import { GoFloat, goFloatString } from '../../apimachinery/field/govalue.ts';
 
 /** What the generator needs to know of a compiled schema node `N` (validator.ts fills it in). */
 export interface NodeFacts<N> {
@@ -39,7 +39,16 @@ export interface NodeFacts<N> {
   maxLength?: number;
   minLength?: number;
   pattern?: (s: string) => boolean;
+  /** The pattern as the Pattern message quotes it. */
+  patternMsg: string;
   format?: (s: string) => boolean;
+  /** The format's name, as the format error names it. */
+  formatName: string;
+  /**
+   * Reports v's errors with the detailed validator, v being known invalid and named p (its
+   * kube-openapi path): the error pass's fallback for what it does not translate.
+   */
+  slowErrors: (v: unknown, p: string) => void;
   /** The type a number is range-checked against ('integer', 'number' or ''), and its format. */
   numType: string;
   numFormat: string;
@@ -100,6 +109,30 @@ export class FailTrail {
 
 const TRAIL_MAX = 64;
 
+/**
+ * The error pass's reporting (validator.ts): each pushes the error the detailed validator would
+ * push for a value named p, with the same code, fields and message. Keys that make up a path are
+ * given to `key` so that the caller learns of keys containing `: `.
+ */
+export interface ErrorSink {
+  tooLong(p: string, v: string, max: number): void;
+  tooShort(p: string, v: string, min: number): void;
+  pattern(p: string, v: string, pattern: string): void;
+  format(p: string, v: string, format: string): void;
+  enum(p: string, v: unknown, values: readonly unknown[]): void;
+  /** The int32 range check ('Checked value must be of type integer with format int32 in p'). */
+  checked(p: string, numType: string, numFormat: string): void;
+  multipleOf(p: string, v: number, factor: string): void;
+  min(p: string, v: number, exclusive: boolean, bound: string): void;
+  max(p: string, v: number, exclusive: boolean, bound: string): void;
+  minItems(p: string, n: number, min: number): void;
+  maxItems(p: string, n: number, max: number): void;
+  tooFewProperties(p: string, n: number, min: number): void;
+  tooManyProperties(p: string, n: number, max: number): void;
+  required(p: string, key: string): void;
+  key(k: string): void;
+}
+
 /** Enums up to this size are tested with `===` chains; larger ones with their Set. */
 const INLINE_ENUM = 8;
 
@@ -109,7 +142,12 @@ const TWO53 = 9007199254740992;
  * Generates the fast pass for the node `root` and every node below it: for each, a function that is
  * true exactly when the detailed validator reports no error for the value at that node.
  */
-export function generateFastChecks<N>(root: N, factsOf: (n: N) => NodeFacts<N>, trail: FailTrail): Map<N, { id: number; fast: (v: unknown) => boolean }> {
+export function generateFastChecks<N>(
+  root: N,
+  factsOf: (n: N) => NodeFacts<N>,
+  trail: FailTrail,
+  sink: ErrorSink,
+): Map<N, { id: number; fast: (v: unknown) => boolean; errors: (v: unknown, p: string) => void }> {
   const refs: unknown[] = [];
   const ids = new Map<N, string>();
   const trivial = new Set<string>();
@@ -134,7 +172,127 @@ export function generateFastChecks<N>(root: N, factsOf: (n: N) => NodeFacts<N>, 
     const body = genNode(f, `${slow}(v)`, num);
     if (body === null) trivial.add(id);
     fns.push(`function ${id}(v) {\n${body ?? 'return true;'}\n}`);
+    fns.push(`function e${num}(v, p, kb) {\nif (!kb && ${id}(v)) return;\n${genErrors(f, num)}\n${ref(f.slowErrors)}(v, p);\n}`);
     return id;
+  };
+
+  /** The error function of node n, for a child known to be invalid; null when n accepts everything. */
+  const errCall = (n: N): string | null => {
+    const id = fnOf(n);
+    return trivial.has(id) ? null : `e${id.slice(1)}`;
+  };
+
+  /**
+   * The error pass of one node: for the value kinds whose checks translate directly (the type
+   * passes, no junctors), the errors in the detailed validator's order, then `return`; any other
+   * value falls through to the detailed validator.
+   */
+  const genErrors = (f: NodeFacts<N>, id: number): string => {
+    if (f.hasDeps || junctors(f) !== '') return '';
+    const t = f.typeOk;
+    const out: string[] = ['switch (typeof v) {'];
+    if (t[4] === true && stringChecks(f) !== undefined) out.push(`case 'string': {\n${stringErrors(f)}\nreturn;\n}`);
+    const numbers = !f.boundOutOfRange;
+    const int = numbers && t[2] === true && boundChecks(f, true) !== undefined ? numberErrors(f, true) : undefined;
+    const float = numbers && t[3] === true && boundChecks(f, false) !== undefined ? numberErrors(f, false) : undefined;
+    if (int !== undefined || float !== undefined) {
+      out.push(`case 'number':`);
+      if (int !== undefined) out.push(`if (Number.isSafeInteger(v) && (v !== 0 || 1 / v > 0)) {\n${int}\nreturn;\n}`);
+      if (float !== undefined) out.push(`if (!Number.isSafeInteger(v) || (v === 0 && 1 / v < 0)) {\n${float}\nreturn;\n}`);
+      out.push('break;');
+    }
+    const arr = t[5] === true && arrayChecks(f, id) !== undefined ? arrayErrors(f, id) : undefined;
+    const obj = t[6] === true && objectChecks(f, id) !== undefined ? objectErrors(f, id) : undefined;
+    if (arr !== undefined || obj !== undefined) {
+      out.push(`case 'object':`);
+      if (arr !== undefined) out.push(`if (Array.isArray(v)) {\n${arr}\nreturn;\n}`);
+      if (obj !== undefined) out.push(`if (v !== null && !Array.isArray(v) && !(v instanceof GoFloat)) {\n${obj}\nreturn;\n}`);
+      out.push('break;');
+    }
+    out.push('}');
+    return out.join('\n');
+  };
+
+  const stringErrors = (f: NodeFacts<N>): string => {
+    const c: string[] = [];
+    // stringValidator stops at its first failure.
+    const chain: string[] = [];
+    if (f.maxLength !== undefined) {
+      const m = num(f.maxLength);
+      chain.push(`if (v.length > ${m} && runeCount(v) > ${m}) H.tooLong(p, v, ${m});`);
+    }
+    if (f.minLength !== undefined) {
+      const m = num(f.minLength);
+      chain.push(`if (v.length < ${m} || runeCount(v) < ${m}) H.tooShort(p, v, ${m});`);
+    }
+    if (f.pattern !== undefined) chain.push(`if (!${ref(f.pattern)}(v)) H.pattern(p, v, ${JSON.stringify(f.patternMsg)});`);
+    if (chain.length > 0) c.push(chain.join('\nelse '));
+    if (f.format !== undefined) c.push(`if (!${ref(f.format)}(v)) H.format(p, v, ${JSON.stringify(f.formatName)});`);
+    if (f.stringEnum !== undefined) c.push(`if (!${ref(f.stringEnum)}.has(v)) H.enum(p, v, ${ref(f.enumValues)});`);
+    return c.join('\n');
+  };
+
+  const numberErrors = (f: NodeFacts<N>, isInt: boolean): string => {
+    const c: string[] = [];
+    if (isInt && f.numType === 'integer' && f.numFormat === 'int32') {
+      c.push(`if (v < -2147483648 || v > 2147483647) H.checked(p, ${JSON.stringify(f.numType)}, ${JSON.stringify(f.numFormat)});`);
+    }
+    if (f.multipleOf !== undefined) c.push(`if (v % ${num(f.multipleOf)} !== 0) H.multipleOf(p, v, ${JSON.stringify(String(f.multipleOf))});`);
+    for (const [bound, excl, op, eqOp, fn] of [
+      [f.minimum, f.exclusiveMinimum, '<', '<=', 'min'],
+      [f.maximum, f.exclusiveMaximum, '>', '>=', 'max'],
+    ] as const) {
+      if (bound === undefined) continue;
+      const b = isInt ? Math.trunc(bound) : bound;
+      const text = isInt ? String(b) : goFloatString(b);
+      c.push(`if (v ${excl ? eqOp : op} ${num(b)}) H.${fn}(p, v, ${excl}, ${JSON.stringify(text)});`);
+    }
+    return c.join('\n');
+  };
+
+  const arrayErrors = (f: NodeFacts<N>, id: number): string => {
+    const c: string[] = [];
+    if (f.items !== undefined) {
+      const e = errCall(f.items);
+      if (e !== null) {
+        c.push(`{ const from = T.find(${id}, v);`);
+        c.push(`for (let i = typeof from === 'number' ? from : 0; i < v.length; i++) { const x = v[i]; if (i === from || !${call(f.items, 'x')}) ${e}(x, p + '[' + i + ']', true); } }`);
+      }
+    }
+    if (f.minItems !== undefined) c.push(`if (v.length < ${num(f.minItems)}) H.minItems(p, v.length, ${num(f.minItems)});`);
+    if (f.maxItems !== undefined) c.push(`if (v.length > ${num(f.maxItems)}) H.maxItems(p, v.length, ${num(f.maxItems)});`);
+    return c.join('\n');
+  };
+
+  const objectErrors = (f: NodeFacts<N>, id: number): string => {
+    const c: string[] = [];
+    if (f.minProperties !== undefined || f.maxProperties !== undefined) {
+      c.push('{ const n = Object.keys(v).length;');
+      if (f.minProperties !== undefined) c.push(`if (n < ${num(f.minProperties)}) H.tooFewProperties(p, n, ${num(f.minProperties)});`);
+      if (f.maxProperties !== undefined) c.push(`if (n > ${num(f.maxProperties)}) H.tooManyProperties(p, n, ${num(f.maxProperties)});`);
+      c.push('}');
+    }
+    const ap = f.additionalProperties !== undefined ? errCall(f.additionalProperties) : null;
+    const cases: string[] = [];
+    for (const [k, n] of f.properties) {
+      const e = errCall(n);
+      const lit = JSON.stringify(k);
+      const colon = k.includes(': ') ? 'H.key(k); ' : '';
+      if (e !== null) cases.push(`case ${lit}: { const x = v[k]; if (bad || !${call(n, 'x')}) { ${colon}${e}(x, p === '' ? ${lit} : p + ${JSON.stringify('.' + k)}, true); } break; }`);
+      else if (ap !== null) cases.push(`case ${lit}: break;`);
+    }
+    if (ap !== null) cases.push(`default: { const x = v[k]; if (bad || !${call(f.additionalProperties!, 'x')}) { H.key(k); ${ap}(x, p + '.' + k, true); } }`);
+    if (cases.length > 0) {
+      // Keys before the one the fast check failed on passed: the walk starts at that key.
+      c.push(`{ let from = T.find(${id}, v);`);
+      c.push('if (from !== null) for (const k in v) {');
+      c.push('let bad = false;');
+      c.push('if (from !== undefined) { if (k !== from) continue; from = undefined; bad = true; }');
+      c.push(`switch (k) {\n${cases.join('\n')}\n}`);
+      c.push('} }');
+    }
+    if (f.required !== undefined) for (const k of f.required) c.push(`if (!Object.hasOwn(v, ${JSON.stringify(k)})) H.required(p, ${JSON.stringify(k)});`);
+    return c.join('\n');
   };
 
   /** A call of node n on expression x, or null when the node accepts everything. */
@@ -275,14 +433,17 @@ export function generateFastChecks<N>(root: N, factsOf: (n: N) => NodeFacts<N>, 
 
   fnOf(root);
   const decls = refs.map((_, i) => `const R${i} = R[${i}];`).join('\n');
-  const src = `"use strict";\nconst fail = (id, v, k) => T.fail(id, v, k);\n${decls}\n${fns.join('\n')}\nreturn [${[...ids.values()].join(', ')}];`;
+  const all = [...ids.values()].map((id) => `[${id}, e${id.slice(1)}]`);
+  const src = `"use strict";\nconst fail = (id, v, k) => T.fail(id, v, k);\n${decls}\n${fns.join('\n')}\nreturn [${all.join(', ')}];`;
   // Every schema-derived value enters through R; the source holds only literals made safe above.
-  type Make = (g: typeof GoFloat, rc: typeof runeCount, t: FailTrail, r: unknown[]) => ((v: unknown) => boolean)[];
-  const made = (new Function('GoFloat', 'runeCount', 'T', 'R', src) as Make)(GoFloat, runeCount, trail, refs);
-  const out = new Map<N, { id: number; fast: (v: unknown) => boolean }>();
+  type Fns = [(v: unknown) => boolean, (v: unknown, p: string, kb: boolean) => void][];
+  type Make = (g: typeof GoFloat, rc: typeof runeCount, t: FailTrail, h: ErrorSink, r: unknown[]) => Fns;
+  const made = (new Function('GoFloat', 'runeCount', 'T', 'H', 'R', src) as Make)(GoFloat, runeCount, trail, sink, refs);
+  const out = new Map<N, { id: number; fast: (v: unknown) => boolean; errors: (v: unknown, p: string) => void }>();
   let i = 0;
   for (const n of ids.keys()) {
-    out.set(n, { id: i, fast: made[i]! });
+    const [fast, errors] = made[i]!;
+    out.set(n, { id: i, fast, errors: (v, p) => errors(v, p, false) });
     i++;
   }
   return out;

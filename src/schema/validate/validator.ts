@@ -16,7 +16,7 @@ import { GoFloat, goQuote } from '../../apimachinery/field/govalue.ts';
 import type { JSONSchemaProps } from '../types.ts';
 import { deepEqualJSON, goKind, isObject, type GoKind } from '../value.ts';
 import { effectiveFormat, formatCheckers, normalizeFormat, type FormatChecker } from './formats.ts';
-import { FailTrail, generateFastChecks, runeCount, type NodeFacts } from './fastpath.ts';
+import { FailTrail, generateFastChecks, runeCount, type ErrorSink, type NodeFacts } from './fastpath.ts';
 import { fv, msg, toFieldError, type OpenAPIError } from './messages.ts';
 
 export interface ValidatorOptions {
@@ -47,6 +47,8 @@ const enum Seg {
   Dot,
   /** array index */
   Index,
+  /** a whole rendered path, as the first segment (the generated error pass hands over to a node) */
+  Raw,
 }
 
 /** The per-call state: collected errors and the current path as a stack of segments. */
@@ -98,6 +100,10 @@ class Ctx {
           if (s === '') lead = true;
           s = `${s}.${v}`;
           break;
+        case Seg.Raw:
+          s = v as string;
+          lead = s.startsWith('.');
+          continue;
         default:
           s = `${s}[${v}]`;
       }
@@ -247,6 +253,36 @@ interface Env {
   facts: Map<Node, NodeFacts<Node>>;
   /** Hands each node its generated fast check and trail id once the whole schema is compiled. */
   bind: Map<Node, (fast: (v: unknown) => boolean, id: number) => void>;
+  /** The context of the validation under way (the generated error pass reports into it). */
+  current: Ctx | undefined;
+}
+
+/** The generated error pass's reporting: the errors the nodes below would push, into env.current. */
+function errorSink(env: Env): ErrorSink {
+  const push = (e: OpenAPIError) => env.current!.errs.push(e);
+  return {
+    tooLong: (name, v, max) => push({ code: 'TooLong', name, value: v, valid: max, message: msg.tooLong(name, max) }),
+    tooShort: (name, v, min) => push({ code: 'TooShort', name, value: v, valid: min, message: msg.tooShort(name, min) }),
+    pattern: (name, v, pattern) => push({ code: 'Pattern', name, value: v, message: msg.pattern(name, pattern) }),
+    format: (name, v, format) => push({ code: 'InvalidType', name, value: v, message: msg.typeFailWithData(name, format, v) }),
+    enum: (name, v, values) => push({ code: 'Enum', name, value: v, values, message: msg.enum(name, values) }),
+    checked: (name, numType, numFormat) => push({ code: 'Composite', name: '', value: undefined, message: rangeMessage('Checked', numType, numFormat, name) }),
+    multipleOf: (name, v, factor) => push({ code: 'MultipleOf', name, value: v, message: msg.multipleOf(name, factor) }),
+    min: (name, v, excl, m) => push({ code: 'Min', name, value: v, message: excl ? msg.minExc(name, m) : msg.minInc(name, m) }),
+    max: (name, v, excl, m) => push({ code: 'Max', name, value: v, message: excl ? msg.maxExc(name, m) : msg.maxInc(name, m) }),
+    minItems: (name, n, min) => push({ code: 'MinItems', name, value: n, valid: min, message: msg.minItems(name, min) }),
+    maxItems: (name, n, max) => push({ code: 'MaxItems', name, value: n, valid: max, message: msg.maxItems(name, max) }),
+    tooFewProperties: (name, n, min) => push({ code: 'TooFewProperties', name, value: n, valid: min, message: msg.tooFewProperties(name, min) }),
+    tooManyProperties: (name, n, max) => push({ code: 'TooManyProperties', name, value: n, valid: max, message: msg.tooManyProperties(name, max) }),
+    required: (p, k) => {
+      if (k.includes(': ')) env.current!.colonKey = true;
+      const name = `${p}.${k}`;
+      push({ code: 'Required', name, value: undefined, message: msg.required(name) });
+    },
+    key: (k) => {
+      if (k.includes(': ')) env.current!.colonKey = true;
+    },
+  };
 }
 
 /** A context for the fast pass's exact fallbacks, reused: they never nest. */
@@ -274,13 +310,17 @@ const KIND_SAMPLES: readonly unknown[] = [null, true, 1, 0.5, 'a', [], {}];
 
 /** Compile a schema (JSONSchemaProps, structural or not) into a validator. */
 export function compileValidator(schema: JSONSchemaProps | null | undefined, opts: ValidatorOptions = {}): SchemaValidator {
-  const env: Env = { version: opts.compatibilityVersion, facts: new Map(), bind: new Map() };
+  const env: Env = { version: opts.compatibilityVersion, facts: new Map(), bind: new Map(), current: undefined };
   const root: Node | undefined = schema === null || schema === undefined ? undefined : compileNode(schema, env);
   // Every node first asks its generated check whether its value is valid (the usual case), so the
   // detailed walk only descends where an error is.
   const trail = new FailTrail();
+  let rootErrors: ((v: unknown, p: string) => void) | undefined;
   if (root !== undefined && opts.fastPath !== false) {
-    for (const [n, f] of generateFastChecks(root, (n) => env.facts.get(n)!, trail)) env.bind.get(n)!(f.fast, f.id);
+    for (const [n, f] of generateFastChecks(root, (n) => env.facts.get(n)!, trail, errorSink(env))) {
+      env.bind.get(n)!(f.fast, f.id);
+      if (n === root) rootErrors = f.errors;
+    }
   }
   env.facts.clear();
   env.bind.clear();
@@ -300,12 +340,17 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
     ctx.colonKey = false;
     ctx.trail = trail;
     trail.reset();
+    const outer = env.current;
+    env.current = ctx;
     try {
-      root(value, ctx);
+      // Without an old value the generated pass reports (the detailed nodes where it cannot).
+      if (old === NONE && rootErrors !== undefined) rootErrors(value, '');
+      else root(value, ctx);
     } catch (e) {
       ctx.errs = [];
       throw e;
     } finally {
+      env.current = outer;
       ctx.old = NONE;
       trail.reset();
       spare = ctx;
@@ -975,6 +1020,15 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
     fastValid = f;
     fastId = id;
   });
+  const slowErrors = (v: unknown, p: string): void => {
+    const ctx = env.current!;
+    ctx.depth = 0;
+    ctx.push(Seg.Raw, p);
+    ctx.knownBad = true;
+    node(v, ctx);
+    ctx.knownBad = false;
+    ctx.depth = 0;
+  };
   const probe = new Ctx();
   const boundBad = (b: number | undefined) => b !== undefined && rangeBad(b, 'float', numType, numFormat);
   env.facts.set(node, {
@@ -995,7 +1049,10 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
     maxLength,
     minLength,
     pattern: patternTest,
+    patternMsg,
     format: formatCheck,
+    formatName: format,
+    slowErrors,
     numType,
     numFormat,
     boundOutOfRange: boundBad(multipleOf) || boundBad(minimum) || boundBad(maximum),
