@@ -89,5 +89,9 @@ test('catastrophic regular expressions run in linear time (RE2)', () => {
   const big = outcome(`'${'a'.repeat(50_000)}!'.matches('(a+)+$') || '${'a'.repeat(40_000)}'.matches('(a|aa)*c')`);
   assert.equal(big.value, false);
   assert.ok(big.ms < 5000, `${big.ms}ms`);
+  // The textbook exponential case for backtracking engines.
+  const opt = outcome(`'${'a'.repeat(200)}'.matches('^${'a?'.repeat(200)}${'a'.repeat(200)}$')`);
+  assert.equal(opt.value, true);
+  assert.ok(opt.ms < 5000, `${opt.ms}ms`);
   assert.equal(outcome(`'a'.matches('a{1000}{1000}')`).error, 'error parsing regexp: invalid nested repetition operator: `{1000}{1000}`');
 });

@@ -30,16 +30,22 @@ const cache = new Map<string, CompiledRegex | RegexSyntaxError>();
  * A JS RegExp equivalent to `pattern` for match testing, or undefined. Only a small subset of RE2
  * qualifies: optional `^` and `$` at the ends; atoms that are literal characters, `.`, escaped
  * punctuation, `\d \D \w \W`, or simple character classes (literals, ranges, those escapes);
- * quantifiers `* + ? {n} {n,} {n,m}` on single atoms, at most one of them unbounded. No groups,
- * alternation or flags, so the backtracking engine does at most O(n^2) work (one unbounded
- * quantifier times the start positions) and the semantics coincide with RE2's: `.` is translated
+ * quantifiers `* + ? {n} {n,} {n,m}` on single atoms, at most one of them unbounded, and the
+ * bounded choices (`?` two ways, `{n,m}` m-n+1 ways) multiplying to at most MAX_BOUNDED_CHOICES.
+ * No groups, alternation or flags, so the backtracking engine does at most O(n^2) work (the one
+ * unbounded quantifier times the start positions, times that constant: `a?a?…a?aa…a` would
+ * otherwise backtrack exponentially) and the semantics coincide with RE2's: `.` is translated
  * to `[^\n]` (RE2's dot), the `u` flag makes both engines work on code points, and `\s`/`\b`,
  * whose meanings differ, are excluded.
  */
+/** The most ways bounded quantifiers of a fast-path pattern may combine (see safeJsRegex). */
+const MAX_BOUNDED_CHOICES = 1024;
+
 export function safeJsRegex(pattern: string): RegExp | undefined {
   let i = 0;
   let out = '';
   let unbounded = 0;
+  let choices = 1;
   const n = pattern.length;
   const PUNCT = '.\\-/[](){}*+?^$|';
   if (pattern[0] === '^') {
@@ -103,6 +109,7 @@ export function safeJsRegex(pattern: string): RegExp | undefined {
       out += q;
       i++;
     } else if (q === '?') {
+      choices *= 2;
       out += q;
       i++;
     } else if (q === '{') {
@@ -112,6 +119,7 @@ export function safeJsRegex(pattern: string): RegExp | undefined {
       if (!r) return undefined;
       if (r[2] && r[3] === undefined) unbounded++;
       if (r[3] !== undefined && Number(r[3]) < Number(r[1])) return undefined;
+      if (r[3] !== undefined) choices *= Number(r[3]) - Number(r[1]) + 1;
       out += r[0];
       i = m.lastIndex;
     } else continue;
@@ -122,7 +130,7 @@ export function safeJsRegex(pattern: string): RegExp | undefined {
     const next = pattern[i];
     if (next !== undefined && '*+?{'.includes(next)) return undefined;
   }
-  if (i !== n || unbounded > 1) return undefined;
+  if (i !== n || unbounded > 1 || choices > MAX_BOUNDED_CHOICES) return undefined;
   try {
     return new RegExp(out, 'u');
   } catch {
