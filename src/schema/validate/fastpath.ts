@@ -25,6 +25,8 @@ export interface NodeFacts<N> {
    * false when it depends on the kind alone, undefined when it depends on the value.
    */
   typeOk: readonly (boolean | undefined)[];
+  /** Where typeOk is false: the failure's [type name, data type], as the type error reports them. */
+  typeFail: readonly (readonly [string, string] | undefined)[];
   /** The verdict for null (and undefined): only the type and enum checks run on it. */
   nullValid: boolean;
   anyOf?: readonly N[];
@@ -119,6 +121,8 @@ export interface ErrorSink {
   tooShort(p: string, v: string, min: number): void;
   pattern(p: string, v: string, pattern: string): void;
   format(p: string, v: string, format: string): void;
+  /** The type check's failure ('p in body must be of type T: "data"'). */
+  type(p: string, typeName: string, data: string): void;
   enum(p: string, v: unknown, values: readonly unknown[]): void;
   /** The int32 range check ('Checked value must be of type integer with format int32 in p'). */
   checked(p: string, numType: string, numFormat: string): void;
@@ -189,20 +193,28 @@ export function generateFastChecks<N>(
    */
   const genErrors = (f: NodeFacts<N>, id: number): string => {
     if (f.hasDeps || junctors(f) !== '') return '';
-    const t = f.typeOk;
+    // A kind whose type check fails reports that first; the kind's own checks still run after it.
+    const ok: boolean[] = [];
+    const pre: string[] = [];
+    for (let k = 0; k < 7; k++) {
+      const tf = f.typeFail[k];
+      ok[k] = f.typeOk[k] === true || (f.typeOk[k] === false && tf !== undefined);
+      pre[k] = f.typeOk[k] === false && tf !== undefined ? `H.type(p, ${JSON.stringify(tf[0])}, ${JSON.stringify(tf[1])});\n` : '';
+    }
     const out: string[] = ['switch (typeof v) {'];
-    if (t[4] === true && stringChecks(f) !== undefined) out.push(`case 'string': {\n${stringErrors(f)}\nreturn;\n}`);
+    if (ok[4] && stringChecks(f) !== undefined) out.push(`case 'string': {\n${pre[4]}${stringErrors(f)}\nreturn;\n}`);
     const numbers = !f.boundOutOfRange;
-    const int = numbers && t[2] === true && boundChecks(f, true) !== undefined ? numberErrors(f, true) : undefined;
-    const float = numbers && t[3] === true && boundChecks(f, false) !== undefined ? numberErrors(f, false) : undefined;
+    const int = numbers && ok[2] && boundChecks(f, true) !== undefined ? pre[2] + numberErrors(f, true) : undefined;
+    const float = numbers && f.typeOk[3] === true && boundChecks(f, false) !== undefined ? numberErrors(f, false) : undefined;
     if (int !== undefined || float !== undefined) {
       out.push(`case 'number':`);
       if (int !== undefined) out.push(`if (Number.isSafeInteger(v) && (v !== 0 || 1 / v > 0)) {\n${int}\nreturn;\n}`);
       if (float !== undefined) out.push(`if (!Number.isSafeInteger(v) || (v === 0 && 1 / v < 0)) {\n${float}\nreturn;\n}`);
       out.push('break;');
     }
-    const arr = t[5] === true && arrayChecks(f, id) !== undefined ? arrayErrors(f, id) : undefined;
-    const obj = t[6] === true && objectChecks(f, id) !== undefined ? objectErrors(f, id) : undefined;
+    const arr = ok[5] && arrayChecks(f, id) !== undefined ? pre[5] + arrayErrors(f, id) : undefined;
+    const obj = ok[6] && objectChecks(f, id) !== undefined ? pre[6] + objectErrors(f, id) : undefined;
+    if (ok[1] && f.enumValues === undefined) out.push(`case 'boolean': {\n${pre[1]}return;\n}`);
     if (arr !== undefined || obj !== undefined) {
       out.push(`case 'object':`);
       if (arr !== undefined) out.push(`if (Array.isArray(v)) {\n${arr}\nreturn;\n}`);

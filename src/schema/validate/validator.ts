@@ -265,6 +265,7 @@ function errorSink(env: Env): ErrorSink {
     tooShort: (name, v, min) => push({ code: 'TooShort', name, value: v, valid: min, message: msg.tooShort(name, min) }),
     pattern: (name, v, pattern) => push({ code: 'Pattern', name, value: v, message: msg.pattern(name, pattern) }),
     format: (name, v, format) => push({ code: 'InvalidType', name, value: v, message: msg.typeFailWithData(name, format, v) }),
+    type: (name, typeName, data) => push({ code: 'InvalidType', name, value: data, message: msg.typeFailWithData(name, typeName, data) }),
     enum: (name, v, values) => push({ code: 'Enum', name, value: v, values, message: msg.enum(name, values) }),
     checked: (name, numType, numFormat) => push({ code: 'Composite', name: '', value: undefined, message: rangeMessage('Checked', numType, numFormat, name) }),
     multipleOf: (name, v, factor) => push({ code: 'MultipleOf', name, value: v, message: msg.multipleOf(name, factor) }),
@@ -511,33 +512,26 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
     }
   }
   /** typeValidator.Validate: returns its MatchCount (1 when valid, 0 on error). */
-  const checkType = (v: unknown, kind: GoKind, ctx: Ctx): number => {
-    if ((fastMask & (1 << KIND_CODE[kind])) !== 0) return 1;
-    if (kind === 'null') {
-      if (types.length > 0 && !types.includes('null') && !nullable) {
-        const name = ctx.path();
-        ctx.err({ code: 'InvalidType', name, value: 'null', message: msg.typeFailWithData(name, typeList, 'null') });
-        return 0;
-      }
-      return 1;
-    }
+  /** typeValidator's failure for v: the type it names and the data type it reports, or undefined. */
+  const typeFailure = (v: unknown, kind: GoKind): readonly [string, string] | undefined => {
+    if (kind === 'null') return types.length > 0 && !types.includes('null') && !nullable ? [typeList, 'null'] : undefined;
     const schType = goTypeName[kind];
     const dataFormat = kind === 'int' ? 'int64' : kind === 'float' ? 'float64' : '';
     const isFloatInt = kind === 'float' && isFloat64AJSONInteger(asFloat(v)) && hasInteger;
     const isIntFloat = kind === 'int' && hasNumber;
     const stringish = kind === 'string' || kind === 'array';
-    if (!stringish && format !== '' && !(types.includes(schType) || dataFormat === format || isFloatInt || isIntFloat)) {
-      const name = ctx.path();
-      ctx.err({ code: 'InvalidType', name, value: dataFormat, message: msg.typeFailWithData(name, format, dataFormat) });
-      return 0;
-    }
-    if (!hasNumeric && format !== '' && stringish) return 1;
-    if (!(types.includes(schType) || isFloatInt || isIntFloat)) {
-      const name = ctx.path();
-      ctx.err({ code: 'InvalidType', name, value: schType, message: msg.typeFailWithData(name, typeList, schType) });
-      return 0;
-    }
-    return 1;
+    if (!stringish && format !== '' && !(types.includes(schType) || dataFormat === format || isFloatInt || isIntFloat)) return [format, dataFormat];
+    if (!hasNumeric && format !== '' && stringish) return undefined;
+    if (!(types.includes(schType) || isFloatInt || isIntFloat)) return [typeList, schType];
+    return undefined;
+  };
+  const checkType = (v: unknown, kind: GoKind, ctx: Ctx): number => {
+    if ((fastMask & (1 << KIND_CODE[kind])) !== 0) return 1;
+    const f = typeFailure(v, kind);
+    if (f === undefined) return 1;
+    const name = ctx.path();
+    ctx.err({ code: 'InvalidType', name, value: f[1], message: msg.typeFailWithData(name, f[0], f[1]) });
+    return 0;
   };
 
   // --- string validator
@@ -1030,6 +1024,7 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
     ctx.depth = 0;
   };
   const probe = new Ctx();
+  const typeFail = KIND_SAMPLES.map((sample, kc) => (kc === KIND_CODE.float || !typeApplies ? undefined : typeFailure(sample, KIND_NAMES[kc]!)));
   const boundBad = (b: number | undefined) => b !== undefined && rangeBad(b, 'float', numType, numFormat);
   env.facts.set(node, {
     slow: (v) => slowValid(node, v),
@@ -1038,6 +1033,7 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
       if (kc === KIND_CODE.float && hasInteger) return undefined; // integral floats pass `integer`
       return checkType(sample, KIND_NAMES[kc]!, probe) === 1;
     }),
+    typeFail,
     nullValid: !(types.length > 0 && !types.includes('null') && !nullable) && enumValues === undefined,
     anyOf,
     oneOf,
