@@ -126,3 +126,18 @@ describe('read-time pruning and defaulting', () => {
     }
   });
 });
+
+test('custom resource validate refuses every name the store check refuses, so the store skips its own', async () => {
+  const { CustomResourceStrategy } = await import('./strategy.ts');
+  const { validateObjectMetaForCreate } = await import('../objectmeta-checks.ts');
+  const s = new CustomResourceStrategy({ group: 'example.com', version: 'v1', kind: 'Widget', namespaced: true });
+  assert.equal(s.validatesObjectMeta, true);
+  const ctx = { warnings: [], fieldValidation: 'Strict' as const, dryRun: false };
+  const metas = [{ name: '.' }, { name: '..' }, { name: 'a%b' }, { name: 'a/b' }, { name: 'ok', generateName: 'a/' }, { name: 'ok', generateName: 'a%' }, { name: 'ok', labels: { 'a b': 'x' } }];
+  for (const metadata of metas) {
+    const obj: Obj = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { namespace: 'default', ...metadata } };
+    const store = validateObjectMetaForCreate(obj, true);
+    assert.ok(store.length > 0, JSON.stringify(metadata));
+    assert.ok(s.validate(ctx, obj).length > 0, `strategy passes what the store refuses: ${JSON.stringify(metadata)}`);
+  }
+});

@@ -61,6 +61,8 @@ export class CustomResourceStrategy implements Strategy {
   readonly allowCreateOnUpdate = false;
   readonly allowUnconditionalUpdate = false;
   readonly returnDeletedObject = false;
+  /** validate runs ValidateObjectMeta with DNS-subdomain names (ObjectMetaValidatingStrategy). */
+  readonly validatesObjectMeta = true;
   readonly selectableFields: readonly string[];
   readonly hasStatus: boolean;
   readonly scale: ScaleSpec | undefined;
