@@ -34,12 +34,20 @@ const cache = new Map<string, CompiledRegex | RegexSyntaxError>();
  * bounded choices (`?` two ways, `{n,m}` m-n+1 ways) multiplying to at most MAX_BOUNDED_CHOICES.
  * No groups, alternation or flags, so the backtracking engine does at most O(n^2) work (the one
  * unbounded quantifier times the start positions, times that constant: `a?a?…a?aa…a` would
- * otherwise backtrack exponentially) and the semantics coincide with RE2's: `.` is translated
+ * otherwise backtrack exponentially; compileRegex also keeps long inputs of unanchored patterns
+ * off it) and the semantics coincide with RE2's: `.` is translated
  * to `[^\n]` (RE2's dot), the `u` flag makes both engines work on code points, and `\s`/`\b`,
  * whose meanings differ, are excluded.
  */
 /** The most ways bounded quantifiers of a fast-path pattern may combine (see safeJsRegex). */
-const MAX_BOUNDED_CHOICES = 1024;
+const MAX_BOUNDED_CHOICES = 128;
+
+/**
+ * The longest input an unanchored fast-path pattern is tried on: backtracking restarts at every
+ * position, so its work grows with the square of the input (`a*b` on 100k `a`s took seconds).
+ * Patterns anchored with `^` try one start position and stay linear.
+ */
+const MAX_UNANCHORED_FAST_INPUT = 256;
 
 export function safeJsRegex(pattern: string): RegExp | undefined {
   let i = 0;
@@ -144,7 +152,7 @@ function build(pattern: string): CompiledRegex {
   return {
     source: pattern,
     // RE2JS.test is its DFA path: several times faster than a matcher for a yes/no answer.
-    test: fast ? (s) => fast.test(s) : (s) => re.test(s),
+    test: !fast ? (s) => re.test(s) : pattern.startsWith('^') ? (s) => fast.test(s) : (s) => (s.length <= MAX_UNANCHORED_FAST_INPUT ? fast.test(s) : re.test(s)),
     find: (s) => {
       const m = re.matcher(s);
       if (!m.find()) return undefined;
