@@ -93,5 +93,12 @@ test('catastrophic regular expressions run in linear time (RE2)', () => {
   const opt = outcome(`'${'a'.repeat(200)}'.matches('^${'a?'.repeat(200)}${'a'.repeat(200)}$')`);
   assert.equal(opt.value, true);
   assert.ok(opt.ms < 5000, `${opt.ms}ms`);
+  // Long data against an unanchored pattern: linear too (no quadratic backtracking).
+  const dataEnv = new Env({ libraries: [...allExtensionLibraries], costLimit: KUBERNETES_PER_CALL_LIMIT, variables: { x: { kind: 'string' } } });
+  const c = dataEnv.compile("x.matches('[a-z]+0') || x.matches('a*b')");
+  assert.ok(c.program);
+  const t0 = performance.now();
+  assert.equal(c.program.eval({ x: 'a'.repeat(200_000) }).value, false);
+  assert.ok(performance.now() - t0 < 2000, `${performance.now() - t0}ms`);
   assert.equal(outcome(`'a'.matches('a{1000}{1000}')`).error, 'error parsing regexp: invalid nested repetition operator: `{1000}{1000}`');
 });
