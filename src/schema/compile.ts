@@ -75,7 +75,8 @@ export function compileSchema(openAPIV3Schema: JSONSchemaProps | null | undefine
   const pruneNested = compilePruner(structural, false);
   const pruneNulls = compileNullPruner(structural);
   const defaulter = compileDefaulter(structural);
-  const validator = compileValidator(openAPIV3Schema, { compatibilityVersion: opts.compatibilityVersion });
+  // The list-type checks ride along with the validator's fast pass where the schema allows.
+  const validator = compileValidator(openAPIV3Schema, { compatibilityVersion: opts.compatibilityVersion, listTypes: true });
   const embedded = compileEmbeddedValidator(structural, false);
   const listTypes = compileListSetsAndMaps(structural);
   const coerceNested = compileCoercer(structural, false);
@@ -112,10 +113,18 @@ export function compileSchema(openAPIV3Schema: JSONSchemaProps | null | undefine
       defaulter(obj);
     },
     validate(obj, oldObj) {
-      const errs = oldObj === undefined ? validator.validate(obj) : validator.validateUpdate(obj, oldObj);
+      let errs: FieldError[];
+      let listsClean = false;
+      if (oldObj === undefined && isObject(obj)) {
+        const r = validator.validateResource(obj);
+        errs = r.errors;
+        listsClean = r.listTypesClean;
+      } else {
+        errs = oldObj === undefined ? validator.validate(obj) : validator.validateUpdate(obj, oldObj);
+      }
       const e2 = embedded(obj);
       // On update, list-type errors are only reported when the old object had none (ratcheting).
-      const e3 = oldObj !== undefined && listTypes(oldObj, root).length > 0 ? [] : listTypes(obj, root);
+      const e3 = listsClean ? [] : oldObj !== undefined && listTypes(oldObj, root).length > 0 ? [] : listTypes(obj, root);
       if (e2.length === 0 && e3.length === 0) return errs;
       return [...errs, ...e2, ...e3];
     },

@@ -134,8 +134,7 @@ function compileValueCheck(s: Structural): Check | null {
   const keys = s.xListMapKeys ?? [];
   return (obj) => {
     if (Array.isArray(obj)) {
-      if (lt === 'set' && obj.length > 1 && hasDuplicateItem(obj)) return true;
-      if (lt === 'map' && listMapBad(keys, obj)) return true;
+      if (listTypeViolation(lt, keys, obj)) return true;
       if (itemCheck !== null) for (let i = 0; i < obj.length; i++) if (itemCheck(obj[i])) return true;
     } else if (isObject(obj)) {
       if (objCheck === undefined) objCheck = compileObjectCheck(s);
@@ -143,6 +142,16 @@ function compileValueCheck(s: Structural): Check | null {
     }
     return false;
   };
+}
+
+/**
+ * Whether the list-type checks of one array report an error (a repeated set item, a repeated map
+ * key, an element of a map list that is not an object); false for other list types.
+ */
+export function listTypeViolation(listType: string | undefined, mapKeys: readonly string[], arr: readonly unknown[]): boolean {
+  if (listType === 'set') return arr.length > 1 && hasDuplicateItem(arr);
+  if (listType === 'map') return listMapBad(mapKeys, arr);
+  return false;
 }
 
 /** nonUniqueIndices(obj) is not empty; lists of strings (the usual sets) are compared directly. */

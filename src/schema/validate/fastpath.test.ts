@@ -11,6 +11,10 @@ import { GoFloat } from '../../apimachinery/field/govalue.ts';
 import type { JSONSchemaProps } from '../types.ts';
 import { loadVectors } from '../vectors.ts';
 import { compileValidator, type SchemaValidator } from './validator.ts';
+import { compileSchema } from '../compile.ts';
+import { validateListSetsAndMaps } from '../listtype.ts';
+import { newStructural } from '../structural.ts';
+import { Path } from '../../apimachinery/field/path.ts';
 
 /** Both validators on value (and on update against old): the same rendered errors, in order. */
 const compiled = new WeakMap<JSONSchemaProps, [SchemaValidator, SchemaValidator]>();
@@ -270,7 +274,9 @@ test('Gateway API and cert-manager objects with every field replaced: the same e
       },
     ],
   ] as const;
-  const replacements: unknown[] = [undefined, null, 'x', '', 'x'.repeat(300), 7, 2 ** 40, -1.5, true, [], [1], {}, { name: 'x' }, '2025-03-01 10:00'];
+  const resources = new Map(base.map(([schema]) => [schema, compileSchema(schema)]));
+  const structural = new Map(base.map(([schema]) => [schema, newStructural(schema)]));
+  const replacements: unknown[] = [[{ name: 'a' }, { name: 'a' }], ['x', 'x'], [{ name: 'gw' }, { name: 'gw', port: 1 }], undefined, null, 'x', '', 'x'.repeat(300), 7, 2 ** 40, -1.5, true, [], [1], {}, { name: 'x' }, '2025-03-01 10:00'];
   let runs = 0;
   for (const [schema, obj] of base) {
     assert.equal(same(schema, obj), 0, 'the base object is valid');
@@ -281,6 +287,9 @@ test('Gateway API and cert-manager objects with every field replaced: the same e
         const set = [...slots(copy)][i]!;
         set(rep);
         same(schema, copy, obj, `slot ${i} := ${JSON.stringify(rep)}`);
+        // With the list-type checks folded in: what the validator and listtype report apart.
+        const want = [...compileValidator(schema, { fastPath: false }).validate(copy), ...validateListSetsAndMaps(Path.root(), structural.get(schema)!, copy)];
+        assert.deepEqual(resources.get(schema)!.validate(copy).map(errorString), want.map(errorString), `compileSchema: slot ${i} := ${JSON.stringify(rep)}`);
         runs++;
       }
     }
@@ -303,4 +312,34 @@ test('generated code takes property names and enum values as data, whatever they
   assert.deepEqual(v.validate(bad).map((e) => e.field), ['\\']);
   same(schema, ok);
   same(schema, bad);
+});
+
+test('list-type checks folded into the fast pass: compileSchema reports what the validator and listtype report', () => {
+  const r = rng(7);
+  let checked = 0;
+  let dups = 0;
+  const check = (schema: JSONSchemaProps, v: unknown, label: string) => {
+    let cs;
+    try {
+      cs = compileSchema(schema);
+    } catch {
+      return; // not convertible to a structural schema
+    }
+    const want = [...compileValidator(schema, { fastPath: false }).validate(v), ...validateListSetsAndMaps(Path.root(), newStructural(schema), v)].map(errorString);
+    assert.deepEqual(cs.validate(v).map(errorString), want, label);
+    checked++;
+    if (want.some((e) => e.includes('Duplicate value') || e.includes('list-type map'))) dups++;
+  };
+  for (let i = 0; i < 300; i++) {
+    const inner = randomSchema(r, 1);
+    const list: JSONSchemaProps = { type: 'array', items: inner, 'x-kubernetes-list-type': r() < 0.5 ? 'set' : 'map' };
+    if (list['x-kubernetes-list-type'] === 'map') list['x-kubernetes-list-map-keys'] = r() < 0.8 ? ['name'] : ['name', 'a'];
+    const schema: JSONSchemaProps = { type: 'object', properties: { spec: { type: 'object', properties: { list, other: randomSchema(r, 2) } } } };
+    for (let j = 0; j < 10; j++) {
+      const items = Array.from({ length: Math.floor(r() * 4) }, () => (r() < 0.5 ? randomValue(r, inner, 1) : { name: ['x', 'y'][Math.floor(r() * 2)], a: 1 }));
+      if (items.length > 0 && r() < 0.4) items.push(structuredClone(items[0]));
+      check(schema, { spec: { list: items, other: randomValue(r, schema.properties!.spec!.properties!.other, 2) } }, `#${i}.${j}`);
+    }
+  }
+  assert.ok(checked > 1500 && dups > 200, `${checked} objects, ${dups} with list-type errors`);
 });

@@ -51,6 +51,8 @@ export interface NodeFacts<N> {
    * kube-openapi path): the error pass's fallback for what it does not translate.
    */
   slowErrors: (v: unknown, p: string) => void;
+  /** The list-type set/map check of an array at this node (listtype.ts), when it has one. */
+  listCheck?: (arr: readonly unknown[]) => boolean;
   /** The type a number is range-checked against ('integer', 'number' or ''), and its format. */
   numType: string;
   numFormat: string;
@@ -137,6 +139,18 @@ export interface ErrorSink {
   key(k: string): void;
 }
 
+/** What generateFastChecks produces. */
+export interface GeneratedChecks<N> {
+  /** Per node: its trail id, its fast check, and its error pass (v known invalid, named p). */
+  nodes: Map<N, { id: number; fast: (v: unknown) => boolean; errors: (v: unknown, p: string, knownInvalid: boolean) => void }>;
+  /**
+   * With `lists`: the root's fast check also rejects list-type set/map violations anywhere below,
+   * so a true answer means the list-type checks would report nothing either. False when some node
+   * could not fold them in (its check hands a subtree with lists to the detailed validator).
+   */
+  listsFolded: boolean;
+}
+
 /** Enums up to this size are tested with `===` chains; larger ones with their Set. */
 const INLINE_ENUM = 8;
 
@@ -151,7 +165,8 @@ export function generateFastChecks<N>(
   factsOf: (n: N) => NodeFacts<N>,
   trail: FailTrail,
   sink: ErrorSink,
-): Map<N, { id: number; fast: (v: unknown) => boolean; errors: (v: unknown, p: string) => void }> {
+  lists = false,
+): GeneratedChecks<N> {
   const refs: unknown[] = [];
   const ids = new Map<N, string>();
   const trivial = new Set<string>();
@@ -165,6 +180,23 @@ export function generateFastChecks<N>(
   /** A number as code: digits for safe integers, else a reference. */
   const num = (x: number): string => (Number.isSafeInteger(x) ? String(x) : ref(x));
 
+  // Junctor alternatives must answer exactly "valid?": list-type checks stay out of them.
+  let inJunctor = 0;
+  let listsFolded = lists;
+  const listMemo = new Map<N, boolean>();
+  /** Whether a list-type check applies at or below n (in the main tree). */
+  const hasList = (n: N): boolean => {
+    let r = listMemo.get(n);
+    if (r === undefined) {
+      listMemo.set(n, false);
+      const f = factsOf(n);
+      r = f.listCheck !== undefined || (f.items !== undefined && hasList(f.items)) || (f.additionalProperties !== undefined && hasList(f.additionalProperties));
+      for (const [, c] of f.properties) r ||= hasList(c);
+      listMemo.set(n, r);
+    }
+    return r;
+  };
+
   const fnOf = (n: N): string => {
     let id = ids.get(n);
     if (id !== undefined) return id;
@@ -173,7 +205,7 @@ export function generateFastChecks<N>(
     ids.set(n, id);
     const f = factsOf(n);
     const slow = ref(f.slow);
-    const body = genNode(f, `${slow}(v)`, num);
+    const body = genNode(n, f, `${slow}(v)`, num);
     if (body === null) trivial.add(id);
     fns.push(`function ${id}(v) {\n${body ?? 'return true;'}\n}`);
     fns.push(`function e${num}(v, p, kb) {\nif (!kb && ${id}(v)) return;\n${genErrors(f, num)}\n${ref(f.slowErrors)}(v, p);\n}`);
@@ -316,10 +348,12 @@ export function generateFastChecks<N>(
   /** The junctors' verdict as an expression ('' when there are none). */
   const junctors = (f: NodeFacts<N>): string => {
     const parts: string[] = [];
+    inJunctor++;
     if (f.anyOf !== undefined) parts.push(`(${f.anyOf.map((n) => call(n, 'v') ?? 'true').join(' || ')})`);
     if (f.oneOf !== undefined) parts.push(`(${f.oneOf.map((n) => `(${call(n, 'v') ?? 'true'} ? 1 : 0)`).join(' + ')}) === 1`);
     if (f.allOf !== undefined) for (const n of f.allOf) parts.push(call(n, 'v') ?? 'true');
     if (f.not !== undefined) parts.push(`!${call(f.not, 'v') ?? 'true'}`);
+    inJunctor--;
     return parts.join(' && ');
   };
 
@@ -420,14 +454,19 @@ export function generateFastChecks<N>(
   };
 
   /** The body of a node's function, or null when it accepts every value. */
-  const genNode = (f: NodeFacts<N>, slow: string, id: number): string | null => {
+  const genNode = (n: N, f: NodeFacts<N>, slow: string, id: number): string | null => {
     const t = f.typeOk;
     const str = kindBody(t[4], f, slow, () => stringChecks(f));
     const bool = kindBody(t[1], f, slow, () => (f.enumValues !== undefined ? undefined : []));
     const int = kindBody(t[2], f, slow, () => boundChecks(f, true));
     const float = kindBody(t[3], f, slow, () => boundChecks(f, false));
-    const arr = kindBody(t[5], f, slow, () => arrayChecks(f, id));
+    let arr = kindBody(t[5], f, slow, () => arrayChecks(f, id));
     const obj = kindBody(t[6], f, slow, () => objectChecks(f, id));
+    if (lists && inJunctor === 0) {
+      if (f.listCheck !== undefined && arr !== 'return false;') arr = `if (${ref(f.listCheck)}(v)) return false;\n${arr}`;
+      // A subtree handed to the detailed validator would not have its lists checked.
+      if (hasList(n) && (arr.endsWith(`return ${slow};`) || obj.endsWith(`return ${slow};`))) listsFolded = false;
+    }
     const nul = `return ${f.nullValid};`;
     const all = [str, bool, int, float, arr, obj];
     if (f.nullValid && all.every((b) => b === 'return true;')) return null;
@@ -451,14 +490,14 @@ export function generateFastChecks<N>(
   type Fns = [(v: unknown) => boolean, (v: unknown, p: string, kb: boolean) => void][];
   type Make = (g: typeof GoFloat, rc: typeof runeCount, t: FailTrail, h: ErrorSink, r: unknown[]) => Fns;
   const made = (new Function('GoFloat', 'runeCount', 'T', 'H', 'R', src) as Make)(GoFloat, runeCount, trail, sink, refs);
-  const out = new Map<N, { id: number; fast: (v: unknown) => boolean; errors: (v: unknown, p: string) => void }>();
+  const out: GeneratedChecks<N>['nodes'] = new Map();
   let i = 0;
   for (const n of ids.keys()) {
     const [fast, errors] = made[i]!;
-    out.set(n, { id: i, fast, errors: (v, p) => errors(v, p, false) });
+    out.set(n, { id: i, fast, errors });
     i++;
   }
-  return out;
+  return { nodes: out, listsFolded };
 }
 
 /** Counts runes as utf8.RuneCount does (a lone surrogate is one rune). */

@@ -16,6 +16,7 @@ import { GoFloat, goQuote } from '../../apimachinery/field/govalue.ts';
 import type { JSONSchemaProps } from '../types.ts';
 import { deepEqualJSON, goKind, isObject, type GoKind } from '../value.ts';
 import { effectiveFormat, formatCheckers, normalizeFormat, type FormatChecker } from './formats.ts';
+import { listTypeViolation } from '../listtype.ts';
 import { FailTrail, generateFastChecks, runeCount, type ErrorSink, type NodeFacts } from './fastpath.ts';
 import { fv, msg, toFieldError, type OpenAPIError } from './messages.ts';
 
@@ -24,6 +25,11 @@ export interface ValidatorOptions {
   compatibilityVersion?: string;
   /** false: never consult the generated fast pass (tests compare the two). Default true. */
   fastPath?: boolean;
+  /**
+   * Fold the list-type set/map checks (listtype.ts, on the same schema) into the fast pass, for
+   * validateResource. Default false.
+   */
+  listTypes?: boolean;
 }
 
 /** A compiled schema validator. */
@@ -38,6 +44,13 @@ export interface SchemaValidator {
    * not reported.
    */
   validateUpdate(value: unknown, old: unknown, basePath?: string): FieldError[];
+  /**
+   * validate(value), plus whether the list-type set/map checks are known to pass: with
+   * options.listTypes, `listTypesClean` is true when the fast pass found value valid with no
+   * repeated set item or map key (validateListSetsAndMaps would report nothing); false when they
+   * still have to be run.
+   */
+  validateResource(value: unknown): { errors: FieldError[]; listTypesClean: boolean };
 }
 
 const enum Seg {
@@ -316,11 +329,18 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
   // Every node first asks its generated check whether its value is valid (the usual case), so the
   // detailed walk only descends where an error is.
   const trail = new FailTrail();
-  let rootErrors: ((v: unknown, p: string) => void) | undefined;
+  let rootErrors: ((v: unknown, p: string, knownInvalid: boolean) => void) | undefined;
+  let rootFast: ((v: unknown) => boolean) | undefined;
+  let listsFolded = false;
   if (root !== undefined && opts.fastPath !== false) {
-    for (const [n, f] of generateFastChecks(root, (n) => env.facts.get(n)!, trail, errorSink(env))) {
+    const g = generateFastChecks(root, (n) => env.facts.get(n)!, trail, errorSink(env), opts.listTypes === true);
+    listsFolded = g.listsFolded;
+    for (const [n, f] of g.nodes) {
       env.bind.get(n)!(f.fast, f.id);
-      if (n === root) rootErrors = f.errors;
+      if (n === root) {
+        rootErrors = f.errors;
+        rootFast = f.fast;
+      }
     }
   }
   env.facts.clear();
@@ -330,7 +350,8 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
   let spare: Ctx | undefined = new Ctx();
   /** Whether the last run's reported paths had a key containing `: `. */
   let colonKey = false;
-  const run = (value: unknown, old: unknown): OpenAPIError[] => {
+  /** knownInvalid: the root's fast check just failed on value (its trail is still there). */
+  const run = (value: unknown, old: unknown, knownInvalid = false): OpenAPIError[] => {
     if (root === undefined) return [];
     const ctx = spare ?? new Ctx();
     spare = undefined;
@@ -340,12 +361,12 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
     ctx.knownBad = false;
     ctx.colonKey = false;
     ctx.trail = trail;
-    trail.reset();
+    if (!knownInvalid) trail.reset();
     const outer = env.current;
     env.current = ctx;
     try {
       // Without an old value the generated pass reports (the detailed nodes where it cannot).
-      if (old === NONE && rootErrors !== undefined) rootErrors(value, '');
+      if (old === NONE && rootErrors !== undefined) rootErrors(value, '', knownInvalid);
       else root(value, ctx);
     } catch (e) {
       ctx.errs = [];
@@ -394,6 +415,12 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
   };
   return {
     validateRaw,
+    validateResource: (value) => {
+      if (!listsFolded) return { errors: toFieldErrors(run(value, NONE), ''), listTypesClean: false };
+      trail.reset();
+      if (rootFast!(value)) return { errors: [], listTypesClean: true };
+      return { errors: toFieldErrors(run(value, NONE, true), ''), listTypesClean: false };
+    },
     validate: (value, basePath = '') => toFieldErrors(run(value, NONE), basePath),
     validateUpdate: (value, old, basePath = '') => toFieldErrors(run(value, old === undefined ? NONE : old), basePath),
   };
@@ -1049,6 +1076,10 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
     format: formatCheck,
     formatName: format,
     slowErrors,
+    listCheck:
+      s['x-kubernetes-list-type'] === 'set' || s['x-kubernetes-list-type'] === 'map'
+        ? ((lt: string, keys: readonly string[]) => (arr: readonly unknown[]) => listTypeViolation(lt, keys, arr))(s['x-kubernetes-list-type'], s['x-kubernetes-list-map-keys'] ?? [])
+        : undefined,
     numType,
     numFormat,
     boundOutOfRange: boundBad(multipleOf) || boundBad(minimum) || boundBad(maximum),
