@@ -42,7 +42,7 @@ export const MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES = 5 * 1024;
 /** The libraries of the base environment, in Kubernetes' order. */
 export const baseLibraries: readonly Library[] = [
   extensionLibraries.regex,
-  extensionLibraries.strings,
+  extensionLibraries.stringsV2,
   extensionLibraries.sets,
   extensionLibraries.comprehensions,
   extensionLibraries.lists,
@@ -159,7 +159,7 @@ const STRING_COSTS: Record<string, (args: Val[], result: Val) => number> = {
   join: (_a, r) => traversal(actualSize(r), 0.2),
 };
 
-const stringCostOverloads: RtOverload[] = libraryOverloads(extensionLibraries.strings)
+const stringCostOverloads: RtOverload[] = libraryOverloads(extensionLibraries.stringsV2)
   .filter((o) => STRING_COSTS[o.name] !== undefined)
   .map((o) => ({ ...o, cost: STRING_COSTS[o.name] }));
 

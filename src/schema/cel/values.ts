@@ -358,7 +358,7 @@ function timestampOf(y: number, mo: number, d: number, h: number, mi: number, se
   if (mi > 59) return new CelError('minute out of range');
   if (se > 59) return new CelError('second out of range');
   const secs = BigInt(daysFromCivil(y, mo, d)) * 86400n + BigInt(h * 3600 + mi * 60 + se) - BigInt(offSec);
-  return new Timestamp(secs * NS + (frac ? BigInt(frac.slice(0, 9).padEnd(9, '0')) : 0n));
+  return new Timestamp(secs * NS + (frac ? BigInt(frac.slice(0, 9).padEnd(9, '0')) : 0n), offSec);
 }
 
 /** time.Parse("2006-01-02", s). */
