@@ -523,8 +523,9 @@ class Planner {
         return (f) => {
           const cv = c(f);
           const kv = k(f);
-          f.cost++;
-          return optIndex(cv, kv);
+          const r = optIndex(cv, kv);
+          if (r instanceof Optional && r.value !== undefined) f.cost++;
+          return r;
         };
       }
       case '_?._': {
@@ -534,8 +535,9 @@ class Planner {
         if (field === undefined) return () => new CelError('unsupported optional field selection', e.id);
         return (f) => {
           const cv = c(f);
-          f.cost++;
-          return optSelect(cv, field);
+          const r = optSelect(cv, field);
+          if (r instanceof Optional && r.value !== undefined) f.cost++;
+          return r;
         };
       }
       case '_==_':
