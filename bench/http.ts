@@ -5,10 +5,11 @@
  * 1. creates/s and p50/p99 latency of `POST .../crontabs` with 1, 16 and 64 concurrent clients
  *    (keep-alive connections) against a real `crd-apiserver serve` process, and the registry's
  *    own create rate (GenericStore with the compiled CRD strategy on SQLite, same concurrency),
- *    alternating, BENCH_RUNS times (default 5) after one untimed warm-up of each, medians
- *    reported. The creates go through a minimal HTTP/1.1 client on raw keep-alive sockets (as
- *    load generators such as wrk do): node:http's client costs about as much CPU per request as
- *    the server's own handling, and on a small machine the figure would be the client's;
+ *    run in back-to-back pairs, BENCH_RUNS times (default 5) after one untimed warm-up of each;
+ *    medians reported, the ratio being the median of the pairs' ratios. The creates go through
+ *    a minimal HTTP/1.1 client on raw keep-alive sockets (as load generators such as wrk do):
+ *    node:http's client costs about as much CPU per request as the server's own handling, and
+ *    on a small machine the figure would be the client's;
  * 2. listing 10,000 objects over HTTP, as JSON and as a Table;
  * 3. one change delivered to 100 watch streams (latency until the last one has it).
  *
@@ -247,20 +248,32 @@ async function main(): Promise<void> {
       const n = concurrency === 1 ? Math.min(CREATES, 1000) : CREATES;
       const regRates: number[] = [];
       const httpRuns: { rate: number; lat: number[] }[] = [];
+      const ratios: number[] = [];
       for (let run = 0; run < RUNS; run++) {
-        regRates.push(await registryCreates(concurrency, n));
+        // Each pair runs back to back, in alternating order, so that both halves see the same load.
         const offset = total;
-        const { ms, lat } = await httpCreates(server.base, path, n, concurrency, (i) => `h${concurrency}-${offset + i}`);
+        const timeHttp = async () => {
+          const { ms, lat } = await httpCreates(server.base, path, n, concurrency, (i) => `h${concurrency}-${offset + i}`);
+          httpRuns.push({ rate: (n / ms) * 1000, lat });
+        };
+        if (run % 2 === 0) {
+          regRates.push(await registryCreates(concurrency, n));
+          await timeHttp();
+        } else {
+          await timeHttp();
+          regRates.push(await registryCreates(concurrency, n));
+        }
         total += n;
-        httpRuns.push({ rate: (n / ms) * 1000, lat });
+        ratios.push(httpRuns[run]!.rate / regRates[run]!);
       }
       httpRuns.sort((a, b) => a.rate - b.rate);
       const mid = httpRuns[Math.floor(httpRuns.length / 2)]!;
       const reg = median(regRates);
       console.log(
-        `creates, ${concurrency} client${concurrency === 1 ? '' : 's'}: http ${mid.rate.toFixed(0)}/s (p50 ${percentile(mid.lat, 50).toFixed(1)} ms, p99 ${percentile(mid.lat, 99).toFixed(1)} ms); registry ${reg.toFixed(0)}/s (medians of ${RUNS})`,
+        `creates, ${concurrency} client${concurrency === 1 ? '' : 's'}: http ${mid.rate.toFixed(0)}/s (p50 ${percentile(mid.lat, 50).toFixed(1)} ms, p99 ${percentile(mid.lat, 99).toFixed(1)} ms); registry ${reg.toFixed(0)}/s; ratio ${median(ratios).toFixed(2)} (medians of ${RUNS})`,
       );
-      if (concurrency === 64) ratio = mid.rate / reg;
+      // The median of the paired ratios: a change in machine load between pairs cancels out.
+      if (concurrency === 64) ratio = median(ratios);
     }
 
     // Exactly LIST_OBJECTS objects in a namespace of their own.
