@@ -33,6 +33,9 @@ export type { Activation } from './eval/planner.ts';
 export * from './eval/values.ts';
 export { activationOf } from './eval/planner.ts';
 export type { Library } from './lib/decls.ts';
+export type { RtOverload } from './eval/dispatch.ts';
+export type { ValidatorOptions } from './check/validators.ts';
+export type { CostOptions } from './check/cost.ts';
 export { allExtensionLibraries, extensionLibraries } from './lib/runtime.ts';
 
 export interface EnvOptions {
