@@ -155,7 +155,7 @@ function randomSchema(r: () => number, depth: number): JSONSchemaProps {
         const n = Math.floor(r() * 4);
         if (n > 0 || r() < 0.5) {
           s.properties = {};
-          for (let i = 0; i < n; i++) s.properties[pick(['a', 'b', 'name', 'constructor', '__proto__', 'x y', 'q"\\'])] = randomSchema(r, depth + 1);
+          for (let i = 0; i < n; i++) s.properties[pick(['a', 'b', 'name', 'constructor', '__proto__', 'x y', 'q"\\', '.dot', ''])] = randomSchema(r, depth + 1);
         }
         if (r() < 0.3) s.additionalProperties = r() < 0.2 ? false : randomSchema(r, depth + 1);
       }
@@ -342,4 +342,16 @@ test('list-type checks folded into the fast pass: compileSchema reports what the
     }
   }
   assert.ok(checked > 1500 && dups > 200, `${checked} objects, ${dups} with list-type errors`);
+});
+
+test("names with a leading '.' lose it in the field path, on either pass (root properties '.x', root additionalProperties)", () => {
+  for (const fastPath of [true, false]) {
+    const props = compileValidator({ type: 'object', properties: { '.dot': { type: 'string' } }, required: ['.req'] }, { fastPath });
+    assert.deepEqual(props.validate({ '.dot': 1 }).map(errorString), [
+      'dot: Invalid value: "integer": .dot in body must be of type string: "integer"',
+      '.req: Required value',
+    ]);
+    const ap = compileValidator({ type: 'object', additionalProperties: { type: 'object', properties: { n: { type: 'integer' } } } }, { fastPath });
+    assert.deepEqual(ap.validate({ k: { n: 'x' } }).map(errorString), ['k.n: Invalid value: "string": .k.n in body must be of type integer: "string"']);
+  }
 });

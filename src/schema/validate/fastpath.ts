@@ -322,10 +322,16 @@ export function generateFastChecks<N>(
       const e = errCall(n);
       const lit = JSON.stringify(k);
       const colon = k.includes(': ') ? 'H.key(k); ' : '';
-      if (e !== null) cases.push(`case ${lit}: { const x = v[k]; if (bad || !${call(n, 'x')}) { ${colon}${e}(x, p === '' ? ${lit} : p + ${JSON.stringify('.' + k)}, true); } break; }`);
+      // A root property named '.x' would be named with a leading '.': the detailed node reports it.
+      const atRoot = k.startsWith('.') ? `${ref(factsOf(n).slowErrors)}(x, ${lit})` : `${e}(x, ${lit}, true)`;
+      if (e !== null) cases.push(`case ${lit}: { const x = v[k]; if (bad || !${call(n, 'x')}) { ${colon}if (p === '') ${atRoot}; else ${e}(x, p + ${JSON.stringify('.' + k)}, true); } break; }`);
       else if (ap !== null) cases.push(`case ${lit}: break;`);
     }
-    if (ap !== null) cases.push(`default: { const x = v[k]; if (bad || !${call(f.additionalProperties!, 'x')}) { H.key(k); ${ap}(x, p + '.' + k, true); } }`);
+    if (ap !== null) {
+      // At the root an additionalProperties value is named '.k': the detailed node reports it.
+      const apSlow = ref(factsOf(f.additionalProperties!).slowErrors);
+      cases.push(`default: { const x = v[k]; if (bad || !${call(f.additionalProperties!, 'x')}) { H.key(k); if (p === '') ${apSlow}(x, '.' + k); else ${ap}(x, p + '.' + k, true); } }`);
+    }
     if (cases.length > 0) {
       // Keys before the one the fast check failed on passed: the walk starts at that key.
       c.push(`{ let from = T.find(${id}, v);`);

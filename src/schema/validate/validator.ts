@@ -107,7 +107,10 @@ class Ctx {
       const v = this.vals[i]!;
       switch (this.kinds[i]) {
         case Seg.Prop:
-          s = s === '' ? (v as string) : `${s}.${v}`;
+          if (s === '') {
+            s = v as string;
+            lead = s.startsWith('.');
+          } else s = `${s}.${v}`;
           break;
         case Seg.Dot:
           if (s === '') lead = true;
@@ -272,7 +275,12 @@ interface Env {
 
 /** The generated error pass's reporting: the errors the nodes below would push, into env.current. */
 function errorSink(env: Env): ErrorSink {
-  const push = (e: OpenAPIError) => env.current!.errs.push(e);
+  // The error pass never names a value with a leading '.' (it hands such values to the detailed
+  // nodes), so each name is its own field path.
+  const push = (e: OpenAPIError) => {
+    if (e.name !== '') e.field = e.name;
+    env.current!.errs.push(e);
+  };
   return {
     tooLong: (name, v, max) => push({ code: 'TooLong', name, value: v, valid: max, message: msg.tooLong(name, max) }),
     tooShort: (name, v, min) => push({ code: 'TooShort', name, value: v, valid: min, message: msg.tooShort(name, min) }),
@@ -291,7 +299,7 @@ function errorSink(env: Env): ErrorSink {
     required: (p, k) => {
       if (k.includes(': ')) env.current!.colonKey = true;
       const name = `${p}.${k}`;
-      push({ code: 'Required', name, value: undefined, message: msg.required(name) });
+      env.current!.errs.push({ code: 'Required', name, field: p === '' ? k : name, value: undefined, message: msg.required(name) });
     },
     key: (k) => {
       if (k.includes(': ')) env.current!.colonKey = true;
