@@ -107,7 +107,7 @@ const converts =
 /**
  * Kubernetes' AST validators (base.go, 1.29+): duration, timestamp and regex literals, and
  * homogeneous aggregate literals (with ext.Strings' `format` exempt, as cel-go's strings library
- * configures it).
+ * configures it); plus ext.Strings version 2's check of constant format calls.
  */
 export const kubernetesLiteralValidators: ValidatorOptions = {
   ...kubernetesValidators({
@@ -115,6 +115,8 @@ export const kubernetesLiteralValidators: ValidatorOptions = {
     timestampLiteral: converts({ string: 'string_to_timestamp', int: 'int64_to_timestamp' }),
   }),
   homogeneousExemptFunctions: ['format'],
+  // ext.Strings version 2's own validator.
+  stringFormatArgs: true,
 };
 
 const STRING_TRAVERSAL_COST_FACTOR = 0.1;
@@ -164,7 +166,7 @@ export function kubernetesEnvOptions(config: KubernetesEnvConfig = {}): EnvOptio
     typeNames: kubernetesTypeNames,
     crossTypeNumericComparisons: atLeast(v, 1, 28),
     // Before 1.29 only cel.HomogeneousAggregateLiterals; from 1.29 the four validators.
-    validators: atLeast(v, 1, 29) ? kubernetesLiteralValidators : { homogeneousAggregateLiterals: true, homogeneousExemptFunctions: ['format'] },
+    validators: atLeast(v, 1, 29) ? kubernetesLiteralValidators : { homogeneousAggregateLiterals: true },
     presenceTestHasCost: false,
     optimize: true,
     costLimit: config.costLimit ?? KUBERNETES_PER_CALL_LIMIT,

@@ -66,6 +66,20 @@ test('the validators reject bad duration, timestamp and regex literals and mixed
   assert.equal(env.compile("'%s %d'.format(['a', 1])").issues, undefined);
 });
 
+test("ext.Strings version 2's validator checks constant format calls against their argument types", () => {
+  const env = new Env(kubernetesEnvOptions());
+  const first = (expr: string) => env.compile(expr).issues?.split('\n')[0];
+  assert.equal(first("'%d'.format(['a'])"), 'ERROR: <input>:1:14: error during formatting: decimal clause can only be used on integers, was given string');
+  assert.equal(first("'%q'.format([1])"), 'ERROR: <input>:1:12: could not parse formatting clause: unrecognized formatting clause "q"');
+  assert.equal(first("'%d %d'.format([1])"), 'ERROR: <input>:1:15: index 1 out of range');
+  assert.equal(first("'%d'.format([1, 2])"), 'ERROR: <input>:1:12: too many arguments supplied to string.format (expected 1, got 2)');
+  assert.equal(
+    first("'%s'.format([[optional.of(1)]])"),
+    'ERROR: <input>:1:26: error during formatting: string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given optional_type',
+  );
+  assert.equal(env.compile("'%.3f %e %x %o %b %s'.format([1.5, 'NaN', b'a', 7u, true, dyn(1)])").program?.eval({}).value, '1.500 NaN 61 7 1 1');
+});
+
 test('sort and sortBy: per-type overloads, macros enabled by the lists library, estimated costs', () => {
   const env = new Env({ ...kubernetesEnvOptions(), variables: { x: listOf(IntType) } });
   const c = env.compile('x.sort()');

@@ -8,7 +8,7 @@ import type { Constant, Expr } from '../syntax/ast.ts';
 import type { Issues } from '../common/issues.ts';
 import { compileRegex } from '../lib/re2.ts';
 import type { CheckedExpr } from './checker.ts';
-import { formatType, isEquivalentType, typeParams, type Type } from './types.ts';
+import { formatType, isEquivalentType, typeName, typeParams, type Type } from './types.ts';
 
 export interface ValidatorOptions {
   /** Reject mixed element, key or value types in literals (cel.HomogeneousAggregateLiterals). */
@@ -26,6 +26,12 @@ export interface ValidatorOptions {
   regexLiterals?: boolean;
   /** Maximum nesting of comprehensions with a non-empty range (cel.ValidateComprehensionNestingLimit). */
   comprehensionNestingLimit?: number;
+  /**
+   * Check `'<constant>'.format([<list literal>])` calls against the argument types, as ext.Strings
+   * versions 1 to 3 do (cel-go ext/formatting.go stringFormatValidator): clause syntax, clause and
+   * argument type agreement, argument count.
+   */
+  stringFormatArgs?: boolean;
 }
 
 /** The validators Kubernetes installs (k8s.io/apiserver/pkg/cel/environment base.go, 1.29+). */
@@ -71,6 +77,89 @@ export function validateChecked(checked: CheckedExpr, issues: Issues, opts: Vali
   if (opts.comprehensionNestingLimit !== undefined) {
     nestingLimit(checked.expr, opts.comprehensionNestingLimit, at);
   }
+  if (opts.stringFormatArgs) formatCalls(checked, typeOf, at);
+}
+
+/** What each format clause accepts (cel-go's stringFormatChecker), and its error message. */
+const FORMAT_CLAUSES: Record<string, { kinds: string[]; message: string }> = {
+  d: { kinds: ['int', 'uint'], message: 'decimal clause can only be used on integers' },
+  f: { kinds: ['double', 'string'], message: 'fixed-point clause can only be used on doubles' },
+  e: { kinds: ['double', 'string'], message: 'scientific clause can only be used on doubles' },
+  b: { kinds: ['int', 'uint', 'bool'], message: 'only integers and bools can be formatted as binary' },
+  x: { kinds: ['int', 'uint', 'string', 'bytes'], message: 'only integers, byte buffers, and strings can be formatted as hex' },
+  X: { kinds: ['int', 'uint', 'string', 'bytes'], message: 'only integers, byte buffers, and strings can be formatted as hex' },
+  o: { kinds: ['int', 'uint'], message: 'octal clause can only be used on integers' },
+};
+const STRING_CLAUSE_KINDS = ['list', 'map', 'int', 'uint', 'double', 'bool', 'string', 'timestamp', 'bytes', 'duration', 'type', 'null_type'];
+const STRING_CLAUSE_MESSAGE =
+  'string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps';
+
+function formatCalls(checked: CheckedExpr, typeOf: (e: Expr) => Type, at: (id: number, m: string) => void): void {
+  const oneOf = (e: Expr, kinds: string[]): boolean => {
+    const t = typeOf(e);
+    return t.kind === 'dyn' || kinds.includes(t.kind);
+  };
+  // %s: the argument, and recursively the elements, keys and values of list and map literals.
+  const badString = (e: Expr): Expr | undefined => {
+    if (!oneOf(e, STRING_CLAUSE_KINDS)) return e;
+    if (e.kind === 'list') {
+      for (const x of e.elements) {
+        const bad = badString(x);
+        if (bad) return bad;
+      }
+    }
+    if (e.kind === 'map') {
+      for (const en of e.entries) {
+        const bad = badString(en.key) ?? badString(en.value);
+        if (bad) return bad;
+      }
+    }
+    return undefined;
+  };
+  walk(checked.expr, [], (e) => {
+    if (e.kind !== 'call' || e.fn !== 'format' || !e.target || e.args.length !== 1) return;
+    const ids = checked.referenceMap.get(e.id)?.overloadIds ?? [];
+    if (ids.length && !ids.includes('string_format')) return;
+    if (e.target.kind !== 'const' || e.target.value.kind !== 'string' || e.args[0]!.kind !== 'list') return;
+    const f = e.target.value.value;
+    const args = e.args[0]!.elements;
+    let argIndex = 0;
+    let requested = 0;
+    for (let i = 0; i < f.length; ) {
+      if (f[i] !== '%') {
+        i++;
+        continue;
+      }
+      if (f[i + 1] === '%') {
+        i += 2;
+        continue;
+      }
+      requested++;
+      if (i + 1 >= f.length) return at(e.id, 'unexpected end of string');
+      if (argIndex >= args.length) return at(e.id, `index ${argIndex} out of range`);
+      let j = i + 1;
+      if (f[j] === '.') {
+        j++;
+        while (j < f.length && f[j]! >= '0' && f[j]! <= '9') j++;
+        if (j >= f.length) {
+          return at(e.id, 'could not parse formatting clause: error while parsing precision: could not find end of precision specifier');
+        }
+      }
+      const verb = f[j]!;
+      const arg = args[argIndex]!;
+      if (verb === 's') {
+        const bad = badString(arg);
+        if (bad) return at(bad.id, `error during formatting: ${STRING_CLAUSE_MESSAGE}, was given ${typeName(typeOf(bad))}`);
+      } else {
+        const clause = FORMAT_CLAUSES[verb];
+        if (!clause) return at(e.id, `could not parse formatting clause: unrecognized formatting clause "${verb}"`);
+        if (!oneOf(arg, clause.kinds)) return at(arg.id, `error during formatting: ${clause.message}, was given ${typeName(typeOf(arg))}`);
+      }
+      i = j + 1;
+      argIndex++;
+    }
+    if (args.length > requested) at(e.id, `too many arguments supplied to string.format (expected ${requested}, got ${args.length})`);
+  });
 }
 
 /** Calls of `fn` whose first argument is a literal the check rejects: `invalid <fn> argument`. */
