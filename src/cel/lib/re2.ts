@@ -74,9 +74,15 @@ export function safeJsRegex(pattern: string): RegExp | undefined {
     } else if (c === '\\') {
       const e = pattern[i + 1];
       if (e === undefined) return undefined;
-      if (!PUNCT.includes(e) && !'dDwW'.includes(e)) return undefined;
-      out += e === '-' ? '\\x2d' : '\\' + e;
-      i += 2;
+      const hex = hexEscape(pattern, i);
+      if (hex !== undefined) {
+        out += hex;
+        i += 4;
+      } else {
+        if (!PUNCT.includes(e) && !'dDwW'.includes(e)) return undefined;
+        out += e === '-' ? '\\x2d' : '\\' + e;
+        i += 2;
+      }
     } else if (c === '[') {
       let j = i + 1;
       let cls = '[';
@@ -91,6 +97,12 @@ export function safeJsRegex(pattern: string): RegExp | undefined {
         if (d === ']') break;
         if (d === '[') return undefined;
         if (d === '\\') {
+          const hex = hexEscape(pattern, j);
+          if (hex !== undefined) {
+            cls += hex;
+            j += 4;
+            continue;
+          }
           const e = pattern[j + 1];
           if (e === undefined || (!PUNCT.includes(e) && !'dDwW'.includes(e))) return undefined;
           cls += e === '-' ? '\\x2d' : '\\' + e;
@@ -144,6 +156,16 @@ export function safeJsRegex(pattern: string): RegExp | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * `\xHH` at pattern[i] (two hex digits, as RE2 and JS both read it: one character, never an
+ * operator, also inside a class), as JS source; undefined for anything else (`\x{…}` included).
+ */
+function hexEscape(pattern: string, i: number): string | undefined {
+  if (pattern[i + 1] !== 'x') return undefined;
+  const hh = pattern.slice(i + 2, i + 4);
+  return /^[0-9A-Fa-f]{2}$/.test(hh) ? `\\x${hh}` : undefined;
 }
 
 function build(pattern: string): CompiledRegex {
