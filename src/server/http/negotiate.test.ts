@@ -37,3 +37,15 @@ test('negotiate handles protobuf-first, YAML, wildcards, q-values and 406', () =
     (e: unknown) => e instanceof StatusError && e.code === 406,
   );
 });
+
+test('negotiate answers a repeated Accept header as it did the first time, each header on its own', () => {
+  const table = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
+  const first = negotiate(table, { table: true });
+  assert.equal(first.contentType, 'application/json;as=Table;v=v1;g=meta.k8s.io');
+  assert.deepEqual(negotiate(table, { table: true }), first);
+  // The same header where Tables are not produced falls through to plain JSON.
+  assert.deepEqual(negotiate(table, {}), { encoding: 'json', contentType: 'application/json', pretty: false });
+  assert.deepEqual(negotiate(table, { table: true }, true), { ...first, pretty: true });
+  for (let i = 0; i < 300; i++) negotiate(`application/json;x=${i}`, {});
+  assert.deepEqual(negotiate(table, { table: true }), first);
+});

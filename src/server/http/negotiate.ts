@@ -80,12 +80,29 @@ function targetAllowed(t: Target, p: Produces): boolean {
   return false;
 }
 
+/** Parsed Accept headers by text: clients send the same few on every request. */
+const acceptCache = new Map<string, readonly AcceptEntry[]>();
+const acceptCacheMax = 256;
+
+/** parseAccept, memoised (entries are shared: read them, never change them). */
+function acceptEntries(header: string | undefined): readonly AcceptEntry[] {
+  if (header === undefined) return parseAccept(header);
+  let entries = acceptCache.get(header);
+  if (entries === undefined) {
+    entries = parseAccept(header);
+    // Bounded: a client inventing headers only ever costs a re-parse.
+    if (acceptCache.size >= acceptCacheMax) acceptCache.clear();
+    acceptCache.set(header, entries);
+  }
+  return entries;
+}
+
 /**
  * Picks the response form for an Accept header. Protobuf is never produced: an entry asking only
  * for it is skipped (clients always list JSON after it). No acceptable entry: 406.
  */
 export function negotiate(accept: string | undefined, produces: Produces, pretty = false): Negotiated {
-  for (const e of parseAccept(accept)) {
+  for (const e of acceptEntries(accept)) {
     const anyType = e.type === '*' && e.subtype === '*';
     const json = anyType || (e.type === 'application' && (e.subtype === 'json' || e.subtype === '*'));
     const yaml = produces.yaml !== false && e.type === 'application' && e.subtype === 'yaml';
