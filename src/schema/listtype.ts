@@ -56,21 +56,19 @@ function compileObject(s: Structural): Walk | null {
   }
   const ap = s.additionalProperties?.structural;
   const apWalk = ap !== undefined ? compileValue(ap) : null;
-  const apCheck = ap !== undefined ? compileValueCheck(ap) : null;
-  const props: [string, Walk, Check][] = [];
+  const props: [string, Walk][] = [];
   if (s.properties) {
     for (const [k, p] of s.properties) {
       const w = compileValue(p);
-      if (w !== null) props.push([k, w, compileValueCheck(p)!]);
+      if (w !== null) props.push([k, w]);
     }
   }
-  // Paths are built only towards values with something to report.
   const walk: Walk = (obj, base, errs) => {
     const o = obj as Record<string, unknown>;
-    if (apWalk !== null) for (const k in o) if (apCheck!(o[k])) apWalk(o[k], base.key(k), errs);
+    if (apWalk !== null) for (const k in o) apWalk(o[k], base.key(k), errs);
     for (let i = 0; i < props.length; i++) {
-      const [k, w, c] = props[i]!;
-      if (Object.hasOwn(o, k) && c(o[k])) w(o[k], base.child(k), errs);
+      const [k, w] = props[i]!;
+      if (Object.hasOwn(o, k)) w(o[k], base.child(k), errs);
     }
   };
   cache.set(s, walk);
@@ -82,7 +80,6 @@ function compileValue(s: Structural): Walk | null {
   if (!needsCheck(s)) return null;
   let objWalk: Walk | null | undefined;
   const itemWalk = s.items !== undefined ? compileValue(s.items) : null;
-  const itemCheck = s.items !== undefined ? compileValueCheck(s.items) : null;
   const lt = s.xListType;
   const keys = s.xListMapKeys ?? [];
   return (obj, base, errs) => {
@@ -92,7 +89,7 @@ function compileValue(s: Structural): Walk | null {
       } else if (lt === 'map') {
         validateListMap(base, keys, obj, errs);
       }
-      if (itemWalk !== null) for (let i = 0; i < obj.length; i++) if (itemCheck!(obj[i])) itemWalk(obj[i], base.index(i), errs);
+      if (itemWalk !== null) for (let i = 0; i < obj.length; i++) itemWalk(obj[i], base.index(i), errs);
     } else if (isObject(obj)) {
       if (objWalk === undefined) objWalk = compileObject(s);
       if (objWalk !== null) objWalk(obj, base, errs);
