@@ -6,8 +6,16 @@
  * messages, the same quirks (integral floats pass `integer`, the int64/int32 range checks, enum
  * matching through Go conversions, anyOf/oneOf reporting the failures of the alternative that
  * matched most), and the format stripping by compatibility version. Compiling walks the schema
- * once; validating an object only runs the closures, keeps the current path as a stack of segments
- * and renders a path string only when an error is reported.
+ * once into one closure per node (the detailed validator: the reference for every behaviour),
+ * which keeps the current path as a stack of segments and renders a path string only when an error
+ * is reported.
+ *
+ * Two generated passes (fastpath.ts) stand in front of it: a fast "valid?" check per node, which
+ * answers for valid objects alone, and an error pass that, where the check fails, reports what the
+ * detailed nodes would, handing a value over to them wherever it does not translate a case. The
+ * detailed nodes themselves consult the fast check of each value before validating it in full,
+ * so that only the values on the way to an error are walked in detail. Their MatchCounts (read
+ * inside anyOf/oneOf/not) are exact only where the fast check is not consulted (`Ctx.sub`).
  */
 import { compileRegex, RegexSyntaxError } from '../../cel/lib/re2.ts';
 import type { FieldError } from '../../apimachinery/field/errors.ts';
