@@ -76,3 +76,37 @@ test('cel check prints the type and the estimated cost range', async () => {
   const lit = await cli('check', '[1, 2].size()');
   assert.deepEqual(lit.out, { type: 'int', cost: { min: 11, max: 11 } });
 });
+
+/**
+ * Every Kubernetes library through `cel eval`, as cel-go tests its libraries: expressions that must
+ * evaluate to true (the values come from upstream's library tests).
+ */
+test('cel eval: the Kubernetes libraries, each with expressions that must be true', async () => {
+  const truths: Record<string, string[]> = {
+    quantity: [
+      "quantity('1Mi').isGreaterThan(quantity('1Ki'))",
+      "quantity('200M').compareTo(quantity('0.2G')) == 0",
+      "quantity('50k').add(20).asInteger() == 50020",
+      "isQuantity('1.3') && !isQuantity('1.3.4')",
+    ],
+    url: ["url('https://kubernetes.io:80/docs?x=1').getPort() == '80'", "url('https://kubernetes.io/a b').getEscapedPath() == '/a%20b'", "!isURL('not a url')"],
+    ip: ["ip('192.168.0.1').family() == 4", "ip('::1').isLoopback()", "!isIP('1.2.3')", "ip.isCanonical('2001:db8::1')"],
+    cidr: ["cidr('192.168.0.0/16').containsIP(ip('192.168.1.1'))", "cidr('10.0.0.0/8').prefixLength() == 8", "cidr('192.168.0.0/24').containsCIDR('192.168.0.0/25')"],
+    semver: ["semver('1.2.3').isLessThan(semver('1.10.0'))", "semver('2.0.0').major() == 2", "isSemver('v1.0', true) && !isSemver('v1.0')"],
+    format: ["format.dns1123Label().validate('my-name') == optional.none()", "format.named('dns1123Subdomain').value().validate('Bad_Name').hasValue()"],
+    lists: ['[1, 2, 3].isSorted() && ![2, 1].isSorted()', '[1, 2, 3].sum() == 6 && [4, 1].min() == 1 && [4, 1].max() == 4', "['a', 'b', 'a'].lastIndexOf('a') == 2"],
+    regex: ["'abc 123'.find('[0-9]+') == '123'", "'a1b2'.findAll('[0-9]') == ['1', '2']"],
+  };
+  for (const [lib, exprs] of Object.entries(truths)) {
+    for (const e of exprs) {
+      const r = await cli('eval', e);
+      assert.deepEqual(r, { code: 0, out: { type: 'bool', value: true } }, `${lib}: ${e}`);
+    }
+  }
+});
+
+test('cel eval: Kubernetes library errors are evaluation errors with upstream messages', async () => {
+  assert.deepEqual(await cli('eval', "quantity('1.3.4')"), { code: 1, out: { error: 'quantities must match the regular expression \'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$\'' } });
+  assert.equal((await cli('eval', "ip('1.2.3')")).code, 1);
+  assert.equal((await cli('eval', '[].min()')).code, 1);
+});

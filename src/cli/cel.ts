@@ -32,7 +32,7 @@ import {
 } from '../cel/check/types.ts';
 import { JSONSyntaxError, parseJSONToCel } from '../cel/eval/json.ts';
 import { CelMap, type Val, toJSON } from '../cel/eval/values.ts';
-import { Env, KUBERNETES_PER_CALL_LIMIT, allExtensionLibraries, typeDisplay } from '../cel/index.ts';
+import { Env, KUBERNETES_PER_CALL_LIMIT, allExtensionLibraries, kubernetesEnvOptions, typeDisplay, type EnvOptions } from '../cel/index.ts';
 
 const usage = `usage: crd-apiserver cel eval 'EXPR' [--vars JSON] [--cost-limit N]
        crd-apiserver cel check 'EXPR' [--decls JSON]
@@ -153,7 +153,7 @@ function evalCommand(expr: string, flags: Map<string, string>): number {
   }
   const variables: Record<string, Type> = {};
   for (const k of Object.keys(vars)) variables[k] = DynType;
-  const env = new Env({ variables, libraries: [...allExtensionLibraries], crossTypeNumericComparisons: true, costLimit });
+  const env = new Env(cliEnvOptions(variables, costLimit));
   const c = env.compile(expr);
   if (!c.program) return fail(2, c.issues);
   const r = c.program.eval(vars);
@@ -168,6 +168,20 @@ function evalCommand(expr: string, flags: Map<string, string>): number {
   }
   process.stdout.write(line + '\n');
   return 0;
+}
+
+/**
+ * The environment expressions are tried in: Kubernetes' (its libraries, validators and cost
+ * model, as CRD rules see them), plus every other extension library the engine has that the
+ * Kubernetes environment does not install.
+ */
+function cliEnvOptions(variables: Record<string, Type>, costLimit?: number): EnvOptions {
+  const k8s = kubernetesEnvOptions(costLimit !== undefined ? { costLimit } : {});
+  const have = new Set<string>();
+  for (const l of k8s.libraries ?? []) for (const f of l.functions) have.add(f.name);
+  // Add only extension libraries none of whose functions Kubernetes already declares (strings v2 stays).
+  const extra = allExtensionLibraries.filter((l) => l.functions.every((f) => !have.has(f.name)));
+  return { ...k8s, variables, libraries: [...(k8s.libraries ?? []), ...extra] };
 }
 
 function checkCommand(expr: string, flags: Map<string, string>): number {
@@ -189,7 +203,7 @@ function checkCommand(expr: string, flags: Map<string, string>): number {
       }
     }
   }
-  const env = new Env({ variables, libraries: [...allExtensionLibraries], crossTypeNumericComparisons: true });
+  const env = new Env(cliEnvOptions(variables));
   const c = env.check(expr);
   if (!c.checked) return fail(2, c.issues!);
   const cost = env.estimateCost(c.checked);
