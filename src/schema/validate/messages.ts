@@ -80,11 +80,19 @@ export const msg = {
   not: (name: string) => `${goQ(name)} must not validate the schema (not)`,
 };
 
+// The imported functions are bound once: under the CommonJS interop the project runs with (tsx),
+// every use of an imported name is a getter call, which shows in the error pass's profile.
 const goQ = goQuote;
+const invalidFE = invalid;
+const requiredFE = required;
+const typeInvalidFE = typeInvalid;
+const tooLongFE = tooLongMaxLength;
+const tooManyFE = tooMany;
+const marshal = goJSONMarshal;
 
 /** Go's %v of a []interface{} of JSON values (the EnumFail message). */
 export function goSliceV(values: readonly unknown[]): string {
-  return '[' + values.map((v) => (typeof v === 'string' ? v : goJSONMarshal(v))).join(' ') + ']';
+  return '[' + values.map((v) => (typeof v === 'string' ? v : marshal(v))).join(' ') + ']';
 }
 
 interface EnumTexts {
@@ -113,7 +121,7 @@ function enumTexts(values: readonly unknown[]): EnumTexts {
  * ('' for none, as the custom-resource strategy calls it).
  */
 export function toFieldError(base: string, e: OpenAPIError): FieldError {
-  if (e.code === 'Composite') return invalid(base, '', e.message);
+  if (e.code === 'Composite') return invalidFE(base, '', e.message);
   let path = base;
   if (e.field !== undefined && e.field !== '') {
     path = base === '' ? e.field : `${base}.${e.field}`;
@@ -124,18 +132,18 @@ export function toFieldError(base: string, e: OpenAPIError): FieldError {
   const value = e.value === null || e.value === undefined ? '' : e.value;
   switch (e.code) {
     case 'Required':
-      return required(path, '');
+      return requiredFE(path, '');
     case 'Enum':
       // field.NotSupported with the enum's values, their detail text computed once per enum.
       return { type: 'FieldValueNotSupported', field: path, badValue: e.value ?? null, detail: e.values === undefined ? '' : enumTexts(e.values).detail };
     case 'TooLong':
-      return tooLongMaxLength(path, '', e.valid ?? -1);
+      return tooLongFE(path, '', e.valid ?? -1);
     case 'MaxItems':
     case 'TooManyProperties':
-      return tooMany(path, typeof e.value === 'number' ? e.value : -1, e.valid ?? -1);
+      return tooManyFE(path, typeof e.value === 'number' ? e.value : -1, e.valid ?? -1);
     case 'InvalidType':
-      return typeInvalid(path, value, e.message);
+      return typeInvalidFE(path, value, e.message);
     default:
-      return invalid(path, value, e.message);
+      return invalidFE(path, value, e.message);
   }
 }

@@ -26,7 +26,12 @@ import { deepEqualJSON, goKind, isObject, type GoKind } from '../value.ts';
 import { effectiveFormat, formatCheckers, normalizeFormat, type FormatChecker } from './formats.ts';
 import { listTypeViolation } from '../listtype.ts';
 import { FailTrail, generateFastChecks, runeCount, type ErrorSink, type NodeFacts } from './fastpath.ts';
-import { fv, msg, toFieldError, type OpenAPIError } from './messages.ts';
+import { fv, msg as messages, toFieldError as toFieldErrorOf, type OpenAPIError } from './messages.ts';
+
+// Imported names used on the error path are bound once: under the CommonJS interop the project
+// runs with (tsx), every use of an imported name is a getter call.
+const msg = messages;
+const toFieldError = toFieldErrorOf;
 
 export interface ValidatorOptions {
   /** Kubernetes compatibility version ("1.34") choosing the supported formats; default current. */
