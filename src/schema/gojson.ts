@@ -5,6 +5,7 @@
  * tables, whose expectations depend on that distinction; see value.ts for the model.
  */
 import { GoFloat } from '../apimachinery/field/govalue.ts';
+import { parseGoJSONText } from '../apimachinery/json/go-json.ts';
 
 export interface GoJSONOptions {
   /** Wrap integral float literals (`42.0`, `1e3`) in GoFloat instead of returning a number. */
@@ -13,111 +14,20 @@ export interface GoJSONOptions {
   allFloats?: boolean;
 }
 
-/** Parse JSON text; throws SyntaxError on malformed input. */
+/** Parse JSON text (Go's syntax rules, via apimachinery's reader); throws SyntaxError on malformed input. */
 export function parseGoJSON(text: string, opts: GoJSONOptions = {}): unknown {
-  let i = 0;
   const keep = opts.keepIntegralFloats === true;
   const allFloats = opts.allFloats === true;
-  const ws = () => {
-    while (i < text.length) {
-      const c = text.charCodeAt(i);
-      if (c === 32 || c === 9 || c === 10 || c === 13) i++;
-      else break;
-    }
-  };
-  const fail = (msg: string): never => {
-    throw new SyntaxError(`${msg} at offset ${i}`);
-  };
-  const value = (): unknown => {
-    ws();
-    const c = text[i];
-    if (c === '{') {
-      i++;
-      const o: Record<string, unknown> = {};
-      ws();
-      if (text[i] === '}') {
-        i++;
-        return o;
-      }
-      for (;;) {
-        ws();
-        if (text[i] !== '"') fail('expected string key');
-        const k = str();
-        ws();
-        if (text[i] !== ':') fail('expected :');
-        i++;
-        o[k] = value();
-        ws();
-        if (text[i] === ',') {
-          i++;
-          continue;
-        }
-        if (text[i] === '}') {
-          i++;
-          return o;
-        }
-        fail('expected , or }');
-      }
-    }
-    if (c === '[') {
-      i++;
-      const a: unknown[] = [];
-      ws();
-      if (text[i] === ']') {
-        i++;
-        return a;
-      }
-      for (;;) {
-        a.push(value());
-        ws();
-        if (text[i] === ',') {
-          i++;
-          continue;
-        }
-        if (text[i] === ']') {
-          i++;
-          return a;
-        }
-        fail('expected , or ]');
-      }
-    }
-    if (c === '"') return str();
-    if (text.startsWith('true', i)) {
-      i += 4;
-      return true;
-    }
-    if (text.startsWith('false', i)) {
-      i += 5;
-      return false;
-    }
-    if (text.startsWith('null', i)) {
-      i += 4;
-      return null;
-    }
-    const m = /^-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
-    if (!m) return fail('unexpected token');
-    i += m[0].length;
-    const isFloat = allFloats || m[1] !== undefined || m[2] !== undefined;
+  const r = parseGoJSONText(text, (literal) => {
+    const isFloat = allFloats || /[.eE]/.test(literal);
     if (!isFloat) {
-      const n = Number(m[0]);
-      return Number.isSafeInteger(n) ? n : BigInt(m[0]);
+      const n = Number(literal);
+      return Number.isSafeInteger(n) ? n : BigInt(literal);
     }
-    const f = Number(m[0]);
+    const f = Number(literal);
     if ((keep || allFloats) && Number.isInteger(f)) return new GoFloat(f);
     return f;
-  };
-  const str = (): string => {
-    const start = i;
-    i++;
-    while (i < text.length && text[i] !== '"') {
-      if (text[i] === '\\') i++;
-      i++;
-    }
-    i++;
-    return JSON.parse(text.slice(start, i)) as string;
-  };
-  const v = value();
-  ws();
-  if (i !== text.length) fail('trailing data');
-  return v;
+  });
+  if (r.error !== undefined) throw new SyntaxError(r.error);
+  return r.value;
 }

@@ -184,10 +184,13 @@ export function goJSONSyntaxError(text: string | Uint8Array): string | undefined
 }
 
 /**
- * Parses JSON text that Go would accept; numbers become JSONNumber (their literal text).
- * Returns Go's syntax error message for anything else.
+ * Parses JSON text that Go would accept; numbers become JSONNumber (their literal text), or
+ * whatever `number` makes of the literal. Returns Go's syntax error message for anything else.
  */
-export function parseGoJSONText(text: string): { value: unknown; error?: undefined } | { error: string } {
+export function parseGoJSONText(
+  text: string,
+  number: (literal: string) => unknown = (literal) => new JSONNumber(literal),
+): { value: unknown; error?: undefined } | { error: string } {
   const syntax = goJSONSyntaxError(text);
   if (syntax !== undefined) return { error: syntax };
   let i = 0;
@@ -253,7 +256,7 @@ export function parseGoJSONText(text: string): { value: unknown; error?: undefin
     numberRe.lastIndex = i;
     const m = numberRe.exec(text)!;
     i += m[0].length;
-    return new JSONNumber(m[0]);
+    return number(m[0]);
   };
   return { value: value() };
 }
