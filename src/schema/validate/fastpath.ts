@@ -89,6 +89,15 @@ export class FailTrail {
   values: unknown[] = [];
   keys: (string | number | null)[] = [];
   n = 0;
+  /**
+   * Set by the error pass (generated with lists folded): some array it reached fails its
+   * list-type check, or some value was handed to the detailed validator, which does not run
+   * list-type checks. Together false after an error pass: every list-type check would pass (each
+   * value was either accepted by a fast check, which folds them in, or walked by the error pass,
+   * which runs them). Cleared by the caller, not by reset.
+   */
+  listBad = false;
+  listsUnknown = false;
   reset(): void {
     for (let i = 0; i < this.n; i++) this.values[i] = undefined;
     this.n = 0;
@@ -208,7 +217,7 @@ export function generateFastChecks<N>(
     const body = genNode(n, f, `${slow}(v)`, num);
     if (body === null) trivial.add(id);
     fns.push(`function ${id}(v) {\n${body ?? 'return true;'}\n}`);
-    fns.push(`function e${num}(v, p, kb) {\nif (!kb && ${id}(v)) return;\n${genErrors(f, num)}\n${ref(f.slowErrors)}(v, p);\n}`);
+    fns.push(`function e${num}(v, p, kb) {\nif (!kb && ${id}(v)) return;\n${genErrors(f, num)}\nT.listsUnknown = true;\n${ref(f.slowErrors)}(v, p);\n}`);
     return id;
   };
 
@@ -296,6 +305,9 @@ export function generateFastChecks<N>(
 
   const arrayErrors = (f: NodeFacts<N>, id: number): string => {
     const c: string[] = [];
+    // The error pass reaches every array whose fast check it did not see pass: it runs the
+    // list-type check there, so that the caller knows whether the list-type walk can be skipped.
+    if (lists && inJunctor === 0 && f.listCheck !== undefined) c.push(`if (${ref(f.listCheck)}(v)) T.listBad = true;`);
     if (f.items !== undefined) {
       const e = errCall(f.items);
       if (e !== null) {
@@ -323,14 +335,14 @@ export function generateFastChecks<N>(
       const lit = JSON.stringify(k);
       const colon = k.includes(': ') ? 'H.key(k); ' : '';
       // A root property named '.x' would be named with a leading '.': the detailed node reports it.
-      const atRoot = k.startsWith('.') ? `${ref(factsOf(n).slowErrors)}(x, ${lit})` : `${e}(x, ${lit}, true)`;
+      const atRoot = k.startsWith('.') ? `(T.listsUnknown = true, ${ref(factsOf(n).slowErrors)}(x, ${lit}))` : `${e}(x, ${lit}, true)`;
       if (e !== null) cases.push(`case ${lit}: { const x = v[k]; if (bad || !${call(n, 'x')}) { ${colon}if (p === '') ${atRoot}; else ${e}(x, p + ${JSON.stringify('.' + k)}, true); } break; }`);
       else if (ap !== null) cases.push(`case ${lit}: break;`);
     }
     if (ap !== null) {
       // At the root an additionalProperties value is named '.k': the detailed node reports it.
       const apSlow = ref(factsOf(f.additionalProperties!).slowErrors);
-      cases.push(`default: { const x = v[k]; if (bad || !${call(f.additionalProperties!, 'x')}) { H.key(k); if (p === '') ${apSlow}(x, '.' + k); else ${ap}(x, p + '.' + k, true); } }`);
+      cases.push(`default: { const x = v[k]; if (bad || !${call(f.additionalProperties!, 'x')}) { H.key(k); if (p === '') { T.listsUnknown = true; ${apSlow}(x, '.' + k); } else ${ap}(x, p + '.' + k, true); } }`);
     }
     if (cases.length > 0) {
       // Keys before the one the fast check failed on passed: the walk starts at that key.

@@ -59,9 +59,10 @@ export interface SchemaValidator {
   validateUpdate(value: unknown, old: unknown, basePath?: string): FieldError[];
   /**
    * validate(value), plus whether the list-type set/map checks are known to pass: with
-   * options.listTypes, `listTypesClean` is true when the fast pass found value valid with no
-   * repeated set item or map key (validateListSetsAndMaps would report nothing); false when they
-   * still have to be run.
+   * options.listTypes, `listTypesClean` is true when validateListSetsAndMaps is known to report
+   * nothing (no repeated set item or map key): the fast pass found value valid, or the error pass
+   * ran the list-type checks on every array it reached and handed nothing to the detailed
+   * validator; false when they still have to be run.
    */
   validateResource(value: unknown): { errors: FieldError[]; listTypesClean: boolean };
 }
@@ -440,7 +441,11 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
       if (!listsFolded) return { errors: toFieldErrors(run(value, NONE), ''), listTypesClean: false };
       trail.reset();
       if (rootFast!(value)) return { errors: [], listTypesClean: true };
-      return { errors: toFieldErrors(run(value, NONE, true), ''), listTypesClean: false };
+      // The error pass runs the list-type checks wherever it goes (fastpath.ts, FailTrail.listBad).
+      trail.listBad = false;
+      trail.listsUnknown = false;
+      const errors = toFieldErrors(run(value, NONE, true), '');
+      return { errors, listTypesClean: !trail.listBad && !trail.listsUnknown };
     },
     validate: (value, basePath = '') => toFieldErrors(run(value, NONE), basePath),
     validateUpdate: (value, old, basePath = '') => toFieldErrors(run(value, old === undefined ? NONE : old), basePath),
