@@ -5,6 +5,7 @@
 import {
   CelError,
   CelMap,
+  LazyFields,
   Optional,
   Uint,
   Unknown,
@@ -66,7 +67,7 @@ export function select(c: Val, field: string): Val {
 
 /** `has(c.f)`. */
 export function has(c: Val, field: string): Val {
-  if (c instanceof CelMap) return c.m.has(field);
+  if (c instanceof CelMap) return c.m instanceof LazyFields ? c.m.testPresence(field) : c.m.has(field);
   if (c instanceof CelError || c instanceof Unknown) return c;
   if (c instanceof Optional) {
     if (c.value === undefined) return false;

@@ -28,6 +28,8 @@ import {
   type Val,
   codePointLength,
   equals,
+  equality,
+  listContains,
   typeName,
 } from './values.ts';
 import { WELL_KNOWN_MESSAGES, constructWellKnown } from './wellknown.ts';
@@ -552,7 +554,9 @@ class Planner {
             return noSuchOverload(e.fn, [x, y]);
           }
           f.cost += equalsCost(x, y);
-          return equals(x, y) !== neg;
+          // Lists carrying their own equality (ListBehavior) may answer with an error value.
+          const r = typeof x === 'object' && x !== null ? equality(x, y) : equals(x, y);
+          return typeof r === 'boolean' ? r !== neg : r;
         };
       }
     }
@@ -611,8 +615,11 @@ class Planner {
         const v = x(f);
         if (isErrOrUnk(v)) return v;
         if (strings) return typeof v === 'string' && strings.has(v);
-        for (const e of list) if (equals(v, e)) return true;
-        return false;
+        if (typeof v !== 'object' || v === null) {
+          for (const e of list) if (equals(v, e)) return true;
+          return false;
+        }
+        return listContains(list, v);
       };
     }
     return this.planFunctionInner(name, receiver, args, e);

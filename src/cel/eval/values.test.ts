@@ -25,6 +25,7 @@ import {
   fromJSON,
   toJSON,
   typeName,
+  type Val,
 } from './values.ts';
 
 test('numeric equality across int, uint and double', () => {
@@ -39,20 +40,33 @@ test('numeric equality across int, uint and double', () => {
   assert.equal(equals(new Uint8Array([1]), new Uint8Array([1])), true);
 });
 
-test('a list equality hook can make marked lists order-insensitive', async () => {
-  const { setListEqualityHook } = await import('./values.ts');
-  const sets = new WeakSet<readonly unknown[]>();
-  const a = [1n, 2n];
-  const b = [2n, 1n];
-  sets.add(a);
-  sets.add(b);
-  setListEqualityHook((x, y) => (sets.has(x) && sets.has(y) ? x.every((e) => y.some((f) => equals(e, f))) : undefined));
-  try {
-    assert.equal(equals(a, b), true);
-    assert.equal(equals([1n, 2n], [2n, 1n]), false, 'unmarked lists stay ordered');
-  } finally {
-    setListEqualityHook(undefined);
-  }
+test('a list behaviour gives marked lists their own equality, membership and +', async () => {
+  const { withListBehavior, equality, listContains } = await import('./values.ts');
+  const { Env } = await import('../index.ts');
+  const { listOf, IntType } = await import('../check/types.ts');
+  const asSet = {
+    equal: (x: readonly Val[], y: readonly Val[]) => (y.some((e) => Array.isArray(e)) ? new CelError('scalars only') : x.every((e) => y.some((f) => equals(e, f)))),
+    add: (x: readonly Val[], y: readonly Val[]): Val => withListBehavior([...x, ...y.filter((e) => !x.some((f) => equals(e, f)))], asSet),
+  };
+  const a = withListBehavior([1n, 2n], asSet);
+  assert.equal(equality(a, [2n, 1n]), true);
+  assert.equal(equals(a, [2n, 1n]), true);
+  assert.equal(equality([1n, 2n], [2n, 1n]), false, 'unmarked lists stay ordered');
+  assert.equal(equality([2n, 1n], a), false, 'the left operand decides');
+  assert.ok(equality(a, [[1n], 2n]) instanceof CelError);
+  assert.equal(listContains([[2n, 1n]], a), true, 'membership compares with the searched value\'s semantics');
+  const env = new Env({ variables: { s: listOf(IntType) } });
+  const run = (src: string) => {
+    const c = env.compile(src);
+    assert.ok(c.program, src);
+    const r = c.program.eval({ s: a });
+    return r.error ?? r.value;
+  };
+  assert.equal(run('s == [2, 1]'), true);
+  assert.equal(run('s != [2, 1]'), false);
+  assert.equal(run('s in [[2, 1]]'), true);
+  assert.deepEqual(run('s + [2, 3]'), [1n, 2n, 3n]);
+  assert.ok(run('s == [[1], 2]') instanceof CelError);
 });
 
 test('ordering follows cel-go compare.go, NaN cannot be ordered', () => {

@@ -400,15 +400,88 @@ function cmpIntDouble(i: Val, d: number): number | undefined {
 }
 
 /**
- * Equality of lists that carry extra semantics (Kubernetes' list-type set and map lists compare
- * regardless of order): consulted for every list comparison when installed; returns undefined to
- * fall back to element-wise equality. Lists are plain arrays, so the semantics must live beside them.
+ * Semantics a list value may carry beside CEL's (Kubernetes' list-type set and map lists, whose
+ * `==` ignores order and whose `+` unions or merges by key, as unstructuredSetList and
+ * unstructuredMapList do). Lists are plain frozen arrays, so the behaviour is attached beside them
+ * (withListBehavior) and consulted by equality and by `+` whenever the list is the left operand.
  */
-let listEqualityHook: ((a: readonly Val[], b: readonly Val[]) => boolean | undefined) | undefined;
+export interface ListBehavior {
+  /** `self == other` for a list other of the same length: true, false or an error value. */
+  equal(self: readonly Val[], other: readonly Val[]): boolean | CelError;
+  /** `self + other`: the result (which should carry the behaviour on), or an error value. */
+  add(self: readonly Val[], other: readonly Val[]): Val;
+}
 
-/** Installs (or, with undefined, removes) the list equality hook. */
-export function setListEqualityHook(hook: typeof listEqualityHook): void {
-  listEqualityHook = hook;
+const listBehaviors = new WeakMap<readonly Val[], ListBehavior>();
+
+/** Attaches behaviour b to list l (before it is handed to a program); returns l. */
+export function withListBehavior(l: readonly Val[], b: ListBehavior): readonly Val[] {
+  listBehaviors.set(l, b);
+  return l;
+}
+
+/** The behaviour attached to list l, if any. */
+export function listBehaviorOf(l: readonly Val[]): ListBehavior | undefined {
+  return listBehaviors.get(l);
+}
+
+/**
+ * A map's entries produced on demand (an object value converted from its data lazily, as
+ * Kubernetes' unstructuredMap): `has(m.f)` asks testPresence, which may yield the error producing
+ * the field raised (unstructuredMap.Contains on invalid data). The Map interface serves all else.
+ */
+export abstract class LazyFields extends Map<MapKeyNorm, Val> {
+  /** Presence of field k for has(): true, false, or an error value. */
+  abstract testPresence(k: string): boolean | CelError;
+}
+
+/**
+ * CEL equality with the left operand's semantics (`_==_`, `@in`): true, false, or an error value
+ * raised by a list's own equality (ListBehavior). Otherwise as equals().
+ */
+export function equality(a: Val, b: Val): boolean | CelError {
+  // Error values only occur inside lists and maps supplied as data (invalid custom-resource
+  // fields): comparing one yields it, as cel-go's Err.Equal does.
+  if (typeof a !== 'object' || a === null) return b instanceof CelError ? b : equals(a, b);
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    const lb = listBehaviors.get(a);
+    if (lb !== undefined) return lb.equal(a, b);
+    for (let i = 0; i < a.length; i++) {
+      const r = equality(a[i], b[i]);
+      if (r !== true) return r;
+    }
+    return true;
+  }
+  if (a instanceof CelMap) {
+    if (!(b instanceof CelMap) || a.size !== b.size) return false;
+    if ((a.typeName ?? '') !== (b.typeName ?? '')) return false;
+    for (const [k, v] of a.entries()) {
+      const w = b.get(k);
+      if (w === undefined) return false;
+      const r = equality(v, w);
+      if (r !== true) return r;
+    }
+    return true;
+  }
+  if (a instanceof Optional && b instanceof Optional && a.value !== undefined && b.value !== undefined) return equality(a.value, b.value);
+  if (a instanceof CelError) return a;
+  if (b instanceof CelError) return b;
+  return equals(a, b);
+}
+
+/**
+ * `x in l` as cel-go's baseList.Contains: true when x equals (with its own semantics) an element;
+ * else the first error an equality raised, else false.
+ */
+export function listContains(l: readonly Val[], x: Val): boolean | CelError {
+  let err: CelError | undefined;
+  for (const e of l) {
+    const r = equality(x, e);
+    if (r === true) return true;
+    if (r !== false) err ??= r;
+  }
+  return err ?? false;
 }
 
 /**
@@ -429,10 +502,8 @@ export function equals(a: Val, b: Val): boolean {
   if (a instanceof Uint) return numericCompare(a, b) === 0;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    if (listEqualityHook) {
-      const r = listEqualityHook(a, b);
-      if (r !== undefined) return r;
-    }
+    const lb = listBehaviors.get(a);
+    if (lb !== undefined) return lb.equal(a, b) === true;
     for (let i = 0; i < a.length; i++) if (!equals(a[i], b[i])) return false;
     return true;
   }

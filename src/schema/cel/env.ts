@@ -19,7 +19,7 @@ import { libraryOverloads, type RtOverload } from '../../cel/eval/dispatch.ts';
 import { actualSize } from '../../cel/eval/planner.ts';
 import { RegexSyntaxError, compileRegex } from '../../cel/lib/re2.ts';
 import type { Expr } from '../../cel/syntax/ast.ts';
-import { CelError, type Val, isError } from '../../cel/eval/values.ts';
+import { type Val, isError } from '../../cel/eval/values.ts';
 import { Env, extensionLibraries, type Library, type Program } from '../../cel/index.ts';
 import { kubernetesLibraries, kubernetesTypeNames, withKubernetesTypes } from '../../cel/lib/kubernetes/index.ts';
 import { optionalLibrary, standardLibrary } from '../../cel/lib/std/decls.ts';
@@ -27,10 +27,7 @@ import { stdImpls } from '../../cel/lib/std/impl.ts';
 import type { Constant } from '../../cel/syntax/ast.ts';
 import { LISTS_MACROS, OPTIONAL_MACROS, STANDARD_MACROS, TWO_VAR_MACROS } from '../../cel/syntax/macros.ts';
 import { parse, type ParseOptions } from '../../cel/syntax/parser.ts';
-import { equalityOverloads, setKeys, withDataEquality } from './equality.ts';
-import { escape } from './escaping.ts';
 import { assignTypeNames, declSizeEstimator, declTypeAt, declTypeProvider, unboundedKeyword, type DeclType } from './types.ts';
-import { listTypeOf, markListType, type ListSemantics } from './values.ts';
 
 /** celconfig.PerCallLimit: the runtime cost limit of one rule evaluation. */
 export const PER_CALL_LIMIT = 1_000_000;
@@ -85,63 +82,6 @@ let typeNameCounter = 0;
 function uniqueSelfTypeName(): string {
   return `selfType${typeNameCounter++}`;
 }
-
-// ---- list-type set/map `+` ---------------------------------------------------------------------
-// WORKAROUND (engine limitation): lists are plain arrays in the CEL runtime, so `+` on a set or map
-// list cannot dispatch on the list's type. The add_list overload is replaced in rule environments
-// by one that consults the list-type recorded by values.ts (union for sets, merge by key for maps),
-// as Kubernetes' unstructuredSetList.Add / unstructuredMapList.Add do.
-
-function addToSetList(elements: Val[], other: readonly Val[]): Val {
-  const set = setKeys(elements);
-  if (set instanceof CelError) return set;
-  for (const v of other) {
-    const k = setKeys([v]);
-    if (k instanceof CelError) return k;
-    const key = k.values().next().value!;
-    if (!set.has(key)) {
-      set.add(key);
-      elements.push(v);
-    }
-  }
-  return markListType(elements, { kind: 'set' });
-}
-
-function mapKeyOf(e: Val, keys: string[]): string {
-  const parts = keys.map((k) => {
-    const m = e as { m?: Map<unknown, Val> };
-    const v = m.m?.get(escape(k) ?? k);
-    return v === undefined || v instanceof CelError ? 'nil' : `${typeof v}:${String(v)}`;
-  });
-  return parts.join('\x00');
-}
-
-function addToMapList(elements: Val[], other: readonly Val[], keys: string[]): Val {
-  const idx = new Map<string, number>();
-  elements.forEach((e, i) => idx.set(mapKeyOf(e, keys), i));
-  for (const v of other) {
-    const k = mapKeyOf(v, keys);
-    const at = idx.get(k);
-    if (at !== undefined) elements[at] = v;
-    else {
-      idx.set(k, elements.length);
-      elements.push(v);
-    }
-  }
-  return markListType(elements, { kind: 'map', keys });
-}
-
-const stdAddList = stdImpls.get('add_list')!;
-
-const listTypeAwareAdd: RtOverload = {
-  ...stdAddList,
-  impl: (a: Val, b: Val) => {
-    const sem: ListSemantics | undefined = Array.isArray(a) ? listTypeOf(a as Val[]) : undefined;
-    if (sem === undefined) return stdAddList.impl(a, b);
-    if (sem.kind === 'set') return addToSetList([...(a as Val[])], b as Val[]);
-    return addToMapList([...(a as Val[])], b as Val[], sem.keys);
-  },
-};
 
 // ---- Kubernetes' runtime call costs for the strings extension ---------------------------------
 // library.CostEstimator.CallCost (installed by StrictCostOpt) charges string traversals for these
@@ -262,7 +202,7 @@ export class RuleEnv {
       costLimit: perCallLimit,
       optimize: true,
     });
-    this.env.addOverloads([listTypeAwareAdd, ...stringCostOverloads, ...equalityOverloads]);
+    this.env.addOverloads(stringCostOverloads);
     this.checkEnv = new CheckEnv({
       provider,
       crossTypeNumericComparisons: true,
@@ -295,6 +235,6 @@ export class RuleEnv {
       return r;
     };
     const cost = estimateCost(c.checked, { sizeEstimator, callCost: kubernetesCallCost, presenceTestHasCost: false });
-    return { program: this.env.planChecked(withDataEquality(c.checked)), checked: c.checked, cost, unbounded: [...unbounded.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
+    return { program: this.env.planChecked(c.checked), checked: c.checked, cost, unbounded: [...unbounded.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
   }
 }

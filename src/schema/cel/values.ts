@@ -6,27 +6,16 @@
  * duration, date and date-time as bytes, durations and timestamps. Data that does not fit the
  * schema becomes an error value with Kubernetes' message, raised only when a rule touches it.
  *
- * Lists with x-kubernetes-list-type set or map remember it (listTypeOf) so that `+` can union
- * (set) or merge by key (map) as Kubernetes does; see env.ts.
+ * Lists with x-kubernetes-list-type set or map carry that list type's behaviour (list-types.ts):
+ * `==` and `+` then work as Kubernetes' unstructuredSetList / unstructuredMapList.
  */
 import { parseDuration } from '../../cel/eval/time.ts';
-import { CelError, CelMap, Duration, Timestamp, type Val } from '../../cel/eval/values.ts';
+import { CelError, CelMap, Duration, LazyFields, type ListBehavior, Timestamp, type Val, withListBehavior } from '../../cel/eval/values.ts';
 import { GoFloat } from '../../apimachinery/field/govalue.ts';
 import { goJSONMarshal } from '../value.ts';
 import { CEL_RESERVED_SYMBOLS } from './escaping.ts';
+import { SET_LIST, mapList, recordRawObject } from './list-types.ts';
 import type { DeclType } from './types.ts';
-
-/** A set or map list's semantics, recorded for `+` (and, when the engine allows it, `==`). */
-export type ListSemantics = { kind: 'set' } | { kind: 'map'; keys: string[] };
-
-const listTypes = new WeakMap<readonly Val[], ListSemantics>();
-/**
- * The custom-resource object m was made from, recorded for the items of list-type=map lists (whose
- * equality reads the raw key fields); undefined for other values, CEL map literals and results.
- */
-export function rawObjectOf(m: CelMap): Record<string, unknown> | undefined {
-  return (m as unknown as { [RAW]?: Record<string, unknown> })[RAW];
-}
 
 /**
  * The key under which an object keeps the canonical JSON of its fields that rules cannot see
@@ -35,17 +24,6 @@ export function rawObjectOf(m: CelMap): Record<string, unknown> | undefined {
  * and the checker allows neither iteration, indexing nor size() on object types.
  */
 export const HIDDEN_FIELDS_KEY = '\u0000unknown';
-
-/** The list-type of a list value made from a schema array with x-kubernetes-list-type set or map. */
-export function listTypeOf(l: readonly Val[]): ListSemantics | undefined {
-  return listTypes.get(l);
-}
-
-/** Marks a list value as a set or map list (results of `+` on such lists stay so). */
-export function markListType(l: readonly Val[], s: ListSemantics): readonly Val[] {
-  listTypes.set(l, s);
-  return l;
-}
 
 type MapKey = string | bigint | boolean;
 
@@ -62,10 +40,9 @@ interface ObjectSpec {
  * - a property named as a CEL reserved word: `self.namespace` finds the field stored as
  *   `__namespace__`, as Kubernetes' runtime unescapes selected names;
  * - a field whose data does not fit its schema: `has(self.f)` raises the conversion error, as
- *   unstructuredMap.Contains does. WORKAROUND (engine limitation): the runtime answers has() with
- *   the fields Map's has(), so this has() hands back the error value in place of a boolean.
+ *   unstructuredMap.Contains does (the engine's LazyFields presence test).
  */
-class ObjectFields extends Map<MapKey, Val> {
+class ObjectFields extends LazyFields {
   /** The data not yet fully converted; undefined once every field is. */
   private pending: Record<string, unknown> | undefined;
 
@@ -91,8 +68,12 @@ class ObjectFields extends Map<MapKey, Val> {
   }
 
   override has(k: MapKey): boolean {
+    return this.get(k) !== undefined;
+  }
+
+  override testPresence(k: string): boolean | CelError {
     const v = this.get(k);
-    if (v instanceof CelError) return v as unknown as boolean;
+    if (v instanceof CelError) return v;
     return v !== undefined;
   }
 
@@ -152,7 +133,6 @@ export class ValueConverter {
 /** A compiled conversion of data of one declared type (null and undefined included). */
 type Conv = (v: unknown) => Val;
 
-const RAW = Symbol('raw object');
 const converters = new WeakMap<DeclType, Conv>();
 const mapListItemConverters = new WeakMap<DeclType, Conv>();
 
@@ -237,21 +217,19 @@ function build(t: DeclType, tagRaw: boolean): Conv {
           spec = { byProperty, byName: new Map([...byProperty.values()].map((f) => [f.name, f])) };
         }
         const out = new CelMap(new ObjectFields(spec, v));
-        if (tagRaw) (out as unknown as { [RAW]?: Record<string, unknown> })[RAW] = v;
-        return out;
+        return tagRaw ? recordRawObject(out, v) : out;
       };
     }
     case 'array': {
       const notArray = new CelError('invalid data, expected an array for the provided schema with type=array');
-      const sem: ListSemantics | undefined =
-        s.xListType === 'set' ? { kind: 'set' } : s.xListType === 'map' ? { kind: 'map', keys: s.xListMapKeys ?? [] } : undefined;
+      const behavior: ListBehavior | undefined = s.xListType === 'set' ? SET_LIST : s.xListType === 'map' ? mapList(s.xListMapKeys ?? []) : undefined;
       const et = t.elemType!;
       return (v) => {
         if (!Array.isArray(v)) return notArray;
-        const conv = sem?.kind === 'map' ? mapListItemConverter(et) : converterFor(et);
+        const conv = s.xListType === 'map' ? mapListItemConverter(et) : converterFor(et);
         const out = new Array<Val>(v.length);
         for (let i = 0; i < v.length; i++) out[i] = conv(v[i]);
-        if (sem !== undefined) markListType(out, sem);
+        if (behavior !== undefined) withListBehavior(out, behavior);
         return out;
       };
     }

@@ -29,6 +29,9 @@ import {
   checkUint,
   compare,
   equals,
+  equality,
+  listBehaviorOf,
+  listContains,
   errDivZero,
   errModZero,
   errOverflow,
@@ -84,6 +87,8 @@ def('add_bytes', '_+_', 'b b', (a: Uint8Array, b: Uint8Array) => {
   return r;
 }, costSum);
 def('add_list', '_+_', 'l l', (a: Val[], b: Val[]) => {
+  const lb = listBehaviorOf(a);
+  if (lb !== undefined) return lb.add(a, b);
   const owned = appendOwned(a, b);
   if (owned !== undefined) return owned;
   if (b.length === 0) return a;
@@ -159,15 +164,15 @@ for (const [prefix, op, test] of ORDER_OPS) {
     }, traversing ? costMin : undefined);
   }
 }
-def('equals', '_==_', '* *', (a: Val, b: Val) => equals(a, b), costMin);
-def('not_equals', '_!=_', '* *', (a: Val, b: Val) => !equals(a, b), costMin);
+def('equals', '_==_', '* *', (a: Val, b: Val) => equality(a, b), costMin);
+def('not_equals', '_!=_', '* *', (a: Val, b: Val) => {
+  const r = equality(a, b);
+  return typeof r === 'boolean' ? !r : r;
+}, costMin);
 
 // ---- containers --------------------------------------------------------------------------------
 
-def('in_list', '@in', '* l', (x: Val, l: Val[]) => {
-  for (const e of l) if (equals(x, e)) return true;
-  return false;
-}, (a) => actualSize(a[1]!));
+def('in_list', '@in', '* l', (x: Val, l: Val[]) => listContains(l, x), (a) => actualSize(a[1]!));
 def('in_map', '@in', '* m', (x: Val, m: CelMap) => m.has(x));
 
 const sizeOf = (v: Val) => BigInt(actualSize(v));
