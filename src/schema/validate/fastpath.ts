@@ -243,7 +243,7 @@ export function generateFastChecks<N>(
       pre[k] = f.typeOk[k] === false && tf !== undefined ? `H.type(p, ${JSON.stringify(tf[0])}, ${JSON.stringify(tf[1])});\n` : '';
     }
     const out: string[] = ['switch (typeof v) {'];
-    if (ok[4] && stringChecks(f) !== undefined) out.push(`case 'string': {\n${pre[4]}${stringErrors(f)}\nreturn;\n}`);
+    if (ok[4] && stringChecks(f) !== undefined) out.push(`case 'string': {\n${pre[4]}${stringErrors(f, f.typeOk[4] === true)}\nreturn;\n}`);
     const numbers = !f.boundOutOfRange;
     const int = numbers && ok[2] && boundChecks(f, true) !== undefined ? pre[2] + numberErrors(f, true) : undefined;
     const float = numbers && f.typeOk[3] === true && boundChecks(f, false) !== undefined ? numberErrors(f, false) : undefined;
@@ -266,22 +266,28 @@ export function generateFastChecks<N>(
     return out.join('\n');
   };
 
-  const stringErrors = (f: NodeFacts<N>): string => {
+  /**
+   * `typeOk`: strings pass the type check, so a string known invalid here (kb) fails one of these
+   * checks; when there is only one, it is not run again (a format or pattern costs the most).
+   */
+  const stringErrors = (f: NodeFacts<N>, typeOk: boolean): string => {
+    const checks = [f.maxLength, f.minLength, f.pattern, f.format, f.stringEnum].filter((x) => x !== undefined).length;
+    const known = typeOk && checks === 1 ? 'kb || ' : '';
     const c: string[] = [];
     // stringValidator stops at its first failure.
     const chain: string[] = [];
     if (f.maxLength !== undefined) {
       const m = num(f.maxLength);
-      chain.push(`if (v.length > ${m} && runeCount(v) > ${m}) H.tooLong(p, v, ${m});`);
+      chain.push(`if (${known}v.length > ${m} && runeCount(v) > ${m}) H.tooLong(p, v, ${m});`);
     }
     if (f.minLength !== undefined) {
       const m = num(f.minLength);
-      chain.push(`if (v.length < ${m} || runeCount(v) < ${m}) H.tooShort(p, v, ${m});`);
+      chain.push(`if (${known}v.length < ${m} || runeCount(v) < ${m}) H.tooShort(p, v, ${m});`);
     }
-    if (f.pattern !== undefined) chain.push(`if (!${ref(f.pattern)}(v)) H.pattern(p, v, ${JSON.stringify(f.patternMsg)});`);
+    if (f.pattern !== undefined) chain.push(`if (${known}!${ref(f.pattern)}(v)) H.pattern(p, v, ${JSON.stringify(f.patternMsg)});`);
     if (chain.length > 0) c.push(chain.join('\nelse '));
-    if (f.format !== undefined) c.push(`if (!${ref(f.format)}(v)) H.format(p, v, ${JSON.stringify(f.formatName)});`);
-    if (f.stringEnum !== undefined) c.push(`if (!${ref(f.stringEnum)}.has(v)) H.enum(p, v, ${ref(f.enumValues)});`);
+    if (f.format !== undefined) c.push(`if (${known}!${ref(f.format)}(v)) H.format(p, v, ${JSON.stringify(f.formatName)});`);
+    if (f.stringEnum !== undefined) c.push(`if (${known}!${ref(f.stringEnum)}.has(v)) H.enum(p, v, ${ref(f.enumValues)});`);
     return c.join('\n');
   };
 

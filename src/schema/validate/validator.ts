@@ -290,26 +290,26 @@ interface Env {
 /** The generated error pass's reporting: the errors the nodes below would push, into env.current. */
 function errorSink(env: Env): ErrorSink {
   // The error pass never names a value with a leading '.' (it hands such values to the detailed
-  // nodes), so each name is its own field path.
+  // nodes), so each name is its own field path. Each error is built whole, its field in the
+  // literal rather than added after: one object shape per kind of error.
   const push = (e: OpenAPIError) => {
-    if (e.name !== '') e.field = e.name;
     env.current!.errs.push(e);
   };
   return {
-    tooLong: (name, v, max) => push({ code: 'TooLong', name, value: v, valid: max, message: msg.tooLong(name, max) }),
-    tooShort: (name, v, min) => push({ code: 'TooShort', name, value: v, valid: min, message: msg.tooShort(name, min) }),
-    pattern: (name, v, pattern) => push({ code: 'Pattern', name, value: v, message: msg.pattern(name, pattern) }),
-    format: (name, v, format) => push({ code: 'InvalidType', name, value: v, message: msg.typeFailWithData(name, format, v) }),
-    type: (name, typeName, data) => push({ code: 'InvalidType', name, value: data, message: msg.typeFailWithData(name, typeName, data) }),
-    enum: (name, v, values) => push({ code: 'Enum', name, value: v, values, message: msg.enum(name, values) }),
+    tooLong: (name, v, max) => push({ code: 'TooLong', name, field: name, value: v, valid: max, message: msg.tooLong(name, max) }),
+    tooShort: (name, v, min) => push({ code: 'TooShort', name, field: name, value: v, valid: min, message: msg.tooShort(name, min) }),
+    pattern: (name, v, pattern) => push({ code: 'Pattern', name, field: name, value: v, message: msg.pattern(name, pattern) }),
+    format: (name, v, format) => push({ code: 'InvalidType', name, field: name, value: v, message: msg.typeFailWithData(name, format, v) }),
+    type: (name, typeName, data) => push({ code: 'InvalidType', name, field: name, value: data, message: msg.typeFailWithData(name, typeName, data) }),
+    enum: (name, v, values) => push({ code: 'Enum', name, field: name, value: v, values, message: msg.enum(name, values) }),
     checked: (name, numType, numFormat) => push({ code: 'Composite', name: '', value: undefined, message: rangeMessage('Checked', numType, numFormat, name) }),
-    multipleOf: (name, v, factor) => push({ code: 'MultipleOf', name, value: v, message: msg.multipleOf(name, factor) }),
-    min: (name, v, excl, m) => push({ code: 'Min', name, value: v, message: excl ? msg.minExc(name, m) : msg.minInc(name, m) }),
-    max: (name, v, excl, m) => push({ code: 'Max', name, value: v, message: excl ? msg.maxExc(name, m) : msg.maxInc(name, m) }),
-    minItems: (name, n, min) => push({ code: 'MinItems', name, value: n, valid: min, message: msg.minItems(name, min) }),
-    maxItems: (name, n, max) => push({ code: 'MaxItems', name, value: n, valid: max, message: msg.maxItems(name, max) }),
-    tooFewProperties: (name, n, min) => push({ code: 'TooFewProperties', name, value: n, valid: min, message: msg.tooFewProperties(name, min) }),
-    tooManyProperties: (name, n, max) => push({ code: 'TooManyProperties', name, value: n, valid: max, message: msg.tooManyProperties(name, max) }),
+    multipleOf: (name, v, factor) => push({ code: 'MultipleOf', name, field: name, value: v, message: msg.multipleOf(name, factor) }),
+    min: (name, v, excl, m) => push({ code: 'Min', name, field: name, value: v, message: excl ? msg.minExc(name, m) : msg.minInc(name, m) }),
+    max: (name, v, excl, m) => push({ code: 'Max', name, field: name, value: v, message: excl ? msg.maxExc(name, m) : msg.maxInc(name, m) }),
+    minItems: (name, n, min) => push({ code: 'MinItems', name, field: name, value: n, valid: min, message: msg.minItems(name, min) }),
+    maxItems: (name, n, max) => push({ code: 'MaxItems', name, field: name, value: n, valid: max, message: msg.maxItems(name, max) }),
+    tooFewProperties: (name, n, min) => push({ code: 'TooFewProperties', name, field: name, value: n, valid: min, message: msg.tooFewProperties(name, min) }),
+    tooManyProperties: (name, n, max) => push({ code: 'TooManyProperties', name, field: name, value: n, valid: max, message: msg.tooManyProperties(name, max) }),
     required: (p, k) => {
       if (k.includes(': ')) env.current!.colonKey = true;
       const name = `${p}.${k}`;
