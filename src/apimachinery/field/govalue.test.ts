@@ -37,6 +37,11 @@ test('goQuote matches strconv.Quote', () => {
     ['😀', '"😀"'],
     ['\u{e0001}', '"\\U000e0001"'],
     ['<&>', '"<&>"'],
+    // Both sides of the 64-character cut between the loop and the regex.
+    [' ~'.repeat(32), `"${' ~'.repeat(32)}"`],
+    [' ~'.repeat(32) + '"', `"${' ~'.repeat(32)}\\""`],
+    ['x'.repeat(63) + '\x7f', `"${'x'.repeat(63)}\\x7f"`],
+    ['x'.repeat(64) + '\\', `"${'x'.repeat(64)}\\\\"`],
   ];
   for (const [s, want] of table) assert.equal(goQuote(s), want, s);
 });

@@ -30,9 +30,22 @@ const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 // Printable ASCII other than `"` and `\`: strconv.Quote copies such a string unchanged.
 const plainASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
+/**
+ * plainASCII.test(s): a loop over short strings, which costs a fraction of a regex call (error
+ * messages quote a value each; most are short).
+ */
+function isPlainASCII(s: string): boolean {
+  if (s.length > 64) return plainASCII.test(s);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
+  }
+  return true;
+}
+
 /** Go's strconv.Quote for a string (%q): Go escapes, non-printable runes as \x, \u or \U. */
 export function goQuote(s: string): string {
-  if (plainASCII.test(s)) return `"${s}"`;
+  if (isPlainASCII(s)) return `"${s}"`;
   let out = '"';
   for (const ch of s) {
     const cp = ch.codePointAt(0)!;

@@ -124,7 +124,14 @@ export function isDateTime(s: string): boolean {
     return m[4]! <= '23' && m[5]! <= '59' && m[6]! <= '59';
   }
   // On ASCII the pattern above accepts exactly what the split does.
-  return nonASCII.test(s) && isDateTimeSplit(s);
+  return hasNonASCII(s) && isDateTimeSplit(s);
+}
+
+/** nonASCII.test(s), by a loop on short strings (cheaper than a regex call). */
+function hasNonASCII(s: string): boolean {
+  if (s.length > 64) return nonASCII.test(s);
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return true;
+  return false;
 }
 
 /** isDateTime as strfmt writes it: lower-case, split on 't', check the first two parts. */
