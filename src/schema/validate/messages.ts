@@ -106,13 +106,20 @@ interface EnumTexts {
 // validator passes the schema's own array, so the key lives as long as the compiled schema).
 const enumTextCache = new WeakMap<readonly unknown[], EnumTexts>();
 
+// The last enum looked up: an Enum error asks twice in a row (its message, then its field error).
+let lastValues: readonly unknown[] | undefined;
+let lastTexts: EnumTexts | undefined;
+
 function enumTexts(values: readonly unknown[]): EnumTexts {
+  if (values === lastValues) return lastTexts!;
   let t = enumTextCache.get(values);
   if (t === undefined) {
     const strings = values.map((v) => (typeof v === 'string' ? v : goJSONMarshal(v)));
     t = { slice: '[' + strings.join(' ') + ']', detail: supportedValuesDetail(strings) };
     enumTextCache.set(values, t);
   }
+  lastValues = values;
+  lastTexts = t;
   return t;
 }
 
