@@ -98,6 +98,8 @@ const ODD_VALUES: unknown[] = [
   { a: 1 },
   { name: 'x' },
   { constructor: 1, toString: 'x' },
+  // No prototype: no inherited constructor (the GoFloat test then asks instanceof).
+  Object.assign(Object.create(null) as object, { name: 'x', a: 1 }),
   JSON.parse('{"__proto__": {"a": 1}}'),
 ];
 

@@ -259,7 +259,7 @@ export function generateFastChecks<N>(
     if (arr !== undefined || obj !== undefined) {
       out.push(`case 'object':`);
       if (arr !== undefined) out.push(`if (Array.isArray(v)) {\n${arr}\nreturn;\n}`);
-      if (obj !== undefined) out.push(`if (v !== null && !Array.isArray(v) && !(v instanceof GoFloat)) {\n${obj}\nreturn;\n}`);
+      if (obj !== undefined) out.push(`if (v !== null && !Array.isArray(v) && !isGoFloat(v)) {\n${obj}\nreturn;\n}`);
       out.push('break;');
     }
     out.push('}');
@@ -499,7 +499,7 @@ export function generateFastChecks<N>(
       `case 'string': {\n${str}\n}`,
       `case 'number':\nif (Number.isSafeInteger(v) && (v !== 0 || 1 / v > 0)) {\n${int}\n}\n{\n${float}\n}`,
       `case 'boolean': {\n${bool}\n}`,
-      `case 'object':\nif (v === null) ${nul}\nif (Array.isArray(v)) {\n${arr}\n}\nif (v instanceof GoFloat) return ${slow};\n{\n${obj}\n}`,
+      `case 'object':\nif (v === null) ${nul}\nif (Array.isArray(v)) {\n${arr}\n}\nif (isGoFloat(v)) return ${slow};\n{\n${obj}\n}`,
       `case 'bigint': return ${slow};`,
       '}',
       nul,
@@ -509,7 +509,11 @@ export function generateFastChecks<N>(
   fnOf(root);
   const decls = refs.map((_, i) => `const R${i} = R[${i}];`).join('\n');
   const all = [...ids.values()].map((id) => `[${id}, e${id.slice(1)}]`);
-  const src = `"use strict";\nconst fail = (id, v, k) => T.fail(id, v, k);\n${decls}\n${fns.join('\n')}\nreturn [${all.join(', ')}];`;
+  // `v instanceof GoFloat` with GoFloat a variable is a generic instanceof (no constant to fold):
+  // it costs more than the rest of a small object's check. A plain object is ruled out first by
+  // its inherited constructor: a GoFloat's is GoFloat, and decoded data holds no functions, so no
+  // own `constructor` property can equal Object.
+  const src = `"use strict";\nconst fail = (id, v, k) => T.fail(id, v, k);\nconst isGoFloat = (v) => v.constructor !== Object && v instanceof GoFloat;\n${decls}\n${fns.join('\n')}\nreturn [${all.join(', ')}];`;
   // Every schema-derived value enters through R; the source holds only literals made safe above.
   type Fns = [(v: unknown) => boolean, (v: unknown, p: string, kb: boolean) => void][];
   type Make = (g: typeof GoFloat, rc: typeof runeCount, t: FailTrail, h: ErrorSink, r: unknown[]) => Fns;
