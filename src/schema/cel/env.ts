@@ -6,27 +6,19 @@
  * numeric comparisons, optional types, free has(), cel-go's program optimisation, the four AST
  * validators, the per-call cost limit, and `self` / `oldSelf` typed from the schema.
  *
+ * The environment itself is kubernetesEnvOptions() (src/cel/kubernetes-env.ts) at the latest
+ * version; this module adds the rule variables and the schema's object types and sizes.
+ *
  * One RuleEnv is built per schema node with rules; compiling a rule parses, checks (with the
  * validators), estimates the cost with Kubernetes' call estimator and the schema's sizes, and plans.
  */
-import { check, type CheckedExpr } from '../../cel/check/checker.ts';
-import { estimateCost, type CostEstimate } from '../../cel/check/cost.ts';
-import { CheckEnv } from '../../cel/check/env.ts';
-import { kubernetesCallCost } from '../../cel/check/kubernetes-cost.ts';
+import type { CheckedExpr } from '../../cel/check/checker.ts';
+import type { CostEstimate } from '../../cel/check/cost.ts';
 import { optionalOf, type Type } from '../../cel/check/types.ts';
-import { kubernetesValidators } from '../../cel/check/validators.ts';
-import { libraryOverloads, type RtOverload } from '../../cel/eval/dispatch.ts';
-import { actualSize } from '../../cel/eval/planner.ts';
+import { Env, type Program } from '../../cel/index.ts';
+import { kubernetesEnvOptions } from '../../cel/kubernetes-env.ts';
 import { RegexSyntaxError, compileRegex } from '../../cel/lib/re2.ts';
 import type { Expr } from '../../cel/syntax/ast.ts';
-import { type Val, isError } from '../../cel/eval/values.ts';
-import { Env, extensionLibraries, type Library, type Program } from '../../cel/index.ts';
-import { kubernetesLibraries, kubernetesTypeNames, withKubernetesTypes } from '../../cel/lib/kubernetes/index.ts';
-import { optionalLibrary, standardLibrary } from '../../cel/lib/std/decls.ts';
-import { stdImpls } from '../../cel/lib/std/impl.ts';
-import type { Constant } from '../../cel/syntax/ast.ts';
-import { LISTS_MACROS, OPTIONAL_MACROS, STANDARD_MACROS, TWO_VAR_MACROS } from '../../cel/syntax/macros.ts';
-import { parse, type ParseOptions } from '../../cel/syntax/parser.ts';
 import { assignTypeNames, declSizeEstimator, declTypeAt, declTypeProvider, unboundedKeyword, type DeclType } from './types.ts';
 
 /** celconfig.PerCallLimit: the runtime cost limit of one rule evaluation. */
@@ -35,36 +27,6 @@ export const PER_CALL_LIMIT = 1_000_000;
 export const RUNTIME_CEL_COST_BUDGET = 10_000_000;
 /** celconfig.MaxEvaluatedMessageExpressionSizeBytes. */
 export const MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES = 5 * 1024;
-
-/** The libraries of the base environment, in Kubernetes' order. */
-export const baseLibraries: readonly Library[] = [
-  extensionLibraries.regex,
-  extensionLibraries.stringsV2,
-  extensionLibraries.sets,
-  extensionLibraries.comprehensions,
-  extensionLibraries.lists,
-  ...kubernetesLibraries,
-];
-
-const converts = (ids: Record<string, string>) => (c: Constant): boolean => {
-  const id = ids[c.kind];
-  if (!id) return true;
-  return !isError(stdImpls.get(id)!.impl((c as { value: unknown }).value as Val));
-};
-
-const validators = {
-  ...kubernetesValidators({
-    durationLiteral: converts({ string: 'string_to_duration', duration: 'duration_to_duration' }),
-    timestampLiteral: converts({ string: 'string_to_timestamp', int: 'int64_to_timestamp' }),
-  }),
-  homogeneousExemptFunctions: ['format'],
-};
-
-/**
- * The macros of the base environment: the standard ones, optionals, two-variable comprehensions and
- * ext.Lists' sortBy. Not cel.bind: Kubernetes does not install ext.Bindings.
- */
-const parseOptions: ParseOptions = { macros: [...STANDARD_MACROS, ...OPTIONAL_MACROS, ...TWO_VAR_MACROS, ...LISTS_MACROS] };
 
 /** Whether a "major.minor" compatibility version (undefined: the current one) is at least major.minor. */
 function atLeast(v: string | undefined, major: number, minor: number): boolean {
@@ -82,26 +44,6 @@ let typeNameCounter = 0;
 function uniqueSelfTypeName(): string {
   return `selfType${typeNameCounter++}`;
 }
-
-// ---- Kubernetes' runtime call costs for the strings extension ---------------------------------
-// library.CostEstimator.CallCost (installed by StrictCostOpt) charges string traversals for these
-// strings-extension functions, which cel-go alone charges 1. Re-registering the overloads with
-// those costs (rather than an Env-wide callCost hook) keeps the planner's fast paths.
-
-const traversal = (n: number, factor = 0.1) => Math.ceil(n * factor);
-const STRING_COSTS: Record<string, (args: Val[], result: Val) => number> = {
-  lowerAscii: (a) => traversal(actualSize(a[0]!)),
-  upperAscii: (a) => traversal(actualSize(a[0]!)),
-  substring: (a) => traversal(actualSize(a[0]!)),
-  trim: (a) => traversal(actualSize(a[0]!)),
-  replace: (a) => traversal(actualSize(a[0]!), 0.2),
-  split: (a) => traversal(actualSize(a[0]!), 0.2),
-  join: (_a, r) => traversal(actualSize(r), 0.2),
-};
-
-const stringCostOverloads: RtOverload[] = libraryOverloads(extensionLibraries.stringsV2)
-  .filter((o) => STRING_COSTS[o.name] !== undefined)
-  .map((o) => ({ ...o, cost: STRING_COSTS[o.name] }));
 
 /**
  * cel-go compiles constant regular expressions when the program is planned (Kubernetes' regex
@@ -181,7 +123,6 @@ export class RuleEnv {
   /** The declared type of self, with object types named. */
   readonly selfType: DeclType;
   private readonly env: Env;
-  private readonly checkEnv: CheckEnv;
   private readonly sizes: ReturnType<typeof declSizeEstimator>;
 
   /**
@@ -191,34 +132,15 @@ export class RuleEnv {
     this.selfType = assignTypeNames(declType, uniqueSelfTypeName());
     const selfCel: Type = this.selfType.celType;
     const variables: Record<string, Type> = { self: selfCel, oldSelf: optionalOldSelf ? optionalOf(selfCel) : selfCel };
-    const provider = withKubernetesTypes(declTypeProvider(this.selfType, undefined, atLeast(compatibilityVersion, 1, 31)));
-    this.env = new Env({
-      variables,
-      libraries: [...baseLibraries],
-      provider,
-      typeNames: kubernetesTypeNames,
-      crossTypeNumericComparisons: true,
-      presenceTestHasCost: false,
-      costLimit: perCallLimit,
-      optimize: true,
-    });
-    this.env.addOverloads(stringCostOverloads);
-    this.checkEnv = new CheckEnv({
-      provider,
-      crossTypeNumericComparisons: true,
-      libraries: [standardLibrary, optionalLibrary, ...baseLibraries],
-      variables,
-      validators,
-    });
+    const provider = declTypeProvider(this.selfType, undefined, atLeast(compatibilityVersion, 1, 31));
+    this.env = new Env({ ...kubernetesEnvOptions({ provider, costLimit: perCallLimit }), variables });
     this.sizes = declSizeEstimator(this.selfType);
   }
 
   /** Parse, check, estimate and plan one expression. */
   compile(source: string): CompileOutcome {
-    const p = parse(source, parseOptions);
-    if (!p.parsed) return { issues: p.issues.toString() };
-    const c = check(p.parsed, this.checkEnv);
-    if (!c.checked) return { issues: c.issues.toString() };
+    const c = this.env.check(source);
+    if (!c.checked) return { issues: c.issues! };
     const bad = constantRegexError(c.checked.expr);
     if (bad !== undefined) return { instantiationError: bad, checked: c.checked };
     const unbounded = new Map<string, UnboundedSize>();
@@ -234,7 +156,7 @@ export class RuleEnv {
       }
       return r;
     };
-    const cost = estimateCost(c.checked, { sizeEstimator, callCost: kubernetesCallCost, presenceTestHasCost: false });
+    const cost = this.env.estimateCost(c.checked, { sizeEstimator });
     return { program: this.env.planChecked(c.checked), checked: c.checked, cost, unbounded: [...unbounded.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
   }
 }

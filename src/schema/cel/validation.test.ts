@@ -127,3 +127,35 @@ test('set and map lists compare as Kubernetes compares them; + unions and merges
   const r = v.validate({ s1: ['a', 'b'], s2: ['b', 'a'], m: [{ k: 'x', v: 1 }, { k: 'y', v: 2 }] });
   assert.deepEqual(r.errors, []);
 });
+
+test('list types decide == with the left operand, inside maps and under in; has() on invalid data is an error', () => {
+  const v = compileCELValidator(
+    newStructural({
+      type: 'object',
+      properties: {
+        a: { type: 'object', additionalProperties: { type: 'array', items: { type: 'integer' }, 'x-kubernetes-list-type': 'set' } },
+        b: { type: 'object', additionalProperties: { type: 'array', items: { type: 'integer' }, 'x-kubernetes-list-type': 'set' } },
+      },
+      'x-kubernetes-validations': [
+        { rule: 'self.a == self.b', message: 'maps compare their set values as sets' },
+        { rule: 'self.a.s in [[2, 1]]', message: 'membership uses the set semantics' },
+        { rule: '[2, 1] != self.a.s', message: 'a literal on the left keeps order' },
+        { rule: 'self.a.s + [3, 1] == [1, 2, 3]', message: 'set + unions' },
+      ],
+    }),
+    false,
+  )!;
+  assert.deepEqual(v.validate({ a: { s: [1, 2] }, b: { s: [2, 1] } }).errors, []);
+  assert.deepEqual(
+    v.validate({ a: { s: [1, 2] }, b: { s: [2, 3] } }).errors.map(errorString),
+    ['<nil>: Invalid value: maps compare their set values as sets'],
+  );
+
+  const h = compileCELValidator(
+    newStructural({ type: 'object', properties: { i: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: 'has(self.i)', message: 'i is required' }] }),
+    false,
+  )!;
+  assert.deepEqual(h.validate({ i: 1 }).errors, []);
+  assert.deepEqual(h.validate({}).errors.map(errorString), ['<nil>: Invalid value: i is required']);
+  assert.deepEqual(h.validate({ i: 'x' }).errors.map(errorString), ['<nil>: Invalid value: "object": invalid data, expected int, got string evaluating rule: i is required']);
+});

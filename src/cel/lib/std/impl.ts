@@ -28,7 +28,6 @@ import {
   checkInt,
   checkUint,
   compare,
-  equals,
   equality,
   listBehaviorOf,
   listContains,
