@@ -67,7 +67,11 @@ export function select(c: Val, field: string): Val {
 
 /** `has(c.f)`. */
 export function has(c: Val, field: string): Val {
-  if (c instanceof CelMap) return c.m instanceof LazyFields ? c.m.testPresence(field) : c.m.has(field);
+  if (c instanceof CelMap) {
+    const m = c.m;
+    // Plain maps first: the constructor check is cheaper than instanceof's prototype walk.
+    return m.constructor === Map || !(m instanceof LazyFields) ? m.has(field) : m.testPresence(field);
+  }
   if (c instanceof CelError || c instanceof Unknown) return c;
   if (c instanceof Optional) {
     if (c.value === undefined) return false;

@@ -413,16 +413,19 @@ export interface ListBehavior {
 }
 
 const listBehaviors = new WeakMap<readonly Val[], ListBehavior>();
+/** Whether any list ever carried a behaviour: until then list operations skip the lookup. */
+let listBehaviorsInUse = false;
 
 /** Attaches behaviour b to list l (before it is handed to a program); returns l. */
 export function withListBehavior(l: readonly Val[], b: ListBehavior): readonly Val[] {
+  listBehaviorsInUse = true;
   listBehaviors.set(l, b);
   return l;
 }
 
 /** The behaviour attached to list l, if any. */
 export function listBehaviorOf(l: readonly Val[]): ListBehavior | undefined {
-  return listBehaviors.get(l);
+  return listBehaviorsInUse ? listBehaviors.get(l) : undefined;
 }
 
 /**
@@ -445,7 +448,7 @@ export function equality(a: Val, b: Val): boolean | CelError {
   if (typeof a !== 'object' || a === null) return b instanceof CelError ? b : equals(a, b);
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    const lb = listBehaviors.get(a);
+    const lb = listBehaviorsInUse ? listBehaviors.get(a) : undefined;
     if (lb !== undefined) return lb.equal(a, b);
     for (let i = 0; i < a.length; i++) {
       const r = equality(a[i], b[i]);
@@ -502,7 +505,7 @@ export function equals(a: Val, b: Val): boolean {
   if (a instanceof Uint) return numericCompare(a, b) === 0;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    const lb = listBehaviors.get(a);
+    const lb = listBehaviorsInUse ? listBehaviors.get(a) : undefined;
     if (lb !== undefined) return lb.equal(a, b) === true;
     for (let i = 0; i < a.length; i++) if (!equals(a[i], b[i])) return false;
     return true;
