@@ -5,6 +5,11 @@
  * optionals, error values and unknowns. Equality and ordering follow the spec (numbers compare
  * across int/uint/double). Nothing here throws on bad data: failures are `CelError` values carrying
  * cel-go's messages.
+ *
+ * Values supplied as data (custom-resource objects) may bring their own semantics, as cel-go's
+ * custom ref.Val types do: a list may carry a ListBehavior (its own `==`, `in` and `+`; Kubernetes'
+ * set and map lists), a map's entries may be LazyFields (converted on access, with a presence test
+ * that can yield an error).
  */
 
 /** An unsigned 64-bit integer (CEL `uint`). */
