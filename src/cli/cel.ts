@@ -32,6 +32,7 @@ import {
 } from '../cel/check/types.ts';
 import { JSONSyntaxError, parseJSONToCel } from '../cel/eval/json.ts';
 import { CelMap, type Val, toJSON } from '../cel/eval/values.ts';
+import { macrosForLibraries } from '../cel/syntax/macros.ts';
 import { Env, KUBERNETES_PER_CALL_LIMIT, allExtensionLibraries, kubernetesEnvOptions, typeDisplay, type EnvOptions } from '../cel/index.ts';
 
 const usage = `usage: crd-apiserver cel eval 'EXPR' [--vars JSON] [--cost-limit N]
@@ -181,7 +182,10 @@ function cliEnvOptions(variables: Record<string, Type>, costLimit?: number): Env
   for (const l of k8s.libraries ?? []) for (const f of l.functions) have.add(f.name);
   // Add only extension libraries none of whose functions Kubernetes already declares (strings v2 stays).
   const extra = allExtensionLibraries.filter((l) => l.functions.every((f) => !have.has(f.name)));
-  return { ...k8s, variables, libraries: [...(k8s.libraries ?? []), ...extra] };
+  const libraries = [...(k8s.libraries ?? []), ...extra];
+  // Macros of every installed library (cel.bind, math.greatest, ...), not only Kubernetes' own.
+  const macros = macrosForLibraries(libraries.flatMap((l) => l.macros ?? []));
+  return { ...k8s, variables, libraries, parse: { ...k8s.parse, macros } };
 }
 
 function checkCommand(expr: string, flags: Map<string, string>): number {
