@@ -1,7 +1,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { StatusError } from '../apimachinery/status.ts';
-import { openTempStore, widget, widgetInfo, widgetStore, type TempStore } from './testing.ts';
+import { openTempStore, rejectsStatus, widget, widgetInfo, widgetStore, type TempStore } from './testing.ts';
 import type { GenericStore } from './generic-store.ts';
 import type { Obj } from './rest.ts';
 
@@ -9,19 +9,6 @@ function meta(o: Obj): Record<string, any> {
   return o.metadata as Record<string, any>;
 }
 
-async function rejectsStatus(p: Promise<unknown>, code: number, reason: string, message?: string | RegExp): Promise<StatusError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof StatusError, `expected StatusError, got ${e}`);
-    assert.equal(e.code, code, e.message);
-    assert.equal(e.reason, reason, e.message);
-    if (typeof message === 'string') assert.equal(e.message, message);
-    else if (message) assert.match(e.message, message);
-    return e;
-  }
-  assert.fail('expected a rejection');
-}
 
 describe('generic store: create', () => {
   let t: TempStore;

@@ -1,25 +1,12 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { StatusError } from '../apimachinery/status.ts';
-import { openTempStore, widget, widgetStore, type TempStore } from './testing.ts';
+import { openTempStore, rejectsStatus, widget, widgetStore, type TempStore } from './testing.ts';
 import type { GenericStore } from './generic-store.ts';
 import type { Obj } from './rest.ts';
 
 const names = (items: Obj[]) => items.map((o) => (o.metadata as { name: string }).name);
 
-async function rejectsStatus(p: Promise<unknown>, code: number, reason: string, message?: string | RegExp): Promise<StatusError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof StatusError, `expected StatusError, got ${e}`);
-    assert.equal(e.code, code, e.message);
-    assert.equal(e.reason, reason, e.message);
-    if (typeof message === 'string') assert.equal(e.message, message);
-    else if (message) assert.match(e.message, message);
-    return e;
-  }
-  assert.fail('expected a rejection');
-}
 
 describe('list', () => {
   let t: TempStore;

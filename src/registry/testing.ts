@@ -3,6 +3,7 @@
  * custom-resource store for a `Widget` kind (widgets.example.com/v1), with status and scale
  * subresources and a selectable field.
  */
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import type { Store } from '../storage/store.ts';
 import { CustomResourceStrategy, type CustomResourceHooks } from './customresource/strategy.ts';
 import { GenericStore, type GenericStoreConfig } from './generic-store.ts';
 import type { Obj, ResourceInfo } from './rest.ts';
+import { StatusError } from '../apimachinery/status.ts';
 
 export interface TempStore {
   store: Store;
@@ -73,4 +75,19 @@ export function widget(name: string, extra: Partial<Obj> & { labels?: Record<str
     spec: { color: 'blue', replicas: 1 },
     ...rest,
   };
+}
+
+/** Asserts that p rejects with a StatusError of this code and reason (and message, if given); returns it. */
+export async function rejectsStatus(p: Promise<unknown>, code: number, reason: string, message?: string | RegExp): Promise<StatusError> {
+  try {
+    await p;
+  } catch (e) {
+    assert.ok(e instanceof StatusError, `expected StatusError, got ${e}`);
+    assert.equal(e.code, code, e.message);
+    assert.equal(e.reason, reason, e.message);
+    if (typeof message === 'string') assert.equal(e.message, message);
+    else if (message) assert.match(e.message, message);
+    return e;
+  }
+  assert.fail('expected a rejection');
 }
