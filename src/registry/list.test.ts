@@ -1,6 +1,5 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { StatusError } from '../apimachinery/status.ts';
 import { openTempStore, rejectsStatus, widget, widgetStore, type TempStore } from './testing.ts';
 import type { GenericStore } from './generic-store.ts';
 import type { Obj } from './rest.ts';
