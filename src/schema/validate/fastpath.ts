@@ -98,6 +98,8 @@ export class FailTrail {
    */
   listBad = false;
   listsUnknown = false;
+  /** Set by the error pass: it went below a key containing `: ` (see validator.ts toFieldErrors). */
+  colonKey = false;
   reset(): void {
     for (let i = 0; i < this.n; i++) this.values[i] = undefined;
     this.n = 0;
@@ -124,8 +126,7 @@ const TRAIL_MAX = 64;
 
 /**
  * The error pass's reporting (validator.ts): each pushes the error the detailed validator would
- * push for a value named p, with the same code, fields and message. Keys that make up a path are
- * given to `key` so that the caller learns of keys containing `: `.
+ * push for a value named p, with the same code, fields and message.
  */
 export interface ErrorSink {
   tooLong(p: string, v: string, max: number): void;
@@ -145,13 +146,17 @@ export interface ErrorSink {
   tooFewProperties(p: string, n: number, min: number): void;
   tooManyProperties(p: string, n: number, max: number): void;
   required(p: string, key: string): void;
-  key(k: string): void;
 }
 
 /** What generateFastChecks produces. */
 export interface GeneratedChecks<N> {
-  /** Per node: its trail id, its fast check, and its error pass (v known invalid, named p). */
-  nodes: Map<N, { id: number; fast: (v: unknown) => boolean; errors: (v: unknown, p: string, knownInvalid: boolean) => void }>;
+  /** Per node: its trail id and its fast check. */
+  nodes: Map<N, { id: number; fast: (v: unknown) => boolean }>;
+  /**
+   * The error pass: reports every error of a value at the root into the sink, as the detailed
+   * validator would, in its order.
+   */
+  report: (v: unknown) => void;
   /**
    * With `lists`: the root's fast check also rejects list-type set/map violations anywhere below,
    * so a true answer means the list-type checks would report nothing either. False when some node
@@ -162,6 +167,9 @@ export interface GeneratedChecks<N> {
 
 /** Enums up to this size are tested with `===` chains; larger ones with their Set. */
 const INLINE_ENUM = 8;
+
+/** Subtrees of up to this many nodes are written into their parent's error pass; larger ones get a function. */
+const INLINE_MAX = 64;
 
 const TWO53 = 9007199254740992;
 
@@ -217,86 +225,191 @@ export function generateFastChecks<N>(
     const body = genNode(n, f, `${slow}(v)`, num);
     if (body === null) trivial.add(id);
     fns.push(`function ${id}(v) {\n${body ?? 'return true;'}\n}`);
-    fns.push(`function e${num}(v, p, kb) {\nif (!kb && ${id}(v)) return;\n${genErrors(f, num)}\nT.listsUnknown = true;\n${ref(f.slowErrors)}(v, p);\n}`);
     return id;
   };
 
-  /** The error function of node n, for a child known to be invalid; null when n accepts everything. */
-  const errCall = (n: N): string | null => {
+  // --- The error pass: one inlined walk that reports every error where it finds it.
+  //
+  // As ajv does, a node's checks are written into its parent's code, so the path of a value is
+  // known while generating (static text, plus the loop's index or key variables): it is rendered
+  // only in the statement that reports an error. A subtree too large to inline becomes a function
+  // of (value, path) called where it occurs. Value kinds and schema features the pass does not
+  // translate (junctors, dependencies, tuple items, uniqueItems, enums of non-strings, GoFloat and
+  // bigint numbers) are checked with the node's fast check and, when it fails, handed with their
+  // path to the detailed validator, which reports them exactly.
+
+  let vars = 0;
+  const sizeMemo = new Map<N, number>();
+  /** The number of nodes in n's subtree, as the error pass would inline it (capped). */
+  const sizeOf = (n: N): number => {
+    let r = sizeMemo.get(n);
+    if (r === undefined) {
+      sizeMemo.set(n, INLINE_MAX + 1);
+      const f = factsOf(n);
+      r = 1;
+      if (f.items !== undefined) r += sizeOf(f.items);
+      if (f.additionalProperties !== undefined) r += sizeOf(f.additionalProperties);
+      for (const [, c] of f.properties) r += sizeOf(c);
+      r = Math.min(r, INLINE_MAX + 1);
+      sizeMemo.set(n, r);
+    }
+    return r;
+  };
+  const reportFns = new Map<string, string>();
+  /**
+   * The out-of-line error pass of node n, a function of (value, path): `full` for every kind of
+   * value, else for the kinds other than the node's primary one (see primaryOf).
+   */
+  const reportFnOf = (n: N, full: boolean): string => {
     const id = fnOf(n);
-    return trivial.has(id) ? null : `e${id.slice(1)}`;
+    const key = `${id}${full ? '' : '-rest'}`;
+    let name = reportFns.get(key);
+    if (name === undefined) {
+      name = `${full ? 'r' : 'o'}${id.slice(1)}`;
+      reportFns.set(key, name);
+      const f = factsOf(n);
+      fns.push(`function ${name}(v, p) {\n${kindSwitch(n, 'v', PathExpr.param('p'), full ? undefined : primaryOf(f))}\n}`);
+    }
+    return name;
+  };
+
+  /** Hands x (at path) to the detailed validator, which reports its errors; lists then need their own walk. */
+  const slowReport = (f: NodeFacts<N>, x: string, path: string): string => `{ T.listsUnknown = true; ${ref(f.slowErrors)}(${x}, ${path}); }`;
+
+  /**
+   * The kind of value the node's type expects, when its checks translate: written inline, with
+   * the other kinds (type errors, mostly) left to a function. Undefined when none (several types,
+   * or none, or checks the pass does not translate).
+   */
+  const primaryOf = (f: NodeFacts<N>): 'string' | 'bool' | 'int' | 'array' | 'object' | undefined => {
+    const t = f.typeOk;
+    const only = (k: number) => t.every((ok, i) => i === k || (k === 2 && i === 3) || ok !== true);
+    if (t[6] === true && only(6) && !f.objectSlow && f.enumValues === undefined) return 'object';
+    if (t[5] === true && only(5) && !f.sliceSlow && f.enumValues === undefined) return 'array';
+    if (t[4] === true && only(4) && stringChecks(f) !== undefined) return 'string';
+    if (t[1] === true && only(1) && f.enumValues === undefined) return 'bool';
+    if (t[2] === true && only(2) && !f.boundOutOfRange && boundChecks(f, true) !== undefined) return 'int';
+    return undefined;
   };
 
   /**
-   * The error pass of one node: for the value kinds whose checks translate directly (the type
-   * passes, no junctors), the errors in the detailed validator's order, then `return`; any other
-   * value falls through to the detailed validator.
+   * Appends to out the statements that report the errors of the value in variable x, at path,
+   * under node n. `inline`: n's checks may be written here (else its function is called).
    */
-  const genErrors = (f: NodeFacts<N>, id: number): string => {
-    if (f.hasDeps || junctors(f) !== '') return '';
+  const report = (n: N, x: string, path: PathExpr, out: string[], inline = true): void => {
+    const id = fnOf(n);
+    if (trivial.has(id)) return;
+    const f = factsOf(n);
+    const pe = path.render();
+    if (f.hasDeps || junctors(f) !== '') {
+      out.push(`if (!${id}(${x})) ${slowReport(f, x, pe)}`);
+      return;
+    }
+    // A function's path is never empty (inside it, properties are joined with '.'): the code for
+    // an empty path, at the root or under properties named '', is written out here.
+    if (path.empty) {
+      out.push(kindSwitch(n, x, path, undefined));
+      return;
+    }
+    const prim = primaryOf(f);
+    if (prim === undefined || (inline && sizeOf(n) > INLINE_MAX)) {
+      out.push(`${reportFnOf(n, true)}(${x}, ${pe});`);
+      return;
+    }
+    let test: string;
+    let checks: string;
+    switch (prim) {
+      case 'string':
+        test = `typeof ${x} === 'string'`;
+        checks = stringErrors(f, x, pe);
+        break;
+      case 'bool':
+        test = `typeof ${x} === 'boolean'`;
+        checks = '';
+        break;
+      case 'int':
+        test = `typeof ${x} === 'number' && Number.isSafeInteger(${x}) && (${x} !== 0 || 1 / ${x} > 0)`;
+        checks = numberErrors(f, true, x, pe);
+        break;
+      case 'array':
+        test = `Array.isArray(${x})`;
+        checks = arrayErrors(f, x, path, pe);
+        break;
+      case 'object':
+        test = `typeof ${x} === 'object' && ${x} !== null && !Array.isArray(${x}) && !isGoFloat(${x})`;
+        checks = objectErrors(f, x, path, pe);
+        break;
+    }
+    const rest = `${reportFnOf(n, false)}(${x}, ${pe});`;
+    out.push(checks === '' ? `if (!(${test})) ${rest}` : `if (${test}) {\n${checks}\n} else ${rest}`);
+  };
+
+  /** The node's checks for every kind of value but `skip` (a switch on typeof x). */
+  const kindSwitch = (n: N, x: string, path: PathExpr, skip: string | undefined): string => {
+    const f = factsOf(n);
+    const id = fnOf(n);
+    const pe = path.render();
+    const slow = slowReport(f, x, pe);
+    const guarded = `if (!${id}(${x})) ${slow}`;
     // A kind whose type check fails reports that first; the kind's own checks still run after it.
     const ok: boolean[] = [];
     const pre: string[] = [];
     for (let k = 0; k < 7; k++) {
       const tf = f.typeFail[k];
       ok[k] = f.typeOk[k] === true || (f.typeOk[k] === false && tf !== undefined);
-      pre[k] = f.typeOk[k] === false && tf !== undefined ? `H.type(p, ${JSON.stringify(tf[0])}, ${JSON.stringify(tf[1])});\n` : '';
+      pre[k] = f.typeOk[k] === false && tf !== undefined ? `H.type(${pe}, ${JSON.stringify(tf[0])}, ${JSON.stringify(tf[1])});\n` : '';
     }
-    const out: string[] = ['switch (typeof v) {'];
-    if (ok[4] && stringChecks(f) !== undefined) out.push(`case 'string': {\n${pre[4]}${stringErrors(f, f.typeOk[4] === true)}\nreturn;\n}`);
     const numbers = !f.boundOutOfRange;
-    const int = numbers && ok[2] && boundChecks(f, true) !== undefined ? pre[2] + numberErrors(f, true) : undefined;
-    const float = numbers && f.typeOk[3] === true && boundChecks(f, false) !== undefined ? numberErrors(f, false) : undefined;
-    if (int !== undefined || float !== undefined) {
-      out.push(`case 'number':`);
-      if (int !== undefined) out.push(`if (Number.isSafeInteger(v) && (v !== 0 || 1 / v > 0)) {\n${int}\nreturn;\n}`);
-      if (float !== undefined) out.push(`if (!Number.isSafeInteger(v) || (v === 0 && 1 / v < 0)) {\n${float}\nreturn;\n}`);
-      out.push('break;');
-    }
-    const arr = ok[5] && arrayChecks(f, id) !== undefined ? pre[5] + arrayErrors(f, id) : undefined;
-    const obj = ok[6] && objectChecks(f, id) !== undefined ? pre[6] + objectErrors(f, id) : undefined;
-    if (ok[1] && f.enumValues === undefined) out.push(`case 'boolean': {\n${pre[1]}return;\n}`);
-    if (arr !== undefined || obj !== undefined) {
-      out.push(`case 'object':`);
-      if (arr !== undefined) out.push(`if (Array.isArray(v)) {\n${arr}\nreturn;\n}`);
-      if (obj !== undefined) out.push(`if (v !== null && !Array.isArray(v) && !isGoFloat(v)) {\n${obj}\nreturn;\n}`);
-      out.push('break;');
-    }
-    out.push('}');
-    return out.join('\n');
+    const kind = (k: string, code: () => string): string => (k === skip ? '' : code());
+    const str = kind('string', () => (ok[4] && stringChecks(f) !== undefined ? pre[4] + stringErrors(f, x, pe) : guarded));
+    const int = kind('int', () => (numbers && ok[2] && boundChecks(f, true) !== undefined ? pre[2] + numberErrors(f, true, x, pe) : guarded));
+    const float = numbers && f.typeOk[3] === true && boundChecks(f, false) !== undefined ? numberErrors(f, false, x, pe) : guarded;
+    const bool = kind('bool', () => (ok[1] && f.enumValues === undefined ? pre[1] : guarded));
+    const arr = kind('array', () => (ok[5] && !f.sliceSlow && f.enumValues === undefined ? pre[5] + arrayErrors(f, x, path, pe) : guarded));
+    const obj = kind('object', () => (ok[6] && !f.objectSlow && f.enumValues === undefined ? pre[6] + objectErrors(f, x, path, pe) : guarded));
+    // null (and undefined): only the type and enum checks run, so the verdict is the node's constant.
+    const nul = f.nullValid ? '' : slow;
+    return [
+      `switch (typeof ${x}) {`,
+      `case 'string': {\n${str}\nbreak;\n}`,
+      `case 'number':\nif (Number.isSafeInteger(${x}) && (${x} !== 0 || 1 / ${x} > 0)) {\n${int}\n} else {\n${float}\n}\nbreak;`,
+      `case 'boolean': {\n${bool}\nbreak;\n}`,
+      `case 'object':\nif (${x} === null) {\n${nul}\n} else if (Array.isArray(${x})) {\n${arr}\n} else if (isGoFloat(${x})) {\n${guarded}\n} else {\n${obj}\n}\nbreak;`,
+      `case 'bigint': ${guarded}\nbreak;`,
+      `default: ${nul}`,
+      '}',
+    ].join('\n');
   };
 
-  /**
-   * `typeOk`: strings pass the type check, so a string known invalid here (kb) fails one of these
-   * checks; when there is only one, it is not run again (a format or pattern costs the most).
-   */
-  const stringErrors = (f: NodeFacts<N>, typeOk: boolean): string => {
-    const checks = [f.maxLength, f.minLength, f.pattern, f.format, f.stringEnum].filter((x) => x !== undefined).length;
-    const known = typeOk && checks === 1 ? 'kb || ' : '';
+  const stringErrors = (f: NodeFacts<N>, x: string, pe: string): string => {
     const c: string[] = [];
     // stringValidator stops at its first failure.
     const chain: string[] = [];
     if (f.maxLength !== undefined) {
       const m = num(f.maxLength);
-      chain.push(`if (${known}v.length > ${m} && runeCount(v) > ${m}) H.tooLong(p, v, ${m});`);
+      chain.push(`if (${x}.length > ${m} && runeCount(${x}) > ${m}) H.tooLong(${pe}, ${x}, ${m});`);
     }
     if (f.minLength !== undefined) {
       const m = num(f.minLength);
-      chain.push(`if (${known}v.length < ${m} || runeCount(v) < ${m}) H.tooShort(p, v, ${m});`);
+      chain.push(`if (${x}.length < ${m} || runeCount(${x}) < ${m}) H.tooShort(${pe}, ${x}, ${m});`);
     }
-    if (f.pattern !== undefined) chain.push(`if (${known}!${ref(f.pattern)}(v)) H.pattern(p, v, ${JSON.stringify(f.patternMsg)});`);
+    if (f.pattern !== undefined) chain.push(`if (!${ref(f.pattern)}(${x})) H.pattern(${pe}, ${x}, ${JSON.stringify(f.patternMsg)});`);
     if (chain.length > 0) c.push(chain.join('\nelse '));
-    if (f.format !== undefined) c.push(`if (${known}!${ref(f.format)}(v)) H.format(p, v, ${JSON.stringify(f.formatName)});`);
-    if (f.stringEnum !== undefined) c.push(`if (${known}!${ref(f.stringEnum)}.has(v)) H.enum(p, v, ${ref(f.enumValues)});`);
+    if (f.format !== undefined) c.push(`if (!${ref(f.format)}(${x})) H.format(${pe}, ${x}, ${JSON.stringify(f.formatName)});`);
+    if (f.stringEnum !== undefined) {
+      const test =
+        f.stringEnum.size <= INLINE_ENUM ? [...f.stringEnum].map((e) => `${x} !== ${JSON.stringify(e)}`).join(' && ') : `!${ref(f.stringEnum)}.has(${x})`;
+      c.push(`if (${test}) H.enum(${pe}, ${x}, ${ref(f.enumValues)});`);
+    }
     return c.join('\n');
   };
 
-  const numberErrors = (f: NodeFacts<N>, isInt: boolean): string => {
+  const numberErrors = (f: NodeFacts<N>, isInt: boolean, x: string, pe: string): string => {
     const c: string[] = [];
     if (isInt && f.numType === 'integer' && f.numFormat === 'int32') {
-      c.push(`if (v < -2147483648 || v > 2147483647) H.checked(p, ${JSON.stringify(f.numType)}, ${JSON.stringify(f.numFormat)});`);
+      c.push(`if (${x} < -2147483648 || ${x} > 2147483647) H.checked(${pe}, ${JSON.stringify(f.numType)}, ${JSON.stringify(f.numFormat)});`);
     }
-    if (f.multipleOf !== undefined) c.push(`if (v % ${num(f.multipleOf)} !== 0) H.multipleOf(p, v, ${JSON.stringify(String(f.multipleOf))});`);
+    if (f.multipleOf !== undefined) c.push(`if (${x} % ${num(f.multipleOf)} !== 0) H.multipleOf(${pe}, ${x}, ${JSON.stringify(String(f.multipleOf))});`);
     for (const [bound, excl, op, eqOp, fn] of [
       [f.minimum, f.exclusiveMinimum, '<', '<=', 'min'],
       [f.maximum, f.exclusiveMaximum, '>', '>=', 'max'],
@@ -304,65 +417,78 @@ export function generateFastChecks<N>(
       if (bound === undefined) continue;
       const b = isInt ? Math.trunc(bound) : bound;
       const text = isInt ? String(b) : goFloatString(b);
-      c.push(`if (v ${excl ? eqOp : op} ${num(b)}) H.${fn}(p, v, ${excl}, ${JSON.stringify(text)});`);
+      c.push(`if (${x} ${excl ? eqOp : op} ${num(b)}) H.${fn}(${pe}, ${x}, ${excl}, ${JSON.stringify(text)});`);
     }
     return c.join('\n');
   };
 
-  const arrayErrors = (f: NodeFacts<N>, id: number): string => {
+  const arrayErrors = (f: NodeFacts<N>, x: string, path: PathExpr, pe: string): string => {
     const c: string[] = [];
-    // The error pass reaches every array whose fast check it did not see pass: it runs the
-    // list-type check there, so that the caller knows whether the list-type walk can be skipped.
-    if (lists && inJunctor === 0 && f.listCheck !== undefined) c.push(`if (${ref(f.listCheck)}(v)) T.listBad = true;`);
-    if (f.items !== undefined) {
-      const e = errCall(f.items);
-      if (e !== null) {
-        c.push(`{ const from = T.find(${id}, v);`);
-        c.push(`for (let i = typeof from === 'number' ? from : 0; i < v.length; i++) { const x = v[i]; if (i === from || !${call(f.items, 'x')}) ${e}(x, p + '[' + i + ']', true); } }`);
-      }
+    // The pass reaches every array not handed to the detailed validator (which does not run
+    // list-type checks): it runs their list-type checks, so that the caller knows whether the
+    // list-type walk can be skipped.
+    if (lists && f.listCheck !== undefined) c.push(`if (${ref(f.listCheck)}(${x})) T.listBad = true;`);
+    if (f.items !== undefined && !trivial.has(fnOf(f.items))) {
+      const i = `i${vars++}`;
+      const el = `x${vars++}`;
+      const body: string[] = [];
+      report(f.items, el, path.index(i), body);
+      c.push(`for (let ${i} = 0; ${i} < ${x}.length; ${i}++) {\nconst ${el} = ${x}[${i}];\n${body.join('\n')}\n}`);
     }
-    if (f.minItems !== undefined) c.push(`if (v.length < ${num(f.minItems)}) H.minItems(p, v.length, ${num(f.minItems)});`);
-    if (f.maxItems !== undefined) c.push(`if (v.length > ${num(f.maxItems)}) H.maxItems(p, v.length, ${num(f.maxItems)});`);
+    if (f.minItems !== undefined) c.push(`if (${x}.length < ${num(f.minItems)}) H.minItems(${pe}, ${x}.length, ${num(f.minItems)});`);
+    if (f.maxItems !== undefined) c.push(`if (${x}.length > ${num(f.maxItems)}) H.maxItems(${pe}, ${x}.length, ${num(f.maxItems)});`);
     return c.join('\n');
   };
 
-  const objectErrors = (f: NodeFacts<N>, id: number): string => {
+  const objectErrors = (f: NodeFacts<N>, x: string, path: PathExpr, pe: string): string => {
     const c: string[] = [];
     if (f.minProperties !== undefined || f.maxProperties !== undefined) {
-      c.push('{ const n = Object.keys(v).length;');
-      if (f.minProperties !== undefined) c.push(`if (n < ${num(f.minProperties)}) H.tooFewProperties(p, n, ${num(f.minProperties)});`);
-      if (f.maxProperties !== undefined) c.push(`if (n > ${num(f.maxProperties)}) H.tooManyProperties(p, n, ${num(f.maxProperties)});`);
+      const n = `n${vars++}`;
+      c.push(`{ const ${n} = Object.keys(${x}).length;`);
+      if (f.minProperties !== undefined) c.push(`if (${n} < ${num(f.minProperties)}) H.tooFewProperties(${pe}, ${n}, ${num(f.minProperties)});`);
+      if (f.maxProperties !== undefined) c.push(`if (${n} > ${num(f.maxProperties)}) H.tooManyProperties(${pe}, ${n}, ${num(f.maxProperties)});`);
       c.push('}');
     }
-    const ap = f.additionalProperties !== undefined ? errCall(f.additionalProperties) : null;
+    const k = `k${vars++}`;
+    const el = `x${vars++}`;
+    const apNode = f.additionalProperties;
+    const apLive = apNode !== undefined && !trivial.has(fnOf(apNode));
     const cases: string[] = [];
-    for (const [k, n] of f.properties) {
-      const e = errCall(n);
-      const lit = JSON.stringify(k);
-      const colon = k.includes(': ') ? 'H.key(k); ' : '';
-      // A root property named '.x' would be named with a leading '.': the detailed node reports it.
-      const atRoot = k.startsWith('.') ? `(T.listsUnknown = true, ${ref(factsOf(n).slowErrors)}(x, ${lit}))` : `${e}(x, ${lit}, true)`;
-      if (e !== null) cases.push(`case ${lit}: { const x = v[k]; if (bad || !${call(n, 'x')}) { ${colon}if (p === '') ${atRoot}; else ${e}(x, p + ${JSON.stringify('.' + k)}, true); } break; }`);
-      else if (ap !== null) cases.push(`case ${lit}: break;`);
+    for (const [key, n] of f.properties) {
+      const lit = JSON.stringify(key);
+      const body: string[] = [];
+      if (path.empty && key.startsWith('.')) {
+        // A root property named '.x' would be named with a leading '.': the detailed node reports it.
+        const id = fnOf(n);
+        if (!trivial.has(id)) body.push(`if (!${id}(${el})) ${slowReport(factsOf(n), el, lit)}`);
+      } else {
+        report(n, el, path.prop(key), body);
+        if (body.length > 0 && key.includes(': ')) body.unshift('T.colonKey = true;');
+      }
+      if (body.length > 0) cases.push(`case ${lit}: {\nconst ${el} = ${x}[${k}];\n${body.join('\n')}\nbreak;\n}`);
+      else if (apLive) cases.push(`case ${lit}: break;`);
     }
-    if (ap !== null) {
-      // At the root an additionalProperties value is named '.k': the detailed node reports it.
-      const apSlow = ref(factsOf(f.additionalProperties!).slowErrors);
-      cases.push(`default: { const x = v[k]; if (bad || !${call(f.additionalProperties!, 'x')}) { H.key(k); if (p === '') { T.listsUnknown = true; ${apSlow}(x, '.' + k); } else ${ap}(x, p + '.' + k, true); } }`);
+    if (apLive) {
+      const body: string[] = [];
+      if (path.empty) {
+        // At the root an additionalProperties value is named '.k': the detailed node reports it.
+        body.push(`if (!${fnOf(apNode)}(${el})) ${slowReport(factsOf(apNode), el, `'.' + ${k}`)}`);
+      } else {
+        report(apNode, el, path.key(k), body);
+        if (body.length > 0) body.unshift(`if (${k}.includes(': ')) T.colonKey = true;`);
+      }
+      cases.push(`default: {\nconst ${el} = ${x}[${k}];\n${body.join('\n')}\n}`);
     }
-    if (cases.length > 0) {
-      // Keys before the one the fast check failed on passed: the walk starts at that key.
-      c.push(`{ let from = T.find(${id}, v);`);
-      c.push('if (from !== null) for (const k in v) {');
-      c.push('let bad = false;');
-      c.push('if (from !== undefined) { if (k !== from) continue; from = undefined; bad = true; }');
-      c.push(`switch (k) {\n${cases.join('\n')}\n}`);
-      c.push('} }');
+    // The detailed validator visits the same keys: for...in, properties first, else additionalProperties.
+    if (cases.length > 0) c.push(`for (const ${k} in ${x}) switch (${k}) {\n${cases.join('\n')}\n}`);
+    if (f.required !== undefined) {
+      for (const r of f.required) {
+        const colon = r.includes(': ') ? 'T.colonKey = true; ' : '';
+        c.push(`if (!Object.hasOwn(${x}, ${JSON.stringify(r)})) { ${colon}H.required(${pe}, ${JSON.stringify(r)}); }`);
+      }
     }
-    if (f.required !== undefined) for (const k of f.required) c.push(`if (!Object.hasOwn(v, ${JSON.stringify(k)})) H.required(p, ${JSON.stringify(k)});`);
     return c.join('\n');
   };
-
   /** A call of node n on expression x, or null when the node accepts everything. */
   const call = (n: N, x: string): string | null => {
     const id = fnOf(n);
@@ -507,25 +633,71 @@ export function generateFastChecks<N>(
   };
 
   fnOf(root);
+  const rootReport: string[] = [];
+  report(root, 'v', PathExpr.root(), rootReport, false);
+  fns.push(`function report(v) {\n${rootReport.join('\n')}\n}`);
   const decls = refs.map((_, i) => `const R${i} = R[${i}];`).join('\n');
-  const all = [...ids.values()].map((id) => `[${id}, e${id.slice(1)}]`);
   // `v instanceof GoFloat` with GoFloat a variable is a generic instanceof (no constant to fold):
   // it costs more than the rest of a small object's check. A plain object is ruled out first by
   // its inherited constructor: a GoFloat's is GoFloat, and decoded data holds no functions, so no
   // own `constructor` property can equal Object.
-  const src = `"use strict";\nconst fail = (id, v, k) => T.fail(id, v, k);\nconst isGoFloat = (v) => v.constructor !== Object && v instanceof GoFloat;\n${decls}\n${fns.join('\n')}\nreturn [${all.join(', ')}];`;
+  const src = `"use strict";\nconst fail = (id, v, k) => T.fail(id, v, k);\nconst isGoFloat = (v) => v.constructor !== Object && v instanceof GoFloat;\n${decls}\n${fns.join('\n')}\nreturn [[${[...ids.values()].join(', ')}], report];`;
   // Every schema-derived value enters through R; the source holds only literals made safe above.
-  type Fns = [(v: unknown) => boolean, (v: unknown, p: string, kb: boolean) => void][];
-  type Make = (g: typeof GoFloat, rc: typeof runeCount, t: FailTrail, h: ErrorSink, r: unknown[]) => Fns;
-  const made = (new Function('GoFloat', 'runeCount', 'T', 'H', 'R', src) as Make)(GoFloat, runeCount, trail, sink, refs);
+  type Made = [((v: unknown) => boolean)[], (v: unknown) => void];
+  type Make = (g: typeof GoFloat, rc: typeof runeCount, t: FailTrail, h: ErrorSink, r: unknown[]) => Made;
+  const [fast, reportFn] = (new Function('GoFloat', 'runeCount', 'T', 'H', 'R', src) as Make)(GoFloat, runeCount, trail, sink, refs);
   const out: GeneratedChecks<N>['nodes'] = new Map();
   let i = 0;
   for (const n of ids.keys()) {
-    const [fast, errors] = made[i]!;
-    out.set(n, { id: i, fast, errors });
+    out.set(n, { id: i, fast: fast[i]! });
     i++;
   }
-  return { nodes: out, listsFolded };
+  return { nodes: out, report: reportFn, listsFolded };
+}
+
+/** A value's path in the generated error pass: static text and variables, rendered as an expression. */
+class PathExpr {
+  private constructor(private readonly parts: readonly (string | { e: string })[]) {}
+  /** The root: the empty path (its properties are named without a leading '.'). */
+  static root(): PathExpr {
+    return new PathExpr([]);
+  }
+  /** The path held by variable name (never empty). */
+  static param(name: string): PathExpr {
+    return new PathExpr([{ e: name }]);
+  }
+  /** Whether the path renders as '' (the root, or under properties named ''). */
+  get empty(): boolean {
+    return this.parts.every((p) => p === '');
+  }
+  /** objectValidator's property name: joined with '.' unless the path is empty. */
+  prop(k: string): PathExpr {
+    return new PathExpr([...this.parts, this.empty ? k : '.' + k]);
+  }
+  /** An additionalProperties key held by variable name: always joined with '.'. */
+  key(name: string): PathExpr {
+    return new PathExpr([...this.parts, '.', { e: name }]);
+  }
+  /** An element whose index is held by variable name. */
+  index(name: string): PathExpr {
+    return new PathExpr([...this.parts, '[', { e: name }, ']']);
+  }
+  /** The path as a JavaScript expression of type string. */
+  render(): string {
+    const out: string[] = [];
+    let lit = '';
+    for (const p of this.parts) {
+      if (typeof p === 'string') lit += p;
+      else {
+        if (lit !== '') out.push(JSON.stringify(lit));
+        lit = '';
+        out.push(p.e);
+      }
+    }
+    if (lit !== '' || out.length === 0) out.push(JSON.stringify(lit));
+    // A variable first is a string already (a path, or a key), so `+` concatenates.
+    return out.join(' + ');
+  }
 }
 
 /** Counts runes as utf8.RuneCount does (a lone surrogate is one rune). */

@@ -106,7 +106,7 @@ class Ctx {
   pop(): void {
     this.depth--;
   }
-  /** Some key on a reported path contains `: ` (see mayRepeat). */
+  /** Some key on a reported path contains `: ` (see toFieldErrors). */
   colonKey = false;
   /** The last path() and the same without kube-openapi's leading '.' (the field path). */
   lastPath = '';
@@ -311,12 +311,8 @@ function errorSink(env: Env): ErrorSink {
     tooFewProperties: (name, n, min) => push({ code: 'TooFewProperties', name, field: name, value: n, valid: min, message: msg.tooFewProperties(name, min) }),
     tooManyProperties: (name, n, max) => push({ code: 'TooManyProperties', name, field: name, value: n, valid: max, message: msg.tooManyProperties(name, max) }),
     required: (p, k) => {
-      if (k.includes(': ')) env.current!.colonKey = true;
       const name = `${p}.${k}`;
       env.current!.errs.push({ code: 'Required', name, field: p === '' ? k : name, value: undefined, message: msg.required(name) });
-    },
-    key: (k) => {
-      if (k.includes(': ')) env.current!.colonKey = true;
     },
   };
 }
@@ -351,29 +347,25 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
   // Every node first asks its generated check whether its value is valid (the usual case), so the
   // detailed walk only descends where an error is.
   const trail = new FailTrail();
-  let rootErrors: ((v: unknown, p: string, knownInvalid: boolean) => void) | undefined;
-  let rootFast: ((v: unknown) => boolean) | undefined;
+  let rootReport: ((v: unknown) => void) | undefined;
   let listsFolded = false;
   if (root !== undefined && opts.fastPath !== false) {
     const g = generateFastChecks(root, (n) => env.facts.get(n)!, trail, errorSink(env), opts.listTypes === true);
     listsFolded = g.listsFolded;
-    for (const [n, f] of g.nodes) {
-      env.bind.get(n)!(f.fast, f.id);
-      if (n === root) {
-        rootErrors = f.errors;
-        rootFast = f.fast;
-      }
-    }
+    rootReport = g.report;
+    for (const [n, f] of g.nodes) env.bind.get(n)!(f.fast, f.id);
   }
   env.facts.clear();
   env.bind.clear();
   // One context is kept for reuse: validation is synchronous, and a re-entrant call (a validator
   // used while it runs) simply gets a fresh one.
   let spare: Ctx | undefined = new Ctx();
-  /** Whether the last run's reported paths had a key containing `: `. */
+  /**
+   * Some key on a path the last run reported contains `: ` (the detailed nodes and the error pass
+   * note it from the keys themselves, which are flat strings: reading the paths would flatten them).
+   */
   let colonKey = false;
-  /** knownInvalid: the root's fast check just failed on value (its trail is still there). */
-  const run = (value: unknown, old: unknown, knownInvalid = false): OpenAPIError[] => {
+  const run = (value: unknown, old: unknown): OpenAPIError[] => {
     if (root === undefined) return [];
     const ctx = spare ?? new Ctx();
     spare = undefined;
@@ -383,12 +375,13 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
     ctx.knownBad = false;
     ctx.colonKey = false;
     ctx.trail = trail;
-    if (!knownInvalid) trail.reset();
+    trail.reset();
+    trail.colonKey = false;
     const outer = env.current;
     env.current = ctx;
     try {
       // Without an old value the generated pass reports (the detailed nodes where it cannot).
-      if (old === NONE && rootErrors !== undefined) rootErrors(value, '', knownInvalid);
+      if (old === NONE && rootReport !== undefined) rootReport(value);
       else root(value, ctx);
     } catch (e) {
       ctx.errs = [];
@@ -402,7 +395,7 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
     const errs = ctx.errs;
     if (errs.length === 0) return [];
     ctx.errs = [];
-    colonKey = ctx.colonKey;
+    colonKey = ctx.colonKey || trail.colonKey;
     if (old !== NONE && deepEqualJSON(value, old)) return [];
     if (errs.length < 2) return errs;
     // Result.AddErrors drops an error whose message was already reported. Messages of different
@@ -438,14 +431,11 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
   return {
     validateRaw,
     validateResource: (value) => {
-      if (!listsFolded) return { errors: toFieldErrors(run(value, NONE), ''), listTypesClean: false };
-      trail.reset();
-      if (rootFast!(value)) return { errors: [], listTypesClean: true };
       // The error pass runs the list-type checks wherever it goes (fastpath.ts, FailTrail.listBad).
       trail.listBad = false;
       trail.listsUnknown = false;
-      const errors = toFieldErrors(run(value, NONE, true), '');
-      return { errors, listTypesClean: !trail.listBad && !trail.listsUnknown };
+      const errors = toFieldErrors(run(value, NONE), '');
+      return { errors, listTypesClean: listsFolded && !trail.listBad && !trail.listsUnknown };
     },
     validate: (value, basePath = '') => toFieldErrors(run(value, NONE), basePath),
     validateUpdate: (value, old, basePath = '') => toFieldErrors(run(value, old === undefined ? NONE : old), basePath),
