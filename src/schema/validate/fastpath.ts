@@ -15,6 +15,7 @@
  * visits each element or key once: the pass is linear in the input.
  */
 import { GoFloat, goFloatString } from '../../apimachinery/field/govalue.ts';
+import { msg } from './messages.ts';
 
 /** What the generator needs to know of a compiled schema node `N` (validator.ts fills it in). */
 export interface NodeFacts<N> {
@@ -129,22 +130,23 @@ const TRAIL_MAX = 64;
  * push for a value named p, with the same code, fields and message.
  */
 export interface ErrorSink {
-  tooLong(p: string, v: string, max: number): void;
-  tooShort(p: string, v: string, min: number): void;
-  pattern(p: string, v: string, pattern: string): void;
+  // `tail`: the message after the value's name, known when generating (msg.*('', ...)).
+  tooLong(p: string, v: string, max: number, tail: string): void;
+  tooShort(p: string, v: string, min: number, tail: string): void;
+  pattern(p: string, v: string, tail: string): void;
   format(p: string, v: string, format: string): void;
   /** The type check's failure ('p in body must be of type T: "data"'). */
-  type(p: string, typeName: string, data: string): void;
-  enum(p: string, v: unknown, values: readonly unknown[]): void;
+  type(p: string, data: string, tail: string): void;
+  enum(p: string, v: unknown, values: readonly unknown[], tail: string): void;
   /** The int32 range check ('Checked value must be of type integer with format int32 in p'). */
   checked(p: string, numType: string, numFormat: string): void;
-  multipleOf(p: string, v: number, factor: string): void;
-  min(p: string, v: number, exclusive: boolean, bound: string): void;
-  max(p: string, v: number, exclusive: boolean, bound: string): void;
-  minItems(p: string, n: number, min: number): void;
-  maxItems(p: string, n: number, max: number): void;
-  tooFewProperties(p: string, n: number, min: number): void;
-  tooManyProperties(p: string, n: number, max: number): void;
+  multipleOf(p: string, v: number, tail: string): void;
+  min(p: string, v: number, tail: string): void;
+  max(p: string, v: number, tail: string): void;
+  minItems(p: string, n: number, min: number, tail: string): void;
+  maxItems(p: string, n: number, max: number, tail: string): void;
+  tooFewProperties(p: string, n: number, min: number, tail: string): void;
+  tooManyProperties(p: string, n: number, max: number, tail: string): void;
   required(p: string, key: string): void;
 }
 
@@ -194,6 +196,8 @@ export function generateFastChecks<N>(
     refs.push(x);
     return `R${refs.length - 1}`;
   };
+  /** A string as code. */
+  const lit = (x: string): string => JSON.stringify(x);
   /** A number as code: digits for safe integers, else a reference. */
   const num = (x: number): string => (Number.isSafeInteger(x) ? String(x) : ref(x));
 
@@ -357,7 +361,7 @@ export function generateFastChecks<N>(
     for (let k = 0; k < 7; k++) {
       const tf = f.typeFail[k];
       ok[k] = f.typeOk[k] === true || (f.typeOk[k] === false && tf !== undefined);
-      pre[k] = f.typeOk[k] === false && tf !== undefined ? `H.type(${pe}, ${JSON.stringify(tf[0])}, ${JSON.stringify(tf[1])});\n` : '';
+      pre[k] = f.typeOk[k] === false && tf !== undefined ? `H.type(${pe}, ${JSON.stringify(tf[1])}, ${lit(msg.typeFailWithData('', tf[0], tf[1]))});\n` : '';
     }
     const numbers = !f.boundOutOfRange;
     const kind = (k: string, code: () => string): string => (k === skip ? '' : code());
@@ -387,19 +391,19 @@ export function generateFastChecks<N>(
     const chain: string[] = [];
     if (f.maxLength !== undefined) {
       const m = num(f.maxLength);
-      chain.push(`if (${x}.length > ${m} && runeCount(${x}) > ${m}) H.tooLong(${pe}, ${x}, ${m});`);
+      chain.push(`if (${x}.length > ${m} && runeCount(${x}) > ${m}) H.tooLong(${pe}, ${x}, ${m}, ${lit(msg.tooLong('', f.maxLength))});`);
     }
     if (f.minLength !== undefined) {
       const m = num(f.minLength);
-      chain.push(`if (${x}.length < ${m} || runeCount(${x}) < ${m}) H.tooShort(${pe}, ${x}, ${m});`);
+      chain.push(`if (${x}.length < ${m} || runeCount(${x}) < ${m}) H.tooShort(${pe}, ${x}, ${m}, ${lit(msg.tooShort('', f.minLength))});`);
     }
-    if (f.pattern !== undefined) chain.push(`if (!${ref(f.pattern)}(${x})) H.pattern(${pe}, ${x}, ${JSON.stringify(f.patternMsg)});`);
+    if (f.pattern !== undefined) chain.push(`if (!${ref(f.pattern)}(${x})) H.pattern(${pe}, ${x}, ${lit(msg.pattern('', f.patternMsg))});`);
     if (chain.length > 0) c.push(chain.join('\nelse '));
     if (f.format !== undefined) c.push(`if (!${ref(f.format)}(${x})) H.format(${pe}, ${x}, ${JSON.stringify(f.formatName)});`);
     if (f.stringEnum !== undefined) {
       const test =
         f.stringEnum.size <= INLINE_ENUM ? [...f.stringEnum].map((e) => `${x} !== ${JSON.stringify(e)}`).join(' && ') : `!${ref(f.stringEnum)}.has(${x})`;
-      c.push(`if (${test}) H.enum(${pe}, ${x}, ${ref(f.enumValues)});`);
+      c.push(`if (${test}) H.enum(${pe}, ${x}, ${ref(f.enumValues)}, ${lit(msg.enum('', f.enumValues!))});`);
     }
     return c.join('\n');
   };
@@ -409,7 +413,7 @@ export function generateFastChecks<N>(
     if (isInt && f.numType === 'integer' && f.numFormat === 'int32') {
       c.push(`if (${x} < -2147483648 || ${x} > 2147483647) H.checked(${pe}, ${JSON.stringify(f.numType)}, ${JSON.stringify(f.numFormat)});`);
     }
-    if (f.multipleOf !== undefined) c.push(`if (${x} % ${num(f.multipleOf)} !== 0) H.multipleOf(${pe}, ${x}, ${JSON.stringify(String(f.multipleOf))});`);
+    if (f.multipleOf !== undefined) c.push(`if (${x} % ${num(f.multipleOf)} !== 0) H.multipleOf(${pe}, ${x}, ${lit(msg.multipleOf('', String(f.multipleOf)))});`);
     for (const [bound, excl, op, eqOp, fn] of [
       [f.minimum, f.exclusiveMinimum, '<', '<=', 'min'],
       [f.maximum, f.exclusiveMaximum, '>', '>=', 'max'],
@@ -417,7 +421,7 @@ export function generateFastChecks<N>(
       if (bound === undefined) continue;
       const b = isInt ? Math.trunc(bound) : bound;
       const text = isInt ? String(b) : goFloatString(b);
-      c.push(`if (${x} ${excl ? eqOp : op} ${num(b)}) H.${fn}(${pe}, ${x}, ${excl}, ${JSON.stringify(text)});`);
+      c.push(`if (${x} ${excl ? eqOp : op} ${num(b)}) H.${fn}(${pe}, ${x}, ${lit(fn === 'min' ? (excl ? msg.minExc('', text) : msg.minInc('', text)) : excl ? msg.maxExc('', text) : msg.maxInc('', text))});`);
     }
     return c.join('\n');
   };
@@ -435,8 +439,8 @@ export function generateFastChecks<N>(
       report(f.items, el, path.index(i), body);
       c.push(`for (let ${i} = 0; ${i} < ${x}.length; ${i}++) {\nconst ${el} = ${x}[${i}];\n${body.join('\n')}\n}`);
     }
-    if (f.minItems !== undefined) c.push(`if (${x}.length < ${num(f.minItems)}) H.minItems(${pe}, ${x}.length, ${num(f.minItems)});`);
-    if (f.maxItems !== undefined) c.push(`if (${x}.length > ${num(f.maxItems)}) H.maxItems(${pe}, ${x}.length, ${num(f.maxItems)});`);
+    if (f.minItems !== undefined) c.push(`if (${x}.length < ${num(f.minItems)}) H.minItems(${pe}, ${x}.length, ${num(f.minItems)}, ${lit(msg.minItems('', f.minItems))});`);
+    if (f.maxItems !== undefined) c.push(`if (${x}.length > ${num(f.maxItems)}) H.maxItems(${pe}, ${x}.length, ${num(f.maxItems)}, ${lit(msg.maxItems('', f.maxItems))});`);
     return c.join('\n');
   };
 
@@ -445,8 +449,8 @@ export function generateFastChecks<N>(
     if (f.minProperties !== undefined || f.maxProperties !== undefined) {
       const n = `n${vars++}`;
       c.push(`{ const ${n} = Object.keys(${x}).length;`);
-      if (f.minProperties !== undefined) c.push(`if (${n} < ${num(f.minProperties)}) H.tooFewProperties(${pe}, ${n}, ${num(f.minProperties)});`);
-      if (f.maxProperties !== undefined) c.push(`if (${n} > ${num(f.maxProperties)}) H.tooManyProperties(${pe}, ${n}, ${num(f.maxProperties)});`);
+      if (f.minProperties !== undefined) c.push(`if (${n} < ${num(f.minProperties)}) H.tooFewProperties(${pe}, ${n}, ${num(f.minProperties)}, ${lit(msg.tooFewProperties('', f.minProperties))});`);
+      if (f.maxProperties !== undefined) c.push(`if (${n} > ${num(f.maxProperties)}) H.tooManyProperties(${pe}, ${n}, ${num(f.maxProperties)}, ${lit(msg.tooManyProperties('', f.maxProperties))});`);
       c.push('}');
     }
     const k = `k${vars++}`;

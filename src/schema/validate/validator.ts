@@ -291,25 +291,26 @@ interface Env {
 function errorSink(env: Env): ErrorSink {
   // The error pass never names a value with a leading '.' (it hands such values to the detailed
   // nodes), so each name is its own field path. Each error is built whole, its field in the
-  // literal rather than added after: one object shape per kind of error.
+  // literal rather than added after: one object shape per kind of error. Every message but a
+  // format's is the name and a tail the generated code knows.
   const push = (e: OpenAPIError) => {
     env.current!.errs.push(e);
   };
   return {
-    tooLong: (name, v, max) => push({ code: 'TooLong', name, field: name, value: v, valid: max, message: msg.tooLong(name, max) }),
-    tooShort: (name, v, min) => push({ code: 'TooShort', name, field: name, value: v, valid: min, message: msg.tooShort(name, min) }),
-    pattern: (name, v, pattern) => push({ code: 'Pattern', name, field: name, value: v, message: msg.pattern(name, pattern) }),
+    tooLong: (name, v, max, tail) => push({ code: 'TooLong', name, field: name, value: v, valid: max, message: name + tail }),
+    tooShort: (name, v, min, tail) => push({ code: 'TooShort', name, field: name, value: v, valid: min, message: name + tail }),
+    pattern: (name, v, tail) => push({ code: 'Pattern', name, field: name, value: v, message: name + tail }),
     format: (name, v, format) => push({ code: 'InvalidType', name, field: name, value: v, message: msg.typeFailWithData(name, format, v) }),
-    type: (name, typeName, data) => push({ code: 'InvalidType', name, field: name, value: data, message: msg.typeFailWithData(name, typeName, data) }),
-    enum: (name, v, values) => push({ code: 'Enum', name, field: name, value: v, values, message: msg.enum(name, values) }),
+    type: (name, data, tail) => push({ code: 'InvalidType', name, field: name, value: data, message: name + tail }),
+    enum: (name, v, values, tail) => push({ code: 'Enum', name, field: name, value: v, values, message: name + tail }),
     checked: (name, numType, numFormat) => push({ code: 'Composite', name: '', value: undefined, message: rangeMessage('Checked', numType, numFormat, name) }),
-    multipleOf: (name, v, factor) => push({ code: 'MultipleOf', name, field: name, value: v, message: msg.multipleOf(name, factor) }),
-    min: (name, v, excl, m) => push({ code: 'Min', name, field: name, value: v, message: excl ? msg.minExc(name, m) : msg.minInc(name, m) }),
-    max: (name, v, excl, m) => push({ code: 'Max', name, field: name, value: v, message: excl ? msg.maxExc(name, m) : msg.maxInc(name, m) }),
-    minItems: (name, n, min) => push({ code: 'MinItems', name, field: name, value: n, valid: min, message: msg.minItems(name, min) }),
-    maxItems: (name, n, max) => push({ code: 'MaxItems', name, field: name, value: n, valid: max, message: msg.maxItems(name, max) }),
-    tooFewProperties: (name, n, min) => push({ code: 'TooFewProperties', name, field: name, value: n, valid: min, message: msg.tooFewProperties(name, min) }),
-    tooManyProperties: (name, n, max) => push({ code: 'TooManyProperties', name, field: name, value: n, valid: max, message: msg.tooManyProperties(name, max) }),
+    multipleOf: (name, v, tail) => push({ code: 'MultipleOf', name, field: name, value: v, message: name + tail }),
+    min: (name, v, tail) => push({ code: 'Min', name, field: name, value: v, message: name + tail }),
+    max: (name, v, tail) => push({ code: 'Max', name, field: name, value: v, message: name + tail }),
+    minItems: (name, n, min, tail) => push({ code: 'MinItems', name, field: name, value: n, valid: min, message: name + tail }),
+    maxItems: (name, n, max, tail) => push({ code: 'MaxItems', name, field: name, value: n, valid: max, message: name + tail }),
+    tooFewProperties: (name, n, min, tail) => push({ code: 'TooFewProperties', name, field: name, value: n, valid: min, message: name + tail }),
+    tooManyProperties: (name, n, max, tail) => push({ code: 'TooManyProperties', name, field: name, value: n, valid: max, message: name + tail }),
     required: (p, k) => {
       const name = `${p}.${k}`;
       env.current!.errs.push({ code: 'Required', name, field: p === '' ? k : name, value: undefined, message: msg.required(name) });
@@ -414,7 +415,8 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
   const validateRaw = (value: unknown) => run(value, NONE);
   const toFieldErrors = (raw: OpenAPIError[], basePath: string): FieldError[] => {
     if (raw.length === 0) return [];
-    const fes = raw.map((e) => toFieldError(basePath, e));
+    const fes: FieldError[] = new Array(raw.length);
+    for (let i = 0; i < raw.length; i++) fes[i] = toFieldError(basePath, raw[i]!);
     if (fes.length === 1 || (!colonKey && !basePath.includes(': ') && !sameField(fes))) return fes;
     // The field errors are deduplicated as Kubernetes prints them.
     const out: FieldError[] = [];
