@@ -3,7 +3,7 @@
 // d427ff9e, Apache-2.0), as data: [format, value, valid].
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatCheckers, normalizeFormat } from './formats.ts';
+import { formatCheckers, matchesDateTimeASCII, normalizeFormat, rxDateTimeASCII } from './formats.ts';
 import { Tally } from '../vectors.ts';
 
 const V = true;
@@ -171,4 +171,27 @@ test('date-time: the native patterns accept exactly what strfmt.IsDateTime does 
   }
   for (const s of ['', 'T', 'tttt', '2025-03-01T', 'İ2025-03-01T10:00:00Z', '2025-03-01İT10:00:00Z']) assert.equal(isDateTime(s), reference(s), JSON.stringify(s));
   assert.ok(n > 30000 && accepted > 1000, `${n} strings, ${accepted} accepted`);
+});
+
+test('matchesDateTimeASCII accepts exactly what its pattern accepts', () => {
+  // Strings built around the date-time shape, with random characters spliced in where the
+  // pattern branches (fraction separator, zone, trailing part).
+  let seed = 7;
+  const rnd = (n: number) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  const alphabet = '0123456789-:+tTzZ.,\n x\u00e9';
+  const pieces = ['2025-03-01', 'T', 't', '10:00:00', '.5', '.123', '+01:00', '-05:30', 'Z', 'z', 'Tfoo', '1', ':', '-'];
+  let accepted = 0;
+  for (let i = 0; i < 50_000; i++) {
+    let s = '';
+    const parts = 2 + rnd(6);
+    for (let p = 0; p < parts; p++) s += rnd(3) === 0 ? alphabet[rnd(alphabet.length)]! : pieces[rnd(pieces.length)]!;
+    if (rnd(2) === 0) s = '2025-03-01T10:00:00' + s;
+    const want = rxDateTimeASCII.test(s);
+    assert.equal(matchesDateTimeASCII(s), want, JSON.stringify(s));
+    if (want) accepted++;
+  }
+  assert.ok(accepted > 2000, `${accepted} accepted`);
 });

@@ -107,24 +107,82 @@ export function isDate(s: string): boolean {
 
 // The usual shape of a date-time, matched on the string as given: what isDateTime accepts when
 // the character before the fraction digits is ASCII (lower-casing cannot change its length).
-const rxDateTimeASCII = /^(\d{4})-(\d{2})-(\d{2})[tT](\d{2}):(\d{2}):(\d{2})(?:[\x00-\x09\x0b-\x53\x55-\x73\x75-\x7f][0-9]+)?(?:[zZ]|[+-]\d{2}:\d{2})(?:[tT][^]*)?$/;
+// matchesDateTimeASCII is this pattern written out; the tests hold the two together.
+export const rxDateTimeASCII = /^(\d{4})-(\d{2})-(\d{2})[tT](\d{2}):(\d{2}):(\d{2})(?:[\x00-\x09\x0b-\x53\x55-\x73\x75-\x7f][0-9]+)?(?:[zZ]|[+-]\d{2}:\d{2})(?:[tT][^]*)?$/;
 
 const nonASCII = /[^\x00-\x7f]/;
 
 /** strfmt.IsDateTime: a loose RFC 3339 check (split on 't', date, then hh:mm:ss[.frac](z|±hh:mm)). */
 export function isDateTime(s: string): boolean {
-  const m = rxDateTimeASCII.exec(s);
-  if (m !== null) {
-    const y = Number(m[1]);
-    const mo = Number(m[2]);
-    const d = Number(m[3]);
+  if (matchesDateTimeASCII(s)) {
+    const y = digits(s, 0, 4);
+    const mo = digits(s, 5, 2);
+    const d = digits(s, 8, 2);
     if (mo < 1 || mo > 12 || d < 1) return false;
     const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
     if (d > (mo === 2 && leap ? 29 : daysIn[mo - 1]!)) return false;
-    return m[4]! <= '23' && m[5]! <= '59' && m[6]! <= '59';
+    return digits(s, 11, 2) <= 23 && digits(s, 14, 2) <= 59 && digits(s, 17, 2) <= 59;
   }
-  // On ASCII the pattern above accepts exactly what the split does.
+  // On ASCII the pattern accepts exactly what the split does.
   return hasNonASCII(s) && isDateTimeSplit(s);
+}
+
+/**
+ * rxDateTimeASCII.test(s), written out: a date-time is checked on every write of a status with
+ * conditions, and a regular expression's match array costs more than the rest of the check.
+ */
+export function matchesDateTimeASCII(s: string): boolean {
+  const n = s.length;
+  if (n < 20) return false;
+  for (let i = 0; i < 19; i++) {
+    const c = s.charCodeAt(i);
+    switch (i) {
+      case 4:
+      case 7:
+        if (c !== 0x2d) return false; // '-'
+        break;
+      case 10:
+        if (c !== 0x54 && c !== 0x74) return false; // 'T' or 't'
+        break;
+      case 13:
+      case 16:
+        if (c !== 0x3a) return false; // ':'
+        break;
+      default:
+        if (c < 0x30 || c > 0x39) return false;
+    }
+  }
+  // An optional fraction (any ASCII but '\n', 'T', 't', then digits), as the pattern tries it first.
+  const c = s.charCodeAt(19);
+  if (c <= 0x7f && c !== 0x0a && c !== 0x54 && c !== 0x74 && isDigitAt(s, 20)) {
+    let j = 21;
+    while (isDigitAt(s, j)) j++;
+    if (zoneAndRest(s, j)) return true;
+  }
+  return zoneAndRest(s, 19);
+}
+
+/** `(?:[zZ]|[+-]\d{2}:\d{2})(?:[tT][^]*)?$` at i. */
+function zoneAndRest(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  if (c === 0x5a || c === 0x7a) i++;
+  else if ((c === 0x2b || c === 0x2d) && isDigitAt(s, i + 1) && isDigitAt(s, i + 2) && s.charCodeAt(i + 3) === 0x3a && isDigitAt(s, i + 4) && isDigitAt(s, i + 5)) i += 6;
+  else return false;
+  if (i === s.length) return true;
+  const t = s.charCodeAt(i);
+  return t === 0x54 || t === 0x74;
+}
+
+function isDigitAt(s: string, i: number): boolean {
+  const c = s.charCodeAt(i); // NaN past the end
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** The decimal number of the n ASCII digits at i. */
+function digits(s: string, i: number, n: number): number {
+  let v = 0;
+  for (let k = i; k < i + n; k++) v = v * 10 + (s.charCodeAt(k) - 0x30);
+  return v;
 }
 
 /** nonASCII.test(s), by a loop on short strings (cheaper than a regex call). */
