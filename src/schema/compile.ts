@@ -8,13 +8,17 @@ import { Path } from '../apimachinery/field/path.ts';
 import { errorString, invalid, type FieldError } from '../apimachinery/field/errors.ts';
 import { compileDefaulter, compileNullPruner } from './default.ts';
 import { compileListSetsAndMaps } from './listtype.ts';
-import { compileCoercer, compileEmbeddedValidator, unknownObjectMetaPaths, type CoerceResult } from './objectmeta.ts';
+import { compileCoercer, compileEmbeddedValidator, noEmbeddedResources, unknownObjectMetaPaths, type CoerceResult } from './objectmeta.ts';
 import { decodeObjectMeta, encodeObjectMeta } from '../apimachinery/validation/objectmeta.ts';
 import { compilePruner } from './prune.ts';
 import { newStructural, type Structural } from './structural.ts';
 import type { JSONSchemaProps } from './types.ts';
 import { compileValidator } from './validate/validator.ts';
 import { isObject } from './value.ts';
+
+// Bound once: under the CommonJS interop tsx runs sources with, every use of an imported name is a
+// getter call, which shows on the validation path.
+const isObj = isObject;
 
 export interface CompileOptions {
   /** Kubernetes compatibility version choosing the supported string formats ("1.34"). */
@@ -78,6 +82,7 @@ export function compileSchema(openAPIV3Schema: JSONSchemaProps | null | undefine
   // The list-type checks ride along with the validator's fast pass where the schema allows.
   const validator = compileValidator(openAPIV3Schema, { compatibilityVersion: opts.compatibilityVersion, listTypes: true });
   const embedded = compileEmbeddedValidator(structural, false);
+  const hasEmbedded = embedded !== noEmbeddedResources;
   const listTypes = compileListSetsAndMaps(structural);
   const coerceNested = compileCoercer(structural, false);
   const root = Path.root();
@@ -115,18 +120,18 @@ export function compileSchema(openAPIV3Schema: JSONSchemaProps | null | undefine
     validate(obj, oldObj) {
       let errs: FieldError[];
       let listsClean = false;
-      if (oldObj === undefined && isObject(obj)) {
+      if (oldObj === undefined && isObj(obj)) {
         const r = validator.validateResource(obj);
         errs = r.errors;
         listsClean = r.listTypesClean;
       } else {
         errs = oldObj === undefined ? validator.validate(obj) : validator.validateUpdate(obj, oldObj);
       }
-      const e2 = embedded(obj);
+      const e2 = hasEmbedded ? embedded(obj) : undefined;
       // On update, list-type errors are only reported when the old object had none (ratcheting).
-      const e3 = listsClean ? [] : oldObj !== undefined && listTypes(oldObj, root).length > 0 ? [] : listTypes(obj, root);
-      if (e2.length === 0 && e3.length === 0) return errs;
-      return [...errs, ...e2, ...e3];
+      const e3 = listsClean || (oldObj !== undefined && listTypes(oldObj, root).length > 0) ? undefined : listTypes(obj, root);
+      if ((e2 === undefined || e2.length === 0) && (e3 === undefined || e3.length === 0)) return errs;
+      return [...errs, ...(e2 ?? []), ...(e3 ?? [])];
     },
     validateStatus(obj, oldObj) {
       if (!isObject(obj) || !Object.hasOwn(obj, 'status')) return [];

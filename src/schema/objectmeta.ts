@@ -179,9 +179,12 @@ export type EmbeddedValidator = (obj: unknown, pth?: Path) => FieldError[];
  * Validate(pth, obj, s, isResourceRoot): apiVersion and kind present and well-formed, metadata
  * valid as for a created object, at every embedded resource (and the root when isResourceRoot).
  */
+/** The validator of a schema without embedded resources. */
+export const noEmbeddedResources: EmbeddedValidator = () => [];
+
 export function compileEmbeddedValidator(s: Structural | undefined, isResourceRoot: boolean): EmbeddedValidator {
   const root = withEmbedded(s, isResourceRoot);
-  if (root === undefined || !hasEmbedded(root)) return () => [];
+  if (root === undefined || !hasEmbedded(root)) return noEmbeddedResources;
   return (obj, pth) => {
     const errs: FieldError[] = [];
     validateNode(pth, obj, root, errs);

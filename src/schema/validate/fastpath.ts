@@ -15,7 +15,7 @@
  * visits each element or key once: the pass is linear in the input.
  */
 import { GoFloat, goFloatString } from '../../apimachinery/field/govalue.ts';
-import { msg } from './messages.ts';
+import { enumDetail, msg } from './messages.ts';
 
 /** What the generator needs to know of a compiled schema node `N` (validator.ts fills it in). */
 export interface NodeFacts<N> {
@@ -137,7 +137,7 @@ export interface ErrorSink {
   format(p: string, v: string, format: string): void;
   /** The type check's failure ('p in body must be of type T: "data"'). */
   type(p: string, data: string, tail: string): void;
-  enum(p: string, v: unknown, values: readonly unknown[], tail: string): void;
+  enum(p: string, v: unknown, values: readonly unknown[], tail: string, detail: string): void;
   /** The int32 range check ('Checked value must be of type integer with format int32 in p'). */
   checked(p: string, numType: string, numFormat: string): void;
   multipleOf(p: string, v: number, tail: string): void;
@@ -403,7 +403,7 @@ export function generateFastChecks<N>(
     if (f.stringEnum !== undefined) {
       const test =
         f.stringEnum.size <= INLINE_ENUM ? [...f.stringEnum].map((e) => `${x} !== ${JSON.stringify(e)}`).join(' && ') : `!${ref(f.stringEnum)}.has(${x})`;
-      c.push(`if (${test}) H.enum(${pe}, ${x}, ${ref(f.enumValues)}, ${lit(msg.enum('', f.enumValues!))});`);
+      c.push(`if (${test}) H.enum(${pe}, ${x}, ${ref(f.enumValues)}, ${lit(msg.enum('', f.enumValues!))}, ${lit(enumDetail(f.enumValues!))});`);
     }
     return c.join('\n');
   };

@@ -48,6 +48,8 @@ export interface OpenAPIError {
   valid?: number;
   /** The allowed values, for Enum. */
   values?: readonly unknown[];
+  /** For Enum, when known: the NotSupported detail listing the values (else computed from values). */
+  detail?: string;
   message: string;
 }
 
@@ -123,6 +125,11 @@ function enumTexts(values: readonly unknown[]): EnumTexts {
   return t;
 }
 
+/** The field.NotSupported detail of an Enum error on values. */
+export function enumDetail(values: readonly unknown[]): string {
+  return enumTexts(values).detail;
+}
+
 /**
  * kubeOpenAPIResultToFieldErrors: `base` is the rendered field path the validator was called with
  * ('' for none, as the custom-resource strategy calls it).
@@ -142,7 +149,7 @@ export function toFieldError(base: string, e: OpenAPIError): FieldError {
       return requiredFE(path, '');
     case 'Enum':
       // field.NotSupported with the enum's values, their detail text computed once per enum.
-      return { type: 'FieldValueNotSupported', field: path, badValue: e.value ?? null, detail: e.values === undefined ? '' : enumTexts(e.values).detail };
+      return { type: 'FieldValueNotSupported', field: path, badValue: e.value ?? null, detail: e.detail ?? (e.values === undefined ? '' : enumTexts(e.values).detail) };
     case 'TooLong':
       return tooLongFE(path, '', e.valid ?? -1);
     case 'MaxItems':

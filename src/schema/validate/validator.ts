@@ -302,7 +302,7 @@ function errorSink(env: Env): ErrorSink {
     pattern: (name, v, tail) => push({ code: 'Pattern', name, field: name, value: v, message: name + tail }),
     format: (name, v, format) => push({ code: 'InvalidType', name, field: name, value: v, message: msg.typeFailWithData(name, format, v) }),
     type: (name, data, tail) => push({ code: 'InvalidType', name, field: name, value: data, message: name + tail }),
-    enum: (name, v, values, tail) => push({ code: 'Enum', name, field: name, value: v, values, message: name + tail }),
+    enum: (name, v, values, tail, detail) => push({ code: 'Enum', name, field: name, value: v, values, detail, message: name + tail }),
     checked: (name, numType, numFormat) => push({ code: 'Composite', name: '', value: undefined, message: rangeMessage('Checked', numType, numFormat, name) }),
     multipleOf: (name, v, tail) => push({ code: 'MultipleOf', name, field: name, value: v, message: name + tail }),
     min: (name, v, tail) => push({ code: 'Min', name, field: name, value: v, message: name + tail }),
@@ -402,6 +402,7 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
     // Result.AddErrors drops an error whose message was already reported. Messages of different
     // lengths compare without reading them, so a few errors are compared pairwise.
     if (errs.length <= 16) {
+      if (!repeatedMessage(errs)) return errs;
       const out: OpenAPIError[] = [];
       outer: for (const e of errs) {
         for (const o of out) if (o.message === e.message) continue outer;
@@ -442,6 +443,15 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
     validate: (value, basePath = '') => toFieldErrors(run(value, NONE), basePath),
     validateUpdate: (value, old, basePath = '') => toFieldErrors(run(value, old === undefined ? NONE : old), basePath),
   };
+}
+
+/** Whether two of the (few) errors have the same message. */
+function repeatedMessage(errs: readonly OpenAPIError[]): boolean {
+  for (let i = 1; i < errs.length; i++) {
+    const m = errs[i]!.message;
+    for (let j = 0; j < i; j++) if (errs[j]!.message === m) return true;
+  }
+  return false;
 }
 
 /**
