@@ -1,18 +1,26 @@
 /**
- * The validator's fast "valid?" pass: JavaScript generated once per schema (as ajv does) that
- * answers exactly whether the detailed validator (validator.ts) would report no error, without
- * tracking paths or building messages. Valid objects, the common case, pay only for this pass;
- * the detailed validator runs when it answers false, to produce Kubernetes' messages.
+ * The validator's generated passes: JavaScript written once per schema (as ajv does), in front of
+ * the detailed validator (validator.ts), which stays the reference for every behaviour.
  *
- * Each schema node becomes one function of the value. Its body dispatches on the value's kind and
- * handles, for the kinds the schema's type admits, the checks that have a direct translation:
+ * 1. The fast "valid?" check: one function per schema node that answers exactly whether the
+ *    detailed validator would report no error for a value, without tracking paths or building
+ *    messages. The detailed nodes consult it before descending, and the error pass uses it where
+ *    it hands a value over.
+ * 2. The error pass: one walk that reports every error where it finds it, with the detailed
+ *    validator's codes, messages and order. A node's checks are written into its parent's code,
+ *    so a value's path is known while generating (static text plus the loop's index or key
+ *    variables) and rendered only in a statement that reports; a subtree too large to inline, or
+ *    a kind of value other than the one the node's type expects, goes to a function of (value,
+ *    path). Valid objects cost this walk alone; invalid ones only the errors' objects more.
+ *
+ * Both handle, for the kinds the schema's type admits, the checks that have a direct translation:
  * property names and enum strings are string literals, lengths and bounds numeric literals. Every
  * other case (kinds whose type check depends on the value, tuple items, uniqueItems,
- * patternProperties, dependencies, enums of non-strings, bounds beyond 2^53) calls the detailed
- * node on a scratch context, so the answer stays exact. Literals are written with JSON.stringify
- * or as safe-integer digits; anything else the schema holds (closures, other numbers, sets) is
- * passed in by reference, so no schema text is ever spliced into the code. Every generated loop
- * visits each element or key once: the pass is linear in the input.
+ * patternProperties, dependencies, junctors, enums of non-strings, bounds beyond 2^53) goes to the
+ * detailed node, so the answers stay exact. Literals are written with JSON.stringify or as
+ * safe-integer digits; anything else the schema holds (closures, other numbers, sets) is passed in
+ * by reference, so no schema text is ever spliced into the code. Every generated loop visits each
+ * element or key once: both passes are linear in the input.
  */
 import { GoFloat, goFloatString } from '../../apimachinery/field/govalue.ts';
 import { enumDetail, msg } from './messages.ts';
@@ -94,8 +102,8 @@ export class FailTrail {
    * Set by the error pass (generated with lists folded): some array it reached fails its
    * list-type check, or some value was handed to the detailed validator, which does not run
    * list-type checks. Together false after an error pass: every list-type check would pass (each
-   * value was either accepted by a fast check, which folds them in, or walked by the error pass,
-   * which runs them). Cleared by the caller, not by reset.
+   * value was either walked by the error pass, which runs them, or accepted by a fast check,
+   * which folds them in). Cleared by the caller, not by reset.
    */
   listBad = false;
   listsUnknown = false;

@@ -10,12 +10,13 @@
  * which keeps the current path as a stack of segments and renders a path string only when an error
  * is reported.
  *
- * Two generated passes (fastpath.ts) stand in front of it: a fast "valid?" check per node, which
- * answers for valid objects alone, and an error pass that, where the check fails, reports what the
- * detailed nodes would, handing a value over to them wherever it does not translate a case. The
- * detailed nodes themselves consult the fast check of each value before validating it in full,
- * so that only the values on the way to an error are walked in detail. Their MatchCounts (read
- * inside anyOf/oneOf/not) are exact only where the fast check is not consulted (`Ctx.sub`).
+ * Two generated passes (fastpath.ts) stand in front of it: an error pass that reports what the
+ * detailed nodes would, in one inlined walk, handing a value over to them wherever it does not
+ * translate a case, and a fast "valid?" check per node. The detailed nodes consult the fast check
+ * of each value before validating it in full, so that only the values on the way to an error are
+ * walked in detail (updates, which ratchet, run the detailed nodes from the root). Their
+ * MatchCounts (read inside anyOf/oneOf/not) are exact only where the fast check is not consulted
+ * (`Ctx.sub`).
  */
 import { compileRegex, RegexSyntaxError } from '../../cel/lib/re2.ts';
 import type { FieldError } from '../../apimachinery/field/errors.ts';
@@ -60,9 +61,9 @@ export interface SchemaValidator {
   /**
    * validate(value), plus whether the list-type set/map checks are known to pass: with
    * options.listTypes, `listTypesClean` is true when validateListSetsAndMaps is known to report
-   * nothing (no repeated set item or map key): the fast pass found value valid, or the error pass
-   * ran the list-type checks on every array it reached and handed nothing to the detailed
-   * validator; false when they still have to be run.
+   * nothing (no repeated set item or map key): the error pass ran the list-type checks on every
+   * array it reached and handed no value with lists to the detailed validator; false when they
+   * still have to be run.
    */
   validateResource(value: unknown): { errors: FieldError[]; listTypesClean: boolean };
 }
