@@ -249,9 +249,21 @@ function zeroStruct(t: Extract<GoType, { k: 'struct' }>): Record<string, unknown
   return out;
 }
 
+const fieldMaps = new WeakMap<object, ReadonlyMap<string, GoType>>();
+
+/** A struct type's fields by JSON name, built once per type. */
+function fieldMap(t: Extract<GoType, { k: 'struct' }>): ReadonlyMap<string, GoType> {
+  let m = fieldMaps.get(t);
+  if (m === undefined) {
+    m = new Map(t.fields);
+    fieldMaps.set(t, m);
+  }
+  return m;
+}
+
 function decodeStruct(obj: Record<string, unknown>, t: Extract<GoType, { k: 'struct' }>, st: DecodeState): Record<string, unknown> {
   const out = zeroStruct(t);
-  const fields = new Map(t.fields);
+  const fields = fieldMap(t);
   // Go reads the keys in the order of the marshalled map: sorted.
   for (const key of Object.keys(obj).sort()) {
     const ft = fields.get(key);
