@@ -63,7 +63,7 @@ import type {
   WatchEvent,
   WatchOptions,
 } from './rest.ts';
-import type { RequestContext, Strategy } from './strategy.ts';
+import { reportStrictDecoding, type RequestContext, type Strategy } from './strategy.ts';
 import type { NamespaceGate } from './namespace/lifecycle.ts';
 
 /**
@@ -71,6 +71,11 @@ import type { NamespaceGate } from './namespace/lifecycle.ts';
  * structuredClone on the small objects every write copies. Anything else is shared, as in the
  * objects the handlers decode there is nothing else.
  */
+/** The request body's duplicate fields as strict decoding errors (RequestContext.decodeErrors). */
+function duplicateFieldErrors(opts: CreateOptions): string[] | undefined {
+  return opts.duplicateFields?.map((p) => `duplicate field ${JSON.stringify(p)}`);
+}
+
 function deepCopy<T>(v: T): T {
   if (v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) {
@@ -226,6 +231,7 @@ export class GenericStore implements RESTStore {
     let last: unknown;
     for (let i = 0; i < attempts; i++) {
       ctx.warnings.length = 0;
+      ctx.decodeErrors = duplicateFieldErrors(opts);
       try {
         const object = await this.createOnce(ns, deepCopy(input), ctx, this.strategy);
         return { object, warnings: ctx.warnings };
@@ -338,6 +344,7 @@ export class GenericStore implements RESTStore {
     const m = metaOf(obj);
     this.ensureNamespace(m, strategy.namespaced ? (ns ?? '') : '');
     strategy.prepareForCreate(ctx, obj);
+    reportStrictDecoding(ctx, []);
     let errs = strategy.validate(ctx, obj);
     if (errs.length > 0) throw newInvalid(this.gk, getName(obj), errs);
     // Skipped where the strategy's validate has just passed the same ObjectMeta checks under a
@@ -377,6 +384,7 @@ export class GenericStore implements RESTStore {
     if (this.namespaceGate && this.strategy.namespaced && ns) await this.namespaceGate.check('update', ns, this.gr, name);
     for (;;) {
       ctx.warnings.length = 0;
+      ctx.decodeErrors = duplicateFieldErrors(opts);
       const kv = await this.store.get(key);
       const existing = kv ? this.decode(kv) : undefined;
       if (!existing && !strategy.allowCreateOnUpdate && !opts.forceAllowCreate) throw newNotFound(this.gr, name);
@@ -499,6 +507,7 @@ export class GenericStore implements RESTStore {
     if (om.generation !== undefined) m.generation = om.generation;
     else delete m.generation;
     strategy.prepareForUpdate(ctx, obj, old);
+    reportStrictDecoding(ctx, []);
     const nm = metaOf(obj); // a strategy may have replaced the object's metadata
     if (!nm.uid) nm.uid = om.uid;
     if (om.creationTimestamp) nm.creationTimestamp = om.creationTimestamp;

@@ -52,6 +52,11 @@ export interface CreateOptions {
   fieldValidation?: FieldValidation;
   /** Validating admission for the object about to be written. */
   validation?: ValidateObject;
+  /**
+   * Paths of fields the body repeats: strict decoding errors (`duplicate field "x"`), reported
+   * per fieldValidation together with the unknown fields the strategy drops.
+   */
+  duplicateFields?: string[];
 }
 
 export interface UpdateOptions extends CreateOptions {

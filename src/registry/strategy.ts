@@ -7,6 +7,7 @@
  * Strategies mutate the object they are given (as upstream's do); the store hands them copies.
  */
 import type { FieldError } from '../apimachinery/field/errors.ts';
+import { newBadRequest } from '../apimachinery/status.ts';
 import type { FieldValidation, Obj, Subresource } from './rest.ts';
 import { getLabels, getName, getNamespace } from './meta.ts';
 
@@ -18,6 +19,26 @@ export interface RequestContext {
   dryRun: boolean;
   /** The subresource being written, if any. */
   subresource?: Subresource;
+  /**
+   * Strict decoding errors the body's decoding found (`duplicate field "x"`), not yet reported:
+   * the strategy reports them with the unknown fields it drops (reportStrictDecoding), as one
+   * strict decoding error; the store reports what is left after prepareForCreate/Update.
+   */
+  decodeErrors?: string[];
+}
+
+/**
+ * Reports the request's strict decoding errors and the unknown fields dropped from its object
+ * (paths), per fieldValidation: Strict fails with one 400 listing them all (as
+ * apiextensions-apiserver's schemaCoercingDecoder does: the decoder's errors, then the unknown
+ * fields), Warn adds one warning each, Ignore drops them.
+ */
+export function reportStrictDecoding(ctx: RequestContext, unknownPaths: readonly string[]): void {
+  const msgs = [...(ctx.decodeErrors ?? []), ...unknownPaths.map((p) => `unknown field ${JSON.stringify(p)}`)];
+  ctx.decodeErrors = undefined;
+  if (msgs.length === 0 || ctx.fieldValidation === 'Ignore') return;
+  if (ctx.fieldValidation === 'Strict') throw newBadRequest(`strict decoding error: ${msgs.join(', ')}`);
+  ctx.warnings.push(...msgs);
 }
 
 /** What label and field selectors match against (storage.AttrFunc). */

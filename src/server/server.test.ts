@@ -84,6 +84,24 @@ test('create, get, list as Table, conflicts and errors', async () => {
   const warn = await call(f.base, 'POST', ctPath + '?fieldValidation=Warn', '{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"w"},"spec":{"image":"a","image":"b"}}');
   assert.equal(warn.status, 201);
   assert.equal(warn.headers.warning, '299 - "duplicate field \\"spec.image\\""');
+  // Duplicate and unknown fields make one strict decoding error (schemaCoercingDecoder), and nothing is written.
+  const both = '{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"name":"d2"},"spec":{"image":"a","image":"b","bogus":1}}';
+  const strictBoth = await call(f.base, 'POST', ctPath + '?fieldValidation=Strict', both);
+  assert.equal(strictBoth.status, 400);
+  assert.equal(
+    strictBoth.json.message,
+    'CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: duplicate field "spec.image", unknown field "spec.bogus"',
+  );
+  assert.equal((await call(f.base, 'GET', ctPath + '/d2')).status, 404);
+  const warnBoth = await call(f.base, 'POST', ctPath + '?fieldValidation=Warn', both);
+  assert.equal(warnBoth.status, 201, warnBoth.text);
+  assert.equal(warnBoth.headers.warning, '299 - "duplicate field \\"spec.image\\"", 299 - "unknown field \\"spec.bogus\\""');
+  const putBoth = await call(f.base, 'PUT', ctPath + '/d2?fieldValidation=Strict', both.replace('"name":"d2"', `"name":"d2","resourceVersion":"${warnBoth.json.metadata.resourceVersion}"`));
+  assert.equal(putBoth.status, 400);
+  assert.equal(
+    putBoth.json.message,
+    'CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: duplicate field "spec.image", unknown field "spec.bogus"',
+  );
   const badQ = await call(f.base, 'GET', ctPath + '?limit=many');
   assert.equal(badQ.status, 400);
   assert.equal(badQ.json.message, 'strconv.ParseInt: parsing "many": invalid syntax');

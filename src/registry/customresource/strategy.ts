@@ -12,7 +12,7 @@ import { nameIsDNSSubdomain } from '../../apimachinery/validation/names.ts';
 import { deepCopy, jsonEqual, metaOf } from '../meta.ts';
 import { validateObjectMetaUpdateOnly, validateObjectMetaWith } from '../objectmeta-checks.ts';
 import type { Obj, Subresource } from '../rest.ts';
-import { defaultAttrs, strategyDefaults, type Attrs, type RequestContext, type Strategy } from '../strategy.ts';
+import { defaultAttrs, reportStrictDecoding, strategyDefaults, type Attrs, type RequestContext, type Strategy } from '../strategy.ts';
 import { nestedField, nestedInt64, nestedString, splitJSONPath } from './nested.ts';
 
 /** The schema layer's compiled functions for one CRD version; each is optional. */
@@ -85,12 +85,7 @@ export class CustomResourceStrategy implements Strategy {
 
   /** Prune then default, as decoding does for custom resources; unknown fields per fieldValidation. */
   normalize(ctx: RequestContext, obj: Obj): void {
-    const pruned = this.hooks.prune?.(obj) ?? [];
-    if (pruned.length > 0 && ctx.fieldValidation !== 'Ignore') {
-      const msgs = pruned.map((p) => `unknown field ${JSON.stringify(p)}`);
-      if (ctx.fieldValidation === 'Strict') throw newBadRequest(`strict decoding error: ${msgs.join(', ')}`);
-      ctx.warnings.push(...msgs);
-    }
+    reportStrictDecoding(ctx, this.hooks.prune?.(obj) ?? []);
     this.hooks.default?.(obj);
   }
 

@@ -13,7 +13,7 @@ import { validateFinalizerName } from '../../apimachinery/validation/objectmeta.
 import { deepCopy, hasDeletionTimestamp, metaOf } from '../meta.ts';
 import { validateObjectMetaWith } from '../objectmeta-checks.ts';
 import type { Obj, ResourceInfo, Subresource } from '../rest.ts';
-import { defaultAttrs, strategyDefaults, type Attrs, type RequestContext, type Strategy } from '../strategy.ts';
+import { defaultAttrs, reportStrictDecoding, strategyDefaults, type Attrs, type RequestContext, type Strategy } from '../strategy.ts';
 
 export const namespaceInfo: ResourceInfo = {
   group: '',
@@ -61,10 +61,7 @@ function dropUnknownFields(ctx: RequestContext, ns: Obj): void {
   if (spec) for (const k of Object.keys(spec)) if (!knownSpec.has(k)) unknown.push(`spec.${k}`);
   const status = record(ns.status);
   if (status) for (const k of Object.keys(status)) if (!knownStatus.has(k)) unknown.push(`status.${k}`);
-  if (unknown.length === 0) return;
-  const msgs = unknown.map((p) => `unknown field ${JSON.stringify(p)}`);
-  if (ctx.fieldValidation === 'Strict') throw newBadRequest(`strict decoding error: ${msgs.join(', ')}`);
-  if (ctx.fieldValidation === 'Warn') ctx.warnings.push(...msgs);
+  reportStrictDecoding(ctx, unknown);
   for (const p of unknown) {
     const [a, b] = p.split('.') as [string, string | undefined];
     if (b === undefined) delete ns[a];

@@ -254,9 +254,9 @@ async function handleCreate(r: ResourceRequest): Promise<void> {
   const { value: obj, duplicates } = await readObject(r);
   const warnings: string[] = [];
   checkTypeMeta(r, obj);
-  checkDuplicates(r, duplicates, opts, warnings);
   ensureNamespace(r, obj);
-  const result = await decodeErrorsPrefixed(r, r.served.store.create(r.info.namespace, obj, opts));
+  // Duplicate fields are reported with the unknown fields the strategy drops (one strict decoding error).
+  const result = await decodeErrorsPrefixed(r, r.served.store.create(r.info.namespace, obj, { ...opts, duplicateFields: duplicates }));
   if (r.served.deprecationWarning) warnings.unshift(r.served.deprecationWarning);
   setWarnings(r.res, [...warnings, ...result.warnings]);
   writeObject(r.res, 201, transform(r, n, result.object, false), n);
@@ -268,8 +268,10 @@ async function handleUpdate(r: ResourceRequest): Promise<void> {
   const n = negotiateFor(r, { yaml: true, partialMetadata: true });
   const { value: body, duplicates } = await readObject(r, sub === 'scale' ? 'Scale' : r.served.kind);
   const warnings: string[] = [];
-  checkDuplicates(r, duplicates, opts, warnings);
   const uopts: UpdateOptions = { ...opts };
+  if (sub === 'scale') checkDuplicates(r, duplicates, opts, warnings);
+  // Duplicate fields are reported with the unknown fields the strategy drops (one strict decoding error).
+  else uopts.duplicateFields = duplicates;
   if (sub) uopts.subresource = sub;
   let tryUpdate: (cur: Obj | undefined) => Obj;
   if (sub === 'scale') {
