@@ -79,6 +79,20 @@ test('create, conflicts and not-found errors print as from a real cluster', asyn
   assert.equal(del.stderr, 'Error from server (NotFound): crontabs.stable.example.com "nope" not found\n');
 });
 
+test('a kind no CRD defines: kubectl validates what it can and reports the missing mapping', async () => {
+  // kubectl looks the group-version up in /openapi/v3, falls back to /openapi/v2 (protobuf) and,
+  // finding no schema, goes on to map the kind, as against a real cluster.
+  const f = manifest(s, 'foo.yaml', 'apiVersion: example.com/v1\nkind: Foo\nmetadata:\n  name: x\nspec: {}\n');
+  for (const verb of ['apply', 'create']) {
+    const r = await kubectl(s, [verb, '-f', f]);
+    assert.equal(r.code, 1);
+    assert.equal(
+      r.stderr,
+      `error: resource mapping not found for name: "x" namespace: "" from "${f}": no matches for kind "Foo" in version "example.com/v1"\nensure CRDs are installed first\n`,
+    );
+  }
+});
+
 test('unknown fields: Strict refuses, Warn warns and prunes them', async () => {
   const bad = manifest(s, 'bad.yaml', ct('my-bad').replace('  replicas: 1', '  replicas: 1\n  bogusField: x'));
   const strict = await kubectl(s, ['apply', '-f', bad]);

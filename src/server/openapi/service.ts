@@ -1,8 +1,8 @@
 /**
  * `/openapi/v3` and its group-version documents: an index of `paths` with `serverRelativeURL`s
  * carrying a content hash (kubectl caches by it), each document rendered once per change of the
- * served table and answered with kube-openapi's caching headers and redirects. `/openapi/v2` is answered 404, which kubectl accepts (a JSON v2 it would fail to
- * parse).
+ * served table and answered with kube-openapi's caching headers and redirects. `/openapi/v2` is
+ * v2.ts's document, as JSON or protobuf per Accept.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -10,6 +10,7 @@ import type { Query } from '../http/query.ts';
 import { writeJSON, writeStatus } from '../http/respond.ts';
 import { failureStatus } from '../../apimachinery/status.ts';
 import type { ServedTable } from '../served.ts';
+import { openAPIV2, protobufV2MediaTypes } from './v2.ts';
 import { groupVersionDocument } from './v3.ts';
 
 interface Rendered {
@@ -44,6 +45,25 @@ export class OpenAPIService {
   /** Serves a GET under /openapi. */
   serve(req: IncomingMessage, res: ServerResponse, segs: string[], query: Query): void {
     const notFound = () => writeStatus(res, failureStatus(404, 'NotFound', 'the server could not find the requested resource', {}));
+    if (segs[1] === 'v2' && segs.length === 2) {
+      const v2 = openAPIV2();
+      const headers = { Etag: v2.etag, Vary: 'Accept' };
+      if (req.headers['if-none-match'] === v2.etag) {
+        res.writeHead(304, headers);
+        res.end();
+        return;
+      }
+      const accept = req.headers.accept ?? '';
+      if (protobufV2MediaTypes.some((t) => accept.includes(t))) {
+        // As kube-openapi: the deprecated '@' spelling is accepted but never answered (Go's mime
+        // parser rejects it).
+        res.writeHead(200, { 'Content-Type': protobufV2MediaTypes[1]!, 'Content-Length': v2.protobuf.length, ...headers });
+        res.end(v2.protobuf);
+      } else {
+        writeJSON(res, 200, v2.json, 'application/json', headers);
+      }
+      return;
+    }
     if (segs[1] !== 'v3') {
       notFound();
       return;
