@@ -142,12 +142,13 @@ export interface ErrorSink {
   tooLong(p: string, v: string, max: number, tail: string): void;
   tooShort(p: string, v: string, min: number, tail: string): void;
   pattern(p: string, v: string, tail: string): void;
-  format(p: string, v: string, format: string): void;
+  /** A format's failure; mid: the message between p and the quoted value (msg.typeFailMiddle). */
+  format(p: string, v: string, mid: string): void;
   /** The type check's failure ('p in body must be of type T: "data"'). */
   type(p: string, data: string, tail: string): void;
   enum(p: string, v: unknown, values: readonly unknown[], tail: string, detail: string): void;
-  /** The int32 range check ('Checked value must be of type integer with format int32 in p'). */
-  checked(p: string, numType: string, numFormat: string): void;
+  /** The int32 range check ('Checked value must be of type integer with format int32 in p'; head: all but p). */
+  checked(p: string, head: string): void;
   multipleOf(p: string, v: number, tail: string): void;
   min(p: string, v: number, tail: string): void;
   max(p: string, v: number, tail: string): void;
@@ -407,7 +408,7 @@ export function generateFastChecks<N>(
     }
     if (f.pattern !== undefined) chain.push(`if (!${ref(f.pattern)}(${x})) H.pattern(${pe}, ${x}, ${lit(msg.pattern('', f.patternMsg))});`);
     if (chain.length > 0) c.push(chain.join('\nelse '));
-    if (f.format !== undefined) c.push(`if (!${ref(f.format)}(${x})) H.format(${pe}, ${x}, ${JSON.stringify(f.formatName)});`);
+    if (f.format !== undefined) c.push(`if (!${ref(f.format)}(${x})) H.format(${pe}, ${x}, ${lit(msg.typeFailMiddle(f.formatName))});`);
     if (f.stringEnum !== undefined) {
       const test =
         f.stringEnum.size <= INLINE_ENUM ? [...f.stringEnum].map((e) => `${x} !== ${JSON.stringify(e)}`).join(' && ') : `!${ref(f.stringEnum)}.has(${x})`;
@@ -419,7 +420,7 @@ export function generateFastChecks<N>(
   const numberErrors = (f: NodeFacts<N>, isInt: boolean, x: string, pe: string): string => {
     const c: string[] = [];
     if (isInt && f.numType === 'integer' && f.numFormat === 'int32') {
-      c.push(`if (${x} < -2147483648 || ${x} > 2147483647) H.checked(${pe}, ${JSON.stringify(f.numType)}, ${JSON.stringify(f.numFormat)});`);
+      c.push(`if (${x} < -2147483648 || ${x} > 2147483647) H.checked(${pe}, ${lit(msg.range('Checked', f.numType, f.numFormat, ''))});`);
     }
     if (f.multipleOf !== undefined) c.push(`if (${x} % ${num(f.multipleOf)} !== 0) H.multipleOf(${pe}, ${x}, ${lit(msg.multipleOf('', String(f.multipleOf)))});`);
     for (const [bound, excl, op, eqOp, fn] of [

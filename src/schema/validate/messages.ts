@@ -57,7 +57,9 @@ export interface OpenAPIError {
 export const fv = (f: number): string => goFloatString(f);
 
 export const msg = {
-  typeFailWithData: (name: string, typeName: string, value: string) => `${name} in body must be of type ${typeName}: ${goQ(value)}`,
+  typeFailWithData: (name: string, typeName: string, value: string) => name + msg.typeFailMiddle(typeName) + goQ(value),
+  /** typeFailWithData between the name and the quoted value. */
+  typeFailMiddle: (typeName: string) => ` in body must be of type ${typeName}: `,
   typeFail: (name: string, typeName: string) => `${name} in body must be of type ${typeName}`,
   tooLong: (name: string, max: number) => `${name} in body should be at most ${max} chars long`,
   tooShort: (name: string, min: number) => `${name} in body should be at least ${min} chars long`,
@@ -80,6 +82,11 @@ export const msg = {
   oneOf: (name: string, extra: string) => `${goQ(name)} must validate one and only one schema (oneOf). ${extra}`,
   allOf: (name: string, extra: string) => `${goQ(name)} must validate all the schemas (allOf)${extra}`,
   not: (name: string) => `${goQ(name)} must not validate the schema (not)`,
+  /** The int64/int32/float range checks' errors.New text ('Checked value must be of type ...'). */
+  range: (prefix: string, typeName: string, format: string, path: string) =>
+    format !== ''
+      ? `${prefix} value must be of type ${typeName} with format ${format} in ${path}`
+      : `${prefix} value must be of type ${typeName} (default format) in ${path}`,
 };
 
 // The imported functions are bound once: under the CommonJS interop the project runs with (tsx),

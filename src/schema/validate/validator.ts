@@ -32,6 +32,7 @@ import { fv, msg as messages, toFieldError as toFieldErrorOf, type OpenAPIError 
 // Imported names used on the error path are bound once: under the CommonJS interop the project
 // runs with (tsx), every use of an imported name is a getter call.
 const msg = messages;
+const goQ = goQuote;
 const toFieldError = toFieldErrorOf;
 
 export interface ValidatorOptions {
@@ -239,12 +240,6 @@ function rangeBad(v: unknown, kind: GoKind, typeName: string, format: string): b
   return false;
 }
 
-function rangeMessage(prefix: string, typeName: string, format: string, path: string): string {
-  return format !== ''
-    ? `${prefix} value must be of type ${typeName} with format ${format} in ${path}`
-    : `${prefix} value must be of type ${typeName} (default format) in ${path}`;
-}
-
 
 /** Go's string(rune(i)). */
 function runeString(i: bigint): string {
@@ -301,10 +296,10 @@ function errorSink(env: Env): ErrorSink {
     tooLong: (name, v, max, tail) => push({ code: 'TooLong', name, field: name, value: v, valid: max, message: name + tail }),
     tooShort: (name, v, min, tail) => push({ code: 'TooShort', name, field: name, value: v, valid: min, message: name + tail }),
     pattern: (name, v, tail) => push({ code: 'Pattern', name, field: name, value: v, message: name + tail }),
-    format: (name, v, format) => push({ code: 'InvalidType', name, field: name, value: v, message: msg.typeFailWithData(name, format, v) }),
+    format: (name, v, mid) => push({ code: 'InvalidType', name, field: name, value: v, message: name + mid + goQ(v) }),
     type: (name, data, tail) => push({ code: 'InvalidType', name, field: name, value: data, message: name + tail }),
     enum: (name, v, values, tail, detail) => push({ code: 'Enum', name, field: name, value: v, values, detail, message: name + tail }),
-    checked: (name, numType, numFormat) => push({ code: 'Composite', name: '', value: undefined, message: rangeMessage('Checked', numType, numFormat, name) }),
+    checked: (name, head) => push({ code: 'Composite', name: '', value: undefined, message: head + name }),
     multipleOf: (name, v, tail) => push({ code: 'MultipleOf', name, field: name, value: v, message: name + tail }),
     min: (name, v, tail) => push({ code: 'Min', name, field: name, value: v, message: name + tail }),
     max: (name, v, tail) => push({ code: 'Max', name, field: name, value: v, message: name + tail }),
@@ -640,7 +635,7 @@ function compileNode(s: JSONSchemaProps, env: Env): Node {
   const hasBounds = multipleOf !== undefined || maximum !== undefined || minimum !== undefined;
   const rangeErr = (v: unknown, kind: GoKind, prefix: string, ctx: Ctx): boolean => {
     if (!rangeBad(v, kind, numType, numFormat)) return false;
-    ctx.err({ code: 'Composite', name: '', value: undefined, message: rangeMessage(prefix, numType, numFormat, ctx.path()) });
+    ctx.err({ code: 'Composite', name: '', value: undefined, message: msg.range(prefix, numType, numFormat, ctx.path()) });
     return true;
   };
   const checkNumber = (v: unknown, kind: GoKind, ctx: Ctx): void => {
