@@ -10,8 +10,17 @@
 
 /** A number that Go held as float64. */
 export class GoFloat {
-  constructor(readonly value: number) {}
+  constructor(readonly value: number) {
+    goFloatsMade.any = true;
+  }
 }
+
+/**
+ * Whether this process has made a GoFloat yet. Decoded requests and manifests never hold one
+ * (only Kubernetes' test tables do, read by gojson.ts): until one exists, no value can be one, and
+ * the generated validators skip the check (fastpath.ts).
+ */
+export const goFloatsMade = { any: false };
 
 /**
  * A value whose Go JSON encoding is already known (a Go struct marshals its fields in

@@ -22,7 +22,7 @@
  * by reference, so no schema text is ever spliced into the code. Every generated loop visits each
  * element or key once: both passes are linear in the input.
  */
-import { GoFloat, goFloatString } from '../../apimachinery/field/govalue.ts';
+import { GoFloat, goFloatString, goFloatsMade } from '../../apimachinery/field/govalue.ts';
 import { enumDetail, msg } from './messages.ts';
 
 /** What the generator needs to know of a compiled schema node `N` (validator.ts fills it in). */
@@ -650,15 +650,16 @@ export function generateFastChecks<N>(
   report(root, 'v', PathExpr.root(), rootReport, false);
   fns.push(`function report(v) {\n${rootReport.join('\n')}\n}`);
   const decls = refs.map((_, i) => `const R${i} = R[${i}];`).join('\n');
+  // No value is a GoFloat before the process has made one (govalue.ts goFloatsMade). After that,
   // `v instanceof GoFloat` with GoFloat a variable is a generic instanceof (no constant to fold):
   // it costs more than the rest of a small object's check. A plain object is ruled out first by
   // its inherited constructor: a GoFloat's is GoFloat, and decoded data holds no functions, so no
   // own `constructor` property can equal Object.
-  const src = `"use strict";\nconst fail = (id, v, k) => T.fail(id, v, k);\nconst isGoFloat = (v) => v.constructor !== Object && v instanceof GoFloat;\n${decls}\n${fns.join('\n')}\nreturn [[${[...ids.values()].join(', ')}], report];`;
+  const src = `"use strict";\nconst fail = (id, v, k) => T.fail(id, v, k);\nconst isGoFloat = (v) => GF.any && v.constructor !== Object && v instanceof GoFloat;\n${decls}\n${fns.join('\n')}\nreturn [[${[...ids.values()].join(', ')}], report];`;
   // Every schema-derived value enters through R; the source holds only literals made safe above.
   type Made = [((v: unknown) => boolean)[], (v: unknown) => void];
-  type Make = (g: typeof GoFloat, rc: typeof runeCount, t: FailTrail, h: ErrorSink, r: unknown[]) => Made;
-  const [fast, reportFn] = (new Function('GoFloat', 'runeCount', 'T', 'H', 'R', src) as Make)(GoFloat, runeCount, trail, sink, refs);
+  type Make = (g: typeof GoFloat, gf: typeof goFloatsMade, rc: typeof runeCount, t: FailTrail, h: ErrorSink, r: unknown[]) => Made;
+  const [fast, reportFn] = (new Function('GoFloat', 'GF', 'runeCount', 'T', 'H', 'R', src) as Make)(GoFloat, goFloatsMade, runeCount, trail, sink, refs);
   const out: GeneratedChecks<N>['nodes'] = new Map();
   let i = 0;
   for (const n of ids.keys()) {
