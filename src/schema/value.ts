@@ -9,7 +9,11 @@
  *   - `GoFloat` (from apimachinery/field/govalue.ts): a float64 even when integral (`1.0`).
  * Everything else is plain JSON: null, boolean, string, array, object.
  */
-import { GoFloat } from '../apimachinery/field/govalue.ts';
+import { GoFloat, goFloatsMade } from '../apimachinery/field/govalue.ts';
+
+// Until the process has made a GoFloat no value is one: the instanceof (a generic one, costly on
+// every object of a walk) is skipped.
+const made = goFloatsMade;
 
 export type GoKind = 'null' | 'bool' | 'int' | 'float' | 'string' | 'array' | 'object';
 
@@ -27,7 +31,7 @@ export function goKind(v: unknown): GoKind {
     case 'object':
       if (v === null) return 'null';
       if (Array.isArray(v)) return 'array';
-      if (v instanceof GoFloat) return 'float';
+      if (made.any && v instanceof GoFloat) return 'float';
       return 'object';
     default:
       return 'null';
@@ -36,7 +40,7 @@ export function goKind(v: unknown): GoKind {
 
 /** True for a JSON object (a Go map[string]interface{}). */
 export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof GoFloat);
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(made.any && v instanceof GoFloat);
 }
 
 /** The numeric value as a JS number (bigint and GoFloat unwrapped). */
@@ -49,7 +53,7 @@ export function toNumber(v: unknown): number {
 
 /** runtime.DeepCopyJSONValue: a deep copy of a JSON value (GoFloat and bigint kept). */
 export function deepCopyJSON<T>(v: T): T {
-  if (typeof v !== 'object' || v === null || v instanceof GoFloat) return v;
+  if (typeof v !== 'object' || v === null || (made.any && v instanceof GoFloat)) return v;
   if (Array.isArray(v)) {
     const out = new Array(v.length);
     for (let i = 0; i < v.length; i++) out[i] = deepCopyJSON(v[i]);
