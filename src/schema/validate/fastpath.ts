@@ -299,9 +299,9 @@ export function generateFastChecks<N>(
     const only = (k: number) => t.every((ok, i) => i === k || (k === 2 && i === 3) || ok !== true);
     if (t[6] === true && only(6) && !f.objectSlow && f.enumValues === undefined) return 'object';
     if (t[5] === true && only(5) && !f.sliceSlow && f.enumValues === undefined) return 'array';
-    if (t[4] === true && only(4) && stringChecks(f) !== undefined) return 'string';
+    if (t[4] === true && only(4) && stringsTranslate(f)) return 'string';
     if (t[1] === true && only(1) && f.enumValues === undefined) return 'bool';
-    if (t[2] === true && only(2) && !f.boundOutOfRange && boundChecks(f, true) !== undefined) return 'int';
+    if (t[2] === true && only(2) && !f.boundOutOfRange && boundsTranslate(f, true)) return 'int';
     return undefined;
   };
 
@@ -374,9 +374,9 @@ export function generateFastChecks<N>(
     }
     const numbers = !f.boundOutOfRange;
     const kind = (k: string, code: () => string): string => (k === skip ? '' : code());
-    const str = kind('string', () => (ok[4] && stringChecks(f) !== undefined ? pre[4] + stringErrors(f, x, pe) : guarded));
-    const int = kind('int', () => (numbers && ok[2] && boundChecks(f, true) !== undefined ? pre[2] + numberErrors(f, true, x, pe) : guarded));
-    const float = numbers && f.typeOk[3] === true && boundChecks(f, false) !== undefined ? numberErrors(f, false, x, pe) : guarded;
+    const str = kind('string', () => (ok[4] && stringsTranslate(f) ? pre[4] + stringErrors(f, x, pe) : guarded));
+    const int = kind('int', () => (numbers && ok[2] && boundsTranslate(f, true) ? pre[2] + numberErrors(f, true, x, pe) : guarded));
+    const float = numbers && f.typeOk[3] === true && boundsTranslate(f, false) ? numberErrors(f, false, x, pe) : guarded;
     const bool = kind('bool', () => (ok[1] && f.enumValues === undefined ? pre[1] : guarded));
     const arr = kind('array', () => (ok[5] && !f.sliceSlow && f.enumValues === undefined ? pre[5] + arrayErrors(f, x, path, pe) : guarded));
     const obj = kind('object', () => (ok[6] && !f.objectSlow && f.enumValues === undefined ? pre[6] + objectErrors(f, x, path, pe) : guarded));
@@ -532,7 +532,21 @@ export function generateFastChecks<N>(
     return c.join('\n');
   };
 
+  /** Whether a string's checks translate (an enum only when all its values are strings). */
+  const stringsTranslate = (f: NodeFacts<N>): boolean => f.enumValues === undefined || f.stringEnum !== undefined;
+
+  /** Whether a number's bound checks translate; `isInt`: for a safe integer. */
+  const boundsTranslate = (f: NodeFacts<N>, isInt: boolean): boolean => {
+    if (f.enumValues !== undefined) return false;
+    if (f.boundOutOfRange) return true;
+    if (!isInt && f.numType !== '' && f.numFormat !== '' && f.numFormat !== 'double') return false;
+    if (f.multipleOf !== undefined && (!isInt || !Number.isSafeInteger(f.multipleOf) || f.multipleOf <= 0)) return false;
+    if (!isInt) return true;
+    return [f.minimum, f.maximum].every((b) => b === undefined || Math.abs(b) < TWO53);
+  };
+
   const stringChecks = (f: NodeFacts<N>): string[] | undefined => {
+    if (!stringsTranslate(f)) return undefined;
     const c: string[] = [];
     if (f.maxLength !== undefined) {
       const m = num(f.maxLength);
@@ -544,8 +558,7 @@ export function generateFastChecks<N>(
     }
     if (f.pattern !== undefined) c.push(`if (!${ref(f.pattern)}(v)) return false;`);
     if (f.format !== undefined) c.push(`if (!${ref(f.format)}(v)) return false;`);
-    if (f.enumValues !== undefined) {
-      if (f.stringEnum === undefined) return undefined;
+    if (f.stringEnum !== undefined) {
       if (f.stringEnum.size <= INLINE_ENUM) {
         c.push(`if (${[...f.stringEnum].map((e) => `v !== ${JSON.stringify(e)}`).join(' && ')}) return false;`);
       } else {
@@ -557,22 +570,17 @@ export function generateFastChecks<N>(
 
   /** Bound checks on a number v; `isInt`: v is a safe integer (kube-openapi truncates the bound). */
   const boundChecks = (f: NodeFacts<N>, isInt: boolean): string[] | undefined => {
-    if (f.enumValues !== undefined) return undefined;
+    if (!boundsTranslate(f, isInt)) return undefined;
     if (f.boundOutOfRange) return ['return false;'];
     const c: string[] = [];
     if (isInt && f.numType === 'integer' && f.numFormat === 'int32') c.push('if (v < -2147483648 || v > 2147483647) return false;');
-    if (!isInt && f.numType !== '' && f.numFormat !== '' && f.numFormat !== 'double') return undefined;
-    if (f.multipleOf !== undefined) {
-      if (!isInt || !Number.isSafeInteger(f.multipleOf) || f.multipleOf <= 0) return undefined;
-      c.push(`if (v % ${num(f.multipleOf)} !== 0) return false;`);
-    }
+    if (f.multipleOf !== undefined) c.push(`if (v % ${num(f.multipleOf)} !== 0) return false;`);
     for (const [bound, excl, op, eqOp] of [
       [f.minimum, f.exclusiveMinimum, '<', '<='],
       [f.maximum, f.exclusiveMaximum, '>', '>='],
     ] as const) {
       if (bound === undefined) continue;
       if (isInt) {
-        if (!(Math.abs(bound) < TWO53)) return undefined;
         c.push(`if (v ${excl ? eqOp : op} ${num(Math.trunc(bound))}) return false;`);
       } else {
         c.push(`if (v ${excl ? eqOp : op} ${num(bound)}) return false;`);
