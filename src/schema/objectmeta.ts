@@ -26,7 +26,8 @@ export interface CoerceResult {
   unknownFieldPaths: string[];
 }
 
-const objectMetaFields = new Set([
+/** ObjectMeta's JSON fields, and those of the structs it holds (for strict decoding). */
+export const objectMetaFields: ReadonlySet<string> = new Set([
   'name',
   'generateName',
   'namespace',
@@ -43,8 +44,8 @@ const objectMetaFields = new Set([
   'finalizers',
   'managedFields',
 ]);
-const ownerReferenceFields = new Set(['apiVersion', 'kind', 'name', 'uid', 'controller', 'blockOwnerDeletion']);
-const managedFieldsFields = new Set(['manager', 'operation', 'apiVersion', 'time', 'fieldsType', 'fieldsV1', 'subresource']);
+export const ownerReferenceFields: ReadonlySet<string> = new Set(['apiVersion', 'kind', 'name', 'uid', 'controller', 'blockOwnerDeletion']);
+export const managedFieldsFields: ReadonlySet<string> = new Set(['manager', 'operation', 'apiVersion', 'time', 'fieldsType', 'fieldsV1', 'subresource']);
 
 /** The unknown-field paths kjson.UnmarshalStrict reports for metadata, prefixed with `prefix`. */
 export function unknownObjectMetaPaths(meta: unknown, prefix: string): string[] {
@@ -53,7 +54,7 @@ export function unknownObjectMetaPaths(meta: unknown, prefix: string): string[] 
   for (const k of Object.keys(meta)) {
     if (!objectMetaFields.has(k)) out.push(`${prefix}.${k}`);
   }
-  const nested = (key: string, known: Set<string>) => {
+  const nested = (key: string, known: ReadonlySet<string>) => {
     const list = meta[key];
     if (!Array.isArray(list)) return;
     list.forEach((x, i) => {

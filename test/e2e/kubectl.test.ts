@@ -93,6 +93,45 @@ test('a kind no CRD defines: kubectl validates what it can and reports the missi
   }
 });
 
+test('a CRD with fields its types do not have: Strict refuses, Warn warns and drops them', async () => {
+  const f = manifest(
+    s,
+    'typo-crd.yaml',
+    `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: typos.example.com
+spec:
+  group: example.com
+  names: {kind: Typo, plural: typos}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schemas: {}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, requird: [a]}
+`,
+  );
+  const strict = await kubectl(s, ['apply', '-f', f]);
+  assert.equal(strict.code, 1);
+  assert.equal(
+    strict.stderr,
+    `Error from server (BadRequest): error when creating "${f}": CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: strict decoding error: unknown field "spec.versions[0].schema.openAPIV3Schema.properties.spec.requird", unknown field "spec.versions[0].schemas"\n`,
+  );
+  const warn = await kubectl(s, ['apply', '--validate=warn', '-f', f]);
+  assert.equal(warn.stdout, 'customresourcedefinition.apiextensions.k8s.io/typos.example.com created\n');
+  assert.match(warn.stderr, /Warning: unknown field "spec.versions\[0\].schemas"/);
+  const got = JSON.parse((await kubectl(s, ['get', 'crd', 'typos.example.com', '-o', 'json'])).stdout);
+  assert.equal(got.spec.versions[0].schemas, undefined);
+  assert.deepEqual(got.spec.versions[0].schema.openAPIV3Schema.properties.spec, { type: 'object' });
+  assert.equal((await kubectl(s, ['delete', 'crd', 'typos.example.com'])).code, 0);
+});
+
 test('unknown fields: Strict refuses, Warn warns and prunes them', async () => {
   const bad = manifest(s, 'bad.yaml', ct('my-bad').replace('  replicas: 1', '  replicas: 1\n  bogusField: x'));
   const strict = await kubectl(s, ['apply', '-f', bad]);

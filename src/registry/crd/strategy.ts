@@ -1,6 +1,7 @@
 /**
  * The strategy for apiextensions.k8s.io/v1 CustomResourceDefinition (apiextensions-apiserver's
- * `pkg/registry/customresourcedefinition`): v1 defaults applied as decoding would, status cleared
+ * `pkg/registry/customresourcedefinition`): unknown fields dropped and v1 defaults applied as
+ * decoding would (typed-fields.ts, internal.ts), status cleared
  * on create with storedVersions seeded from the storage version, status kept on spec writes,
  * generation +1 on spec changes, the storage version added to storedVersions when it changes;
  * validation of the object itself by ./validation.ts on the internal shape. The status
@@ -10,7 +11,8 @@
 import type { FieldError } from '../../apimachinery/field/errors.ts';
 import { deepCopy, metaOf } from '../meta.ts';
 import type { Obj, ResourceInfo, Subresource } from '../rest.ts';
-import { defaultAttrs, strategyDefaults, type Attrs, type RequestContext, type Strategy } from '../strategy.ts';
+import { defaultAttrs, reportStrictDecoding, strategyDefaults, type Attrs, type RequestContext, type Strategy } from '../strategy.ts';
+import { dropUnknownCRDFields } from './typed-fields.ts';
 import { isObject, semanticEqual, setV1Defaults, toInternal, type JsonObject } from './internal.ts';
 import { validateCRD, validateCRDStatusUpdate, validateCRDUpdate } from './validation.ts';
 
@@ -57,14 +59,17 @@ class CRDStrategy implements Strategy {
 
   constructor(private readonly status = false) {}
 
-  prepareForCreate(_ctx: RequestContext, crd: Obj): void {
+  prepareForCreate(ctx: RequestContext, crd: Obj): void {
+    // Typed decoding: unknown fields are dropped, and reported per fieldValidation.
+    reportStrictDecoding(ctx, dropUnknownCRDFields(crd));
     setV1Defaults(crd);
     crd.status = {};
     metaOf(crd).generation = 1;
     recordStorageVersion(crd);
   }
 
-  prepareForUpdate(_ctx: RequestContext, crd: Obj, old: Obj): void {
+  prepareForUpdate(ctx: RequestContext, crd: Obj, old: Obj): void {
+    reportStrictDecoding(ctx, dropUnknownCRDFields(crd));
     setV1Defaults(crd);
     if (this.status) {
       crd.spec = deepCopy(old.spec);
