@@ -55,6 +55,14 @@ describe('namespaces', () => {
     assert.deepEqual(r.warnings, ['unknown field "spec.extra"']);
     assert.deepEqual(r.object.spec, { finalizers: ['kubernetes'] });
     await rejectsStatus(s.create(undefined, ns('unk2', { bogus: true }), { fieldValidation: 'Strict' }), 400, 'strict decoding error: unknown field "bogus"');
+    // Metadata and status conditions too, in the order the body has them.
+    const deep = ns('unk3', { status: { conditions: [{ type: 'X', status: 'True', oops: 1 }] } });
+    (deep.metadata as Record<string, unknown>).lables = { a: 'b' };
+    await rejectsStatus(
+      s.create(undefined, deep, { fieldValidation: 'Strict' }),
+      400,
+      'strict decoding error: unknown field "metadata.lables", unknown field "status.conditions[0].oops"',
+    );
   });
 
   test('updates keep spec.finalizers and status; the status subresource writes only status', async () => {

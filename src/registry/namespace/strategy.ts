@@ -14,6 +14,7 @@ import { deepCopy, hasDeletionTimestamp, metaOf } from '../meta.ts';
 import { validateObjectMetaWith } from '../objectmeta-checks.ts';
 import type { Obj, ResourceInfo, Subresource } from '../rest.ts';
 import { defaultAttrs, reportStrictDecoding, strategyDefaults, type Attrs, type RequestContext, type Strategy } from '../strategy.ts';
+import { dropUnknownFields, leaf, leaves, list, objectMetaType, struct } from '../typed-fields.ts';
 
 export const namespaceInfo: ResourceInfo = {
   group: '',
@@ -31,9 +32,6 @@ export const finalizerKubernetes = 'kubernetes';
 export const labelMetadataName = 'kubernetes.io/metadata.name';
 
 const standardFinalizers = new Set([finalizerKubernetes, 'orphan', 'foregroundDeletion']);
-const knownTopLevel = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
-const knownSpec = new Set(['finalizers']);
-const knownStatus = new Set(['phase', 'conditions']);
 
 function record(v: unknown): Record<string, unknown> | undefined {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
@@ -53,20 +51,18 @@ function statusOf(ns: Obj): Record<string, unknown> {
   return fresh;
 }
 
+/** core/v1 Namespace's JSON fields (typed decoding drops the others). */
+const namespaceType = struct({
+  apiVersion: leaf,
+  kind: leaf,
+  metadata: objectMetaType,
+  spec: leaves(['finalizers']),
+  status: struct({ phase: leaf, conditions: list(leaves(['type', 'status', 'lastTransitionTime', 'reason', 'message'])) }),
+});
+
 /** Typed decoding drops unknown fields; report them per fieldValidation as the decoder would. */
-function dropUnknownFields(ctx: RequestContext, ns: Obj): void {
-  const unknown: string[] = [];
-  for (const k of Object.keys(ns)) if (!knownTopLevel.has(k)) unknown.push(k);
-  const spec = record(ns.spec);
-  if (spec) for (const k of Object.keys(spec)) if (!knownSpec.has(k)) unknown.push(`spec.${k}`);
-  const status = record(ns.status);
-  if (status) for (const k of Object.keys(status)) if (!knownStatus.has(k)) unknown.push(`status.${k}`);
-  reportStrictDecoding(ctx, unknown);
-  for (const p of unknown) {
-    const [a, b] = p.split('.') as [string, string | undefined];
-    if (b === undefined) delete ns[a];
-    else delete (ns[a] as Record<string, unknown>)[b];
-  }
+function dropUnknown(ctx: RequestContext, ns: Obj): void {
+  reportStrictDecoding(ctx, dropUnknownFields(ns, namespaceType));
 }
 
 /** SetDefaults_Namespace / SetDefaults_NamespaceStatus, applied on every read. */
@@ -105,7 +101,7 @@ class NamespaceStrategy implements Strategy {
   constructor(private readonly sub?: 'status' | 'finalize') {}
 
   prepareForCreate(ctx: RequestContext, ns: Obj): void {
-    dropUnknownFields(ctx, ns);
+    dropUnknown(ctx, ns);
     ns.status = { phase: 'Active' };
     const spec = record(ns.spec) ?? {};
     const fins = Array.isArray(spec.finalizers) ? [...spec.finalizers] : [];
@@ -115,7 +111,7 @@ class NamespaceStrategy implements Strategy {
   }
 
   prepareForUpdate(ctx: RequestContext, ns: Obj, old: Obj): void {
-    dropUnknownFields(ctx, ns);
+    dropUnknown(ctx, ns);
     if (this.sub === 'status') {
       ns.spec = deepCopy(old.spec);
     } else if (this.sub === 'finalize') {
