@@ -216,7 +216,7 @@ async function registryCreates(concurrency: number, n = CREATES): Promise<number
   const dir = mkdtempSync(join(tmpdir(), 'bench-http-registry-'));
   const store = await openSqliteStore({ path: join(dir, 'db.sqlite') });
   const v = servedVersions(crd as unknown as Obj)[0]!;
-  const rest = new GenericStore({ store, info: v.info, strategy: v.strategy });
+  const rest = new GenericStore({ store, info: v.info, strategy: v.strategy, codec: v.codec });
   const { ms } = await pool(n, concurrency, async (i) => {
     await rest.create('default', ct(`r-${i}`), {});
   });

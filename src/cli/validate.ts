@@ -103,7 +103,7 @@ async function loadCatalog(store: Store, paths: string[], err: (s: string) => vo
       for (const v of versions) {
         if (!v.served) continue;
         catalog.set(catalogKey(`${v.info.group}/${v.info.version}`, v.info.kind), {
-          store: new GenericStore({ store, info: v.info, strategy: v.strategy }),
+          store: new GenericStore({ store, info: v.info, strategy: v.strategy, codec: v.codec }),
           namespaced: v.info.namespaced,
           version: v.info.version,
         });

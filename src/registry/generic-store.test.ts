@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { StatusError } from '../apimachinery/status.ts';
 import { openTempStore, rejectsStatus, widget, widgetInfo, widgetStore, type TempStore } from './testing.ts';
 import type { GenericStore } from './generic-store.ts';
-import type { Obj } from './rest.ts';
+import type { Admission, Obj } from './rest.ts';
 
 function meta(o: Obj): Record<string, any> {
   return o.metadata as Record<string, any>;
@@ -540,41 +540,45 @@ describe('generic store: update preconditions', () => {
   });
 });
 
-describe('generic store: validating admission hook', () => {
+describe('generic store: the admission seam', () => {
   test('sees the final object (and the old one), can refuse without a write, can warn', async () => {
     const t = await openTempStore();
     try {
-      const s = widgetStore(t.store);
       const seen: [Obj, Obj | undefined][] = [];
-      const validation = (obj: Obj, old: Obj | undefined) => {
-        seen.push([obj, old]);
-        if ((obj.spec as { color?: string }).color === 'forbidden') {
-          throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'denied by policy', reason: 'Invalid', code: 422 });
-        }
-        return ['checked by policy'];
+      const ops: string[] = [];
+      const admission: Admission = {
+        async admit(a) {
+          ops.push(`admit ${a.operation}`);
+        },
+        async validate(a) {
+          ops.push(`validate ${a.operation}`);
+          if (a.operation === 'DELETE') {
+            throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'no deletes', reason: 'Forbidden', code: 403 });
+          }
+          seen.push([structuredClone(a.object!), a.oldObject && structuredClone(a.oldObject)]);
+          if ((a.object!.spec as { color?: string }).color === 'forbidden') {
+            throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'denied by policy', reason: 'Invalid', code: 422 });
+          }
+          a.warnings.push('checked by policy');
+        },
       };
-      const r = await s.create('default', widget('adm'), { validation });
+      const s = widgetStore(t.store, { admission });
+      const r = await s.create('default', widget('adm'), {});
       assert.deepEqual(r.warnings, ['checked by policy']);
       assert.equal(meta(seen[0]![0]).generation, 1);
       assert.ok(meta(seen[0]![0]).uid);
       assert.equal(seen[0]![1], undefined);
       const rev = await t.store.currentRevision();
-      await rejectsStatus(s.create('default', widget('adm2', { spec: { color: 'forbidden' } }), { validation }), 422, 'Invalid', 'denied by policy');
-      await rejectsStatus(s.update('default', 'adm', (cur) => ({ ...cur!, spec: { color: 'forbidden' } }), { validation }), 422, 'Invalid', 'denied by policy');
+      await rejectsStatus(s.create('default', widget('adm2', { spec: { color: 'forbidden' } }), {}), 422, 'Invalid', 'denied by policy');
+      await rejectsStatus(s.update('default', 'adm', (cur) => ({ ...cur!, spec: { color: 'forbidden' } }), {}), 422, 'Invalid', 'denied by policy');
       assert.equal(await t.store.currentRevision(), rev);
       const [obj, old] = seen[seen.length - 1]!;
       assert.equal(meta(obj).generation, 2);
       assert.deepEqual(old!.spec, { color: 'blue', replicas: 1 });
-      await rejectsStatus(
-        s.delete('default', 'adm', {
-          validation: () => {
-            throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'no deletes', reason: 'Forbidden', code: 403 });
-          },
-        }),
-        403,
-        'Forbidden',
-        'no deletes',
-      );
+      await rejectsStatus(s.delete('default', 'adm', {}), 403, 'Forbidden', 'no deletes');
+      // Mutating plugins run before validating ones, on every operation.
+      assert.deepEqual(ops.slice(0, 2), ['admit CREATE', 'validate CREATE']);
+      assert.deepEqual(ops.slice(-2), ['admit DELETE', 'validate DELETE']);
       await s.get('default', 'adm');
     } finally {
       await t.close();

@@ -45,37 +45,35 @@ import { Lister } from './list.ts';
 import { startWatch } from './watch.ts';
 import { parseGoUint } from '../apimachinery/resource-version.ts';
 import { newInvalidOptions, validateDeleteOptions } from '../apimachinery/validation/options.ts';
-import type {
-  CreateOptions,
-  CreateResult,
-  DeleteOptions,
-  DeleteResult,
-  ListOptions,
-  Obj,
-  ObjList,
-  ResourceInfo,
-  RESTStore,
-  Subresource,
-  TryUpdate,
-  UpdateOptions,
-  UpdateResult,
-  Watcher,
-  WatchEvent,
-  WatchOptions,
+import {
+  adminUser,
+  type Admission,
+  type AdmissionAttributes,
+  type CreateOptions,
+  type CreateResult,
+  type DeleteOptions,
+  type DeleteResult,
+  type ListOptions,
+  type Obj,
+  type ObjList,
+  type ResourceInfo,
+  type RESTStore,
+  type Subresource,
+  type TryUpdate,
+  type UpdateOptions,
+  type UpdateResult,
+  type Watcher,
+  type WatchEvent,
+  type WatchOptions,
 } from './rest.ts';
-import { reportStrictDecoding, type RequestContext, type Strategy } from './strategy.ts';
-import type { NamespaceGate } from './namespace/lifecycle.ts';
+import type { RequestContext, Strategy } from './strategy.ts';
+import { patchedObjectJSON, reportDecoding, type Codec } from './codec.ts';
 
 /**
  * A deep copy of JSON data (plain objects, arrays, scalars), several times cheaper than
  * structuredClone on the small objects every write copies. Anything else is shared, as in the
  * objects the handlers decode there is nothing else.
  */
-/** The request body's duplicate fields as strict decoding errors (RequestContext.decodeErrors). */
-function duplicateFieldErrors(opts: CreateOptions): string[] | undefined {
-  return opts.duplicateFields?.map((p) => `duplicate field ${JSON.stringify(p)}`);
-}
-
 function deepCopy<T>(v: T): T {
   if (v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) {
@@ -107,8 +105,10 @@ export interface GenericStoreConfig {
   bookmarkIntervalMs?: number;
   /** The clock for creationTimestamp and deletionTimestamp. */
   now?: () => Date;
-  /** NamespaceLifecycle for namespaced kinds: writes into missing or terminating namespaces refused. */
-  namespaceGate?: NamespaceGate;
+  /** The kind's decoding of request and stored objects (default: none, objects are taken as they are). */
+  codec?: Codec;
+  /** The admission chain writes pass through (default: none). */
+  admission?: Admission;
   /** The generateName name generator (default: upstream's five random characters). */
   generateName?: (base: string) => string;
   /**
@@ -150,7 +150,8 @@ export class GenericStore implements RESTStore {
   readonly bookmarkIntervalMs: number;
   private readonly now: () => Date;
   private readonly lister: Lister;
-  private readonly namespaceGate: NamespaceGate | undefined;
+  readonly codec: Codec | undefined;
+  private readonly admission: Admission | undefined;
   private readonly nameGenerator: (base: string) => string;
 
   constructor(cfg: GenericStoreConfig) {
@@ -167,7 +168,8 @@ export class GenericStore implements RESTStore {
     this.bookmarkIntervalMs = cfg.bookmarkIntervalMs ?? 60_000;
     this.now = cfg.now ?? (() => new Date());
     this.lister = new Lister(this);
-    this.namespaceGate = cfg.namespaceGate;
+    this.codec = cfg.codec;
+    this.admission = cfg.admission;
     this.nameGenerator = cfg.generateName ?? generateName;
   }
 
@@ -179,8 +181,14 @@ export class GenericStore implements RESTStore {
     // Conversion None: an object stored by any version reads as the served one.
     if (obj.apiVersion !== this.apiVersion) obj.apiVersion = this.apiVersion;
     setResourceVersion(obj, String(kv.modRevision));
-    this.strategy.decorate?.(obj);
+    this.decorate(obj);
     return obj;
+  }
+
+  /** What every object read or written goes through on its way out: the codec's read decoding, the strategy's decoration. */
+  private decorate(obj: Obj): void {
+    this.codec?.decodeStored(obj);
+    this.strategy.decorate?.(obj);
   }
 
   /** The stored form: canonical JSON without resourceVersion (PrepareObjectForStorage), in the storage version. */
@@ -221,19 +229,22 @@ export class GenericStore implements RESTStore {
 
   async create(ns: string | undefined, input: Obj, opts: CreateOptions): Promise<CreateResult> {
     const ctx = this.context(opts);
-    const m = (input.metadata ?? {}) as Record<string, unknown>;
-    if (this.namespaceGate && this.strategy.namespaced && ns) {
-      await this.namespaceGate.check('create', ns, this.gr, typeof m.name === 'string' ? m.name : '');
-    }
+    const obj = deepCopy(input);
+    this.decodeRequest(ctx, obj, opts);
+    // Mutating admission runs once, before the store's attempts (as the create handler runs it).
+    const attrs = this.attributes('CREATE', opts, ctx, ns, obj, undefined);
+    await this.admission?.admit(attrs);
+    const admitted = attrs.object ?? obj;
+    const decodeWarnings = ctx.warnings.length;
+    const m = (admitted.metadata ?? {}) as Record<string, unknown>;
     const generating = typeof m.generateName === 'string' && m.generateName !== '' && !m.name;
     // RetryGenerateName: a generated name that collides is replaced and the create tried again.
     const attempts = generating ? maxNameGenerationCreateAttempts : 1;
     let last: unknown;
     for (let i = 0; i < attempts; i++) {
-      ctx.warnings.length = 0;
-      ctx.decodeErrors = duplicateFieldErrors(opts);
+      ctx.warnings.length = decodeWarnings;
       try {
-        const object = await this.createOnce(ns, deepCopy(input), ctx, this.strategy);
+        const object = await this.createOnce(ns, deepCopy(admitted), ctx, this.strategy, opts);
         return { object, warnings: ctx.warnings };
       } catch (e) {
         last = e;
@@ -243,29 +254,88 @@ export class GenericStore implements RESTStore {
     throw last;
   }
 
-  private context(opts: CreateOptions & { subresource?: Subresource }): RequestContext & { validation?: CreateOptions['validation'] } {
+  private context(opts: CreateOptions & { subresource?: Subresource }): RequestContext {
     return {
       warnings: [],
       fieldValidation: opts.fieldValidation ?? 'Warn',
       dryRun: opts.dryRun === true,
       subresource: opts.subresource,
-      validation: opts.validation,
     };
   }
 
-  /** Runs the request's validating admission on copies; its warnings join the request's. */
-  private async admit(ctx: RequestContext & { validation?: CreateOptions['validation'] }, obj: Obj, old: Obj | undefined): Promise<void> {
-    if (!ctx.validation) return;
-    const warnings = await ctx.validation(deepCopy(obj), old === undefined ? undefined : deepCopy(old));
-    if (warnings) ctx.warnings.push(...warnings);
+  /**
+   * The codec stage: decodes a request object (MUTATES it) and reports what decoding found per
+   * fieldValidation, as the handler that decoded it would (a body's or a patch result's).
+   */
+  private decodeRequest(ctx: RequestContext, obj: Obj, opts: UpdateOptions): void {
+    if (!this.codec) {
+      if (opts.decodeErrors && opts.decodeErrors.length > 0) this.report(ctx, opts, { strictErrors: [] }, undefined);
+      return;
+    }
+    const patchedJSON = opts.patched ? patchedObjectJSON(obj) : undefined;
+    const d = this.codec.decode(obj, ctx.fieldValidation !== 'Ignore');
+    this.report(ctx, opts, d, patchedJSON);
+  }
+
+  private report(ctx: RequestContext, opts: UpdateOptions, d: { error?: string; strictErrors: string[] }, patchedJSON: string | undefined): void {
+    reportDecoding(
+      {
+        kind: this.info.kind,
+        version: this.info.version,
+        fieldValidation: ctx.fieldValidation,
+        decodeErrors: opts.decodeErrors,
+        patchedJSON,
+        warnings: ctx.warnings,
+      },
+      d,
+    );
+  }
+
+  /** The admission attributes of a request on this resource. */
+  private attributes(
+    operation: AdmissionAttributes['operation'],
+    opts: UpdateOptions | DeleteOptions,
+    ctx: { warnings: string[]; dryRun: boolean },
+    ns: string | undefined,
+    obj: Obj | undefined,
+    old: Obj | undefined,
+  ): AdmissionAttributes {
+    const named = obj ?? old;
+    const options: Obj = { kind: operation === 'CREATE' ? 'CreateOptions' : operation === 'UPDATE' ? 'UpdateOptions' : 'DeleteOptions', apiVersion: 'meta.k8s.io/v1' };
+    if (opts.dryRun) options.dryRun = ['All'];
+    const fm = (opts as UpdateOptions).fieldManager;
+    if (fm) options.fieldManager = fm;
+    const pp = (opts as DeleteOptions).propagationPolicy;
+    if (pp) options.propagationPolicy = pp;
+    return {
+      operation,
+      user: opts.user ?? adminUser,
+      resource: { group: this.info.group, version: this.info.version, resource: this.info.resource },
+      subresource: (opts as UpdateOptions).subresource ?? '',
+      kind: { group: this.info.group, version: this.info.version, kind: this.info.kind },
+      namespace: this.strategy.namespaced ? (ns ?? '') : '',
+      name: named ? getName(named) : '',
+      object: obj,
+      oldObject: old,
+      options,
+      dryRun: ctx.dryRun,
+      warnings: ctx.warnings,
+    };
+  }
+
+  /** Validating admission on the object about to be written (and the stored one). */
+  private async validateAdmission(attrs: AdmissionAttributes, obj: Obj, old: Obj | undefined): Promise<void> {
+    if (!this.admission) return;
+    await this.admission.validate({ ...attrs, name: getName(obj), object: obj, oldObject: old });
   }
 
   /** One create attempt; `viaUpdate` is create-on-update, where a set resourceVersion is just dropped. */
   private async createOnce(
     ns: string | undefined,
     obj: Obj,
-    ctx: RequestContext & { validation?: CreateOptions['validation'] },
+    ctx: RequestContext,
     strategy: Strategy,
+    opts: UpdateOptions,
     viaUpdate = false,
   ): Promise<Obj> {
     const m = metaOf(obj);
@@ -277,7 +347,7 @@ export class GenericStore implements RESTStore {
     this.fillSystemFields(m);
     if (typeof m.generateName === 'string' && m.generateName !== '' && !m.name) m.name = this.nameGenerator(m.generateName);
     this.beforeCreate(ctx, strategy, ns, obj);
-    await this.admit(ctx, obj, undefined);
+    await this.validateAdmission(this.attributes('CREATE', opts, ctx, ns, obj, undefined), obj, undefined);
     const name = getName(obj);
     const key = this.keys.key(strategy.namespaced ? getNamespace(obj) : undefined, name);
     // etcd3's Create refuses a set resourceVersion (a plain error: 500 with reason Unknown);
@@ -298,7 +368,7 @@ export class GenericStore implements RESTStore {
     try {
       const kv = await this.store.create(key, this.encode(obj));
       setResourceVersion(obj, String(kv.modRevision));
-      strategy.decorate?.(obj);
+      this.decorate(obj);
       return obj;
     } catch (e) {
       if (e instanceof ConflictError && e.reason === 'exists') {
@@ -344,7 +414,6 @@ export class GenericStore implements RESTStore {
     const m = metaOf(obj);
     this.ensureNamespace(m, strategy.namespaced ? (ns ?? '') : '');
     strategy.prepareForCreate(ctx, obj);
-    reportStrictDecoding(ctx, []);
     let errs = strategy.validate(ctx, obj);
     if (errs.length > 0) throw newInvalid(this.gk, getName(obj), errs);
     // Skipped where the strategy's validate has just passed the same ObjectMeta checks under a
@@ -381,10 +450,9 @@ export class GenericStore implements RESTStore {
     const key = this.keys.key(ns, name);
     const strategy = (opts.subresource && this.strategy.subresourceStrategy?.(opts.subresource)) || this.strategy;
     const ctx = this.context(opts);
-    if (this.namespaceGate && this.strategy.namespaced && ns) await this.namespaceGate.check('update', ns, this.gr, name);
+    // GuaranteedUpdate: every stage from the updated object on runs again on a storage conflict.
     for (;;) {
       ctx.warnings.length = 0;
-      ctx.decodeErrors = duplicateFieldErrors(opts);
       const kv = await this.store.get(key);
       const existing = kv ? this.decode(kv) : undefined;
       if (!existing && !strategy.allowCreateOnUpdate && !opts.forceAllowCreate) throw newNotFound(this.gr, name);
@@ -394,23 +462,27 @@ export class GenericStore implements RESTStore {
         throw newBadRequest('the body of the request must be an object');
       }
       this.checkName(desired, name, ns);
+      if (!opts.decoded) this.decodeRequest(ctx, desired, opts);
+      const attrs = this.attributes(existing ? 'UPDATE' : 'CREATE', opts, ctx, ns, desired, existing);
+      await this.admission?.admit(attrs);
+      const admitted = attrs.object ?? desired;
       if (!existing || !kv) {
         try {
-          const object = await this.createOnce(ns, desired, ctx, strategy, true);
+          const object = await this.createOnce(ns, admitted, ctx, strategy, opts, true);
           return { object, created: true, warnings: ctx.warnings };
         } catch (e) {
           if (isAlreadyExists(e)) continue; // created meanwhile: update it instead
           throw e;
         }
       }
-      const outcome = await this.updateExisting(ctx, strategy, ns, name, key, kv, existing, desired);
+      const outcome = await this.updateExisting(ctx, strategy, ns, name, key, kv, existing, admitted, attrs);
       if (outcome === 'retry') continue;
       return { object: outcome.object, created: outcome.created, warnings: ctx.warnings };
     }
   }
 
   /** storage.Preconditions.Check, answered as InterpretUpdateError answers it: 409 Conflict. */
-  private checkStoragePreconditions(obj: Obj, name: string, p: UpdateOptions['preconditions']): void {
+  protected checkStoragePreconditions(obj: Obj, name: string, p: UpdateOptions['preconditions']): void {
     if (!p) return;
     if (p.uid !== undefined && p.uid !== '' && p.uid !== getUID(obj)) {
       throw newConflict(this.gr, name, `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${getUID(obj)}`);
@@ -437,7 +509,7 @@ export class GenericStore implements RESTStore {
   }
 
   private async updateExisting(
-    ctx: RequestContext & { validation?: CreateOptions['validation'] },
+    ctx: RequestContext,
     strategy: Strategy,
     ns: string | undefined,
     name: string,
@@ -445,6 +517,7 @@ export class GenericStore implements RESTStore {
     kv: KeyValue,
     existing: Obj,
     obj: Obj,
+    attrs: AdmissionAttributes,
   ): Promise<WriteOutcome | 'retry'> {
     const rvText = getResourceVersion(obj);
     let newRV = 0n;
@@ -465,7 +538,7 @@ export class GenericStore implements RESTStore {
       throw newConflict(this.gr, name, optimisticLockErrorMsg);
     }
     this.beforeUpdate(ctx, strategy, ns, obj, existing);
-    await this.admit(ctx, obj, existing);
+    await this.validateAdmission(attrs, obj, existing);
     if (this.shouldDeleteDuringUpdate(strategy, obj, existing)) {
       if (ctx.dryRun) return { object: obj, created: false };
       try {
@@ -482,7 +555,7 @@ export class GenericStore implements RESTStore {
     try {
       const written = await this.store.update(key, data, kv.modRevision);
       setResourceVersion(obj, String(written.modRevision));
-      strategy.decorate?.(obj);
+      this.decorate(obj);
       return { object: obj, created: false };
     } catch (e) {
       if (e instanceof ConflictError) return 'retry';
@@ -507,7 +580,6 @@ export class GenericStore implements RESTStore {
     if (om.generation !== undefined) m.generation = om.generation;
     else delete m.generation;
     strategy.prepareForUpdate(ctx, obj, old);
-    reportStrictDecoding(ctx, []);
     const nm = metaOf(obj); // a strategy may have replaced the object's metadata
     if (!nm.uid) nm.uid = om.uid;
     if (om.creationTimestamp) nm.creationTimestamp = om.creationTimestamp;
@@ -542,7 +614,7 @@ export class GenericStore implements RESTStore {
       if (!kv) throw newNotFound(this.gr, name);
       const existing = this.decode(kv);
       this.checkPreconditions(existing, opts);
-      if (opts.validation) await opts.validation(deepCopy(existing));
+      await this.admitDelete(ns, existing, opts);
       const pending = getFinalizers(existing).length > 0 || this.strategy.hasPendingFinalization?.(existing) === true;
       if (pending) {
         const marked = deepCopy(existing);
@@ -552,7 +624,7 @@ export class GenericStore implements RESTStore {
         try {
           const written = await this.store.update(key, data, kv.modRevision);
           setResourceVersion(marked, String(written.modRevision));
-          this.strategy.decorate?.(marked);
+          this.decorate(marked);
           return this.deleteResult(marked, false);
         } catch (e) {
           if (e instanceof ConflictError) continue;
@@ -571,6 +643,14 @@ export class GenericStore implements RESTStore {
         throw e;
       }
     }
+  }
+
+  /** Admission of a delete (AdmissionToValidateObjectDeleteFunc): mutating then validating plugins see the stored object. */
+  protected async admitDelete(ns: string | undefined, existing: Obj, opts: DeleteOptions): Promise<void> {
+    if (!this.admission) return;
+    const attrs = this.attributes('DELETE', opts, { warnings: [], dryRun: opts.dryRun === true }, ns, undefined, deepCopy(existing));
+    await this.admission.admit(attrs);
+    await this.admission.validate(attrs);
   }
 
   private deleteResult(object: Obj, deleted: boolean): DeleteResult {
@@ -666,7 +746,7 @@ export class GenericStore implements RESTStore {
       try {
         const written = await this.store.update(key, data, kv.modRevision);
         setResourceVersion(next, String(written.modRevision));
-        this.strategy.decorate?.(next);
+        this.decorate(next);
         return next;
       } catch (e) {
         if (e instanceof ConflictError) continue;

@@ -15,7 +15,8 @@ export {
 export { applyScale, scaleFromCustomResource } from './customresource/scale.ts';
 export { NamespaceStore, type NamespaceStoreOptions } from './namespace/rest.ts';
 export { finalizerKubernetes, labelMetadataName, namespaceInfo, namespaceStrategy } from './namespace/strategy.ts';
-export { immortalNamespaces, namespaceLifecycle, type NamespaceGate } from './namespace/lifecycle.ts';
+export { resourcePrefix } from './keys.ts';
+export { reportDecoding, typedCodec, type Codec, type Decoded } from './codec.ts';
 export { CRDStore, customResourceCleanupFinalizer } from './crd/store.ts';
 export { crdInfo, crdStrategy, storageVersion } from './crd/strategy.ts';
 export { findCondition, isConditionTrue, setCondition } from './crd/conditions.ts';
@@ -24,3 +25,18 @@ export { bareInstanceStore, startCRDFinalizer, type CRDFinalizerOptions } from '
 export { startNamespaceController, type NamespaceControllerOptions } from './controllers/namespace.ts';
 export type { Controller, Key, Reconcile } from './controllers/loop.ts';
 export { initialEventsEndAnnotation } from './watch.ts';
+export { hasSubresource, type KindDefinition, type KindDeps, type KindSubresource, type ReviewDefinition } from './kind.ts';
+export { builtinRegistry, type BuiltinRegistry } from './kinds.ts';
+export { customResourceKinds } from './customresource/definition.ts';
+export { servedNames, servedVersions, type ServedVersion } from './crd/serving.ts';
+export { ScaleStore } from './customresource/scale.ts';
+export {
+  crdTableConvertor,
+  defaultTableConvertor,
+  namespaceTableConvertor,
+  parseIncludeObject,
+  toTable,
+  type ColumnDefinition,
+  type PrinterColumn,
+  type TableConvertor,
+} from './table/convert.ts';

@@ -37,26 +37,70 @@ export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
 export type Subresource = 'status' | 'scale' | 'finalize';
 
+/** The user a request is made as (user.Info): the admin until authentication is served. */
+export interface UserInfo {
+  username: string;
+  uid?: string;
+  groups: string[];
+  extra?: Record<string, string[]>;
+}
+
+/** The admission operation of a request (admission.Operation). */
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
 /**
- * Validating admission (upstream's rest.ValidateObjectFunc / ValidateObjectUpdateFunc): called
- * with copies of the final object — after the strategy and ObjectMeta validation, right before
- * the write — and, on update, the stored one. Throw a StatusError to refuse; return strings to
- * add warnings. Also called on dry runs.
+ * What admission sees of one request (admission.Attributes): who, which operation on which
+ * resource and kind, the object as it will be written (mutating plugins may change it) and the
+ * stored one on update and delete, the request's options and whether it is a dry run. Plugins add
+ * warnings for the client to `warnings`.
  */
-export type ValidateObject = (obj: Obj, old: Obj | undefined) => void | string[] | Promise<void | string[]>;
+export interface AdmissionAttributes {
+  operation: Operation;
+  user: UserInfo;
+  resource: { group: string; version: string; resource: string };
+  /** '' for the main resource. */
+  subresource: string;
+  kind: { group: string; version: string; kind: string };
+  /** '' for cluster-scoped resources. */
+  namespace: string;
+  name: string;
+  /** The new object (CREATE, UPDATE); mutating plugins change it in place. */
+  object: Obj | undefined;
+  /** The stored object (UPDATE, DELETE). */
+  oldObject: Obj | undefined;
+  /** CreateOptions, UpdateOptions or DeleteOptions as metav1 sends them to webhooks. */
+  options: Obj;
+  dryRun: boolean;
+  warnings: string[];
+}
+
+/**
+ * The admission chain as the registry calls it (admission.MutationInterface and
+ * ValidationInterface, composed): `admit` runs the mutating plugins after decoding and defaulting,
+ * before the strategy; `validate` runs the validating plugins after the strategy's validation,
+ * right before storage. Both refuse by throwing a StatusError. The chain itself lives in
+ * `admission/`; the registry only knows this seam.
+ */
+export interface Admission {
+  admit(a: AdmissionAttributes): Promise<void>;
+  validate(a: AdmissionAttributes): Promise<void>;
+}
+
+/** The user every request runs as while no authentication is served. */
+export const adminUser: UserInfo = { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] };
 
 export interface CreateOptions {
   /** Run every stage but write nothing (`dryRun=All`). */
   dryRun?: boolean;
   fieldManager?: string;
   fieldValidation?: FieldValidation;
-  /** Validating admission for the object about to be written. */
-  validation?: ValidateObject;
+  /** Who makes the request (default: adminUser). */
+  user?: UserInfo;
   /**
-   * Paths of fields the body repeats: strict decoding errors (`duplicate field "x"`), reported
-   * per fieldValidation together with the unknown fields the strategy drops.
+   * Strict decoding errors the body's (or patch's) decoding found (`duplicate field "x"`),
+   * reported per fieldValidation before the unknown fields the kind's codec finds.
    */
-  duplicateFields?: string[];
+  decodeErrors?: string[];
 }
 
 export interface UpdateOptions extends CreateOptions {
@@ -74,6 +118,13 @@ export interface UpdateOptions extends CreateOptions {
    * `Precondition failed: UID in precondition: ...`); PATCH passes none.
    */
   preconditions?: Preconditions;
+  /**
+   * tryUpdate returns a patch's result (PATCH): what its decoding finds is reported as the patch
+   * handler reports it (422 on field `patch`), not as a request body's (400).
+   */
+  patched?: boolean;
+  /** The object tryUpdate returns is already decoded (the scale subresource maps a Scale onto it). */
+  decoded?: boolean;
 }
 
 export interface Preconditions {
@@ -82,13 +133,13 @@ export interface Preconditions {
 }
 
 export interface DeleteOptions {
-  /** Validating admission for a delete: called with the stored object before it is marked or removed. */
-  validation?: (old: Obj) => void | Promise<void>;
   dryRun?: boolean;
   gracePeriodSeconds?: number;
   preconditions?: Preconditions;
   /** Orphan | Background | Foreground (accepted; garbage collection is not modelled). */
   propagationPolicy?: string;
+  /** Who makes the request (default: adminUser). */
+  user?: UserInfo;
 }
 
 export interface ListOptions {

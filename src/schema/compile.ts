@@ -19,6 +19,7 @@ import { isObject } from './value.ts';
 // Bound once: under the CommonJS interop tsx runs sources with, every use of an imported name is a
 // getter call, which shows on the validation path.
 const isObj = isObject;
+const noErrors: FieldError[] = [];
 
 export interface CompileOptions {
   /** Kubernetes compatibility version choosing the supported string formats ("1.34"). */
@@ -37,7 +38,10 @@ export interface PruneCallOptions {
 }
 
 export interface PruneResult {
-  /** Sorted paths of fields that were dropped (empty unless trackUnknown). */
+  /**
+   * Paths of fields that were dropped (empty unless trackUnknown), in upstream's order: unknown
+   * ObjectMeta fields, then the pruned paths sorted, then embedded ObjectMeta's unknown fields.
+   */
   prunedPaths: string[];
   /**
    * Metadata that could not be decoded or coerced (only when not dropping invalid metadata): the
@@ -65,6 +69,11 @@ export interface CompiledSchema {
    */
   validate(obj: unknown, oldObj?: unknown): FieldError[];
   /**
+   * validate's errors in upstream's two groups: the OpenAPI schema's, and embedded resources' plus
+   * list-type sets and maps' (the strategy reports its scale checks between them).
+   */
+  validateParts(obj: unknown, oldObj?: unknown): { schema: FieldError[]; structure: FieldError[] };
+  /**
    * The status subresource's update validation: obj.status against the schema's
    * properties.status, paths under `status`, ratcheted against oldObj.status. Empty when obj has
    * no status.
@@ -88,6 +97,22 @@ export function compileSchema(openAPIV3Schema: JSONSchemaProps | null | undefine
   const root = Path.root();
   const statusSchema = openAPIV3Schema?.properties?.status;
   const statusValidator = compileValidator(statusSchema ?? {}, { compatibilityVersion: opts.compatibilityVersion });
+  const validateParts = (obj: unknown, oldObj?: unknown): { schema: FieldError[]; structure: FieldError[] } => {
+    let errs: FieldError[];
+    let listsClean = false;
+    if (oldObj === undefined && isObj(obj)) {
+      const r = validator.validateResource(obj);
+      errs = r.errors;
+      listsClean = r.listTypesClean;
+    } else {
+      errs = oldObj === undefined ? validator.validate(obj) : validator.validateUpdate(obj, oldObj);
+    }
+    const e2 = hasEmbedded ? embedded(obj) : undefined;
+    // On update, list-type errors are only reported when the old object had none (ratcheting).
+    const e3 = listsClean || (oldObj !== undefined && listTypes(oldObj, root).length > 0) ? undefined : listTypes(obj, root);
+    if ((e2 === undefined || e2.length === 0) && (e3 === undefined || e3.length === 0)) return { schema: errs, structure: noErrors };
+    return { schema: errs, structure: [...(e2 ?? []), ...(e3 ?? [])] };
+  };
   return {
     structural,
     prune(obj, o = {}) {
@@ -105,34 +130,26 @@ export function compileSchema(openAPIV3Schema: JSONSchemaProps | null | undefine
         rootMeta = encodeObjectMeta(d.meta);
       }
       if (!opts.preserveUnknownFields) {
-        paths.push(...(isRoot ? pruneRoot : pruneNested)(obj, { trackUnknown: track }));
+        // PruneWithOptions sorts its own paths; those of ObjectMeta come before, coercion's after.
+        const pruned = (isRoot ? pruneRoot : pruneNested)(obj, { trackUnknown: track });
+        if (pruned.length > 1) pruned.sort();
+        paths.push(...pruned);
         pruneNulls(obj);
       }
       const c: CoerceResult = coerceNested(undefined, obj, { dropInvalidFields: o.dropInvalidMetadata, returnUnknownFieldPaths: track });
       if (c.error !== undefined) return { prunedPaths: [], error: errorString(c.error) };
       paths.push(...c.unknownFieldPaths);
       if (rootMeta !== undefined) (obj as Record<string, unknown>).metadata = rootMeta;
-      return { prunedPaths: paths.length > 1 ? paths.sort() : paths };
+      return { prunedPaths: paths };
     },
     default(obj) {
       defaulter(obj);
     },
     validate(obj, oldObj) {
-      let errs: FieldError[];
-      let listsClean = false;
-      if (oldObj === undefined && isObj(obj)) {
-        const r = validator.validateResource(obj);
-        errs = r.errors;
-        listsClean = r.listTypesClean;
-      } else {
-        errs = oldObj === undefined ? validator.validate(obj) : validator.validateUpdate(obj, oldObj);
-      }
-      const e2 = hasEmbedded ? embedded(obj) : undefined;
-      // On update, list-type errors are only reported when the old object had none (ratcheting).
-      const e3 = listsClean || (oldObj !== undefined && listTypes(oldObj, root).length > 0) ? undefined : listTypes(obj, root);
-      if ((e2 === undefined || e2.length === 0) && (e3 === undefined || e3.length === 0)) return errs;
-      return [...errs, ...(e2 ?? []), ...(e3 ?? [])];
+      const p = validateParts(obj, oldObj);
+      return p.structure.length === 0 ? p.schema : [...p.schema, ...p.structure];
     },
+    validateParts,
     validateStatus(obj, oldObj) {
       if (!isObject(obj) || !Object.hasOwn(obj, 'status')) return [];
       const old = isObject(oldObj) ? oldObj.status : undefined;

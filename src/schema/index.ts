@@ -8,6 +8,7 @@ export type { JSONSchemaProps, ValidationRule } from './types.ts';
 export { newStructural, StructuralError, structuralToSchema } from './structural.ts';
 export type { Structural, ValueValidation, NestedValueValidation } from './structural.ts';
 export { compileSchema, blockingError } from './compile.ts';
+export { schemaCodec, type Codec, type Decoded } from './codec.ts';
 export type { CompiledSchema, CompileOptions, PruneCallOptions, PruneResult } from './compile.ts';
 export { validateStructural } from './crd/structural-checks.ts';
 export { nonStructuralCondition } from './crd/nonstructural.ts';

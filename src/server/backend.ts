@@ -1,19 +1,15 @@
 /**
- * The stores the served binary runs on: one SQLite file under the data directory, GenericStores
- * for Namespaces and CRDs (the registry's NamespaceStore and CRDStore), and a GenericStore per served CRD version with the strategy the
- * registry compiles for it (schema pruning, defaulting and validation). Also makes sure the namespaces kube-apiserver creates at start
- * (`default`, `kube-system`, `kube-public`, `kube-node-lease`) exist.
+ * What the served binary runs on: one SQLite file under the data directory, and the admission
+ * chain every write passes (NamespaceLifecycle first). Also makes sure the namespaces
+ * kube-apiserver creates at start (`default`, `kube-system`, `kube-public`, `kube-node-lease`)
+ * exist. The server builds the registry's kinds over these.
  */
 import { join } from 'node:path';
 import { openSqliteStore } from '../storage/sqlite/index.ts';
 import type { Store } from '../storage/store.ts';
-import { GenericStore } from '../registry/generic-store.ts';
-import { NamespaceStore } from '../registry/namespace/rest.ts';
-import { CRDStore } from '../registry/crd/store.ts';
-import { cachedNamespaceLifecycle } from '../registry/namespace/lifecycle.ts';
-import { servedVersions, type ServedVersion } from '../registry/crd/serving.ts';
-import type { Obj, ResourceInfo } from '../registry/rest.ts';
+import { NamespaceStore } from '../registry/index.ts';
 import { isAlreadyExists } from '../apimachinery/status.ts';
+import { admissionChain, cachedNamespaceLifecycle } from '../admission/index.ts';
 import type { ApiServerDeps } from './server.ts';
 
 export interface Backend {
@@ -25,11 +21,10 @@ export interface Backend {
 
 const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
-/** Opens (or creates) the SQLite database in `dataDir` and the stores over it. */
+/** Opens (or creates) the SQLite database in `dataDir`, the admission chain over it, and the system namespaces. */
 export async function openBackend(dataDir: string): Promise<Backend> {
   const store = await openSqliteStore({ path: join(dataDir, 'crd-apiserver.sqlite') });
   const namespaces = new NamespaceStore(store);
-  const crds = new CRDStore(store);
   for (const name of systemNamespaces) {
     try {
       await namespaces.create(undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, {});
@@ -37,25 +32,15 @@ export async function openBackend(dataDir: string): Promise<Backend> {
       if (!isAlreadyExists(e)) throw e;
     }
   }
-  // NamespaceLifecycle: no writes into missing namespaces, no creates in terminating ones; read
-  // from a watch-fed cache of namespaces (as upstream's informer), live when the cache lacks one.
-  const namespaceGate = cachedNamespaceLifecycle(store, (name) => namespaces.get(undefined, name));
-  // servedVersions compiles every version of a CRD at once; the server asks per version.
-  const compiled = new WeakMap<Obj, ServedVersion[]>();
-  const customResourceStore = (crd: Obj, version: string, info: ResourceInfo) => {
-    let versions = compiled.get(crd);
-    if (!versions) compiled.set(crd, (versions = servedVersions(crd)));
-    const v = versions.find((x) => x.name === version);
-    if (!v) throw new Error(`CRD ${String((crd.metadata as Obj | undefined)?.name)} has no version ${version}`);
-    // Objects are stored in the CRD's storage version whichever version wrote them (conversion None).
-    const storageVersion = versions.find((x) => x.storage)?.name ?? version;
-    return new GenericStore({ store, info, strategy: v.strategy, namespaceGate, storageVersion });
-  };
+  // NamespaceLifecycle: no writes into missing namespaces, no creates in terminating ones, the
+  // system namespaces kept; read from a watch-fed cache of namespaces (as upstream's informer),
+  // live when the cache lacks one.
+  const lifecycle = cachedNamespaceLifecycle(store, (name) => namespaces.get(undefined, name));
   return {
-    deps: { namespaces, crds, customResourceStore },
+    deps: { store, admission: admissionChain([lifecycle]) },
     store,
     close: () => {
-      namespaceGate.stop();
+      lifecycle.stop();
       return store.close();
     },
   };

@@ -1,60 +1,16 @@
 /**
- * The table of served resources the router dispatches to: for each group/version/resource, its
- * RESTStore, its table convertor, its discovery entry and the subresources it has. Built-in kinds
- * are registered once; custom resources come and go as CRDs are established and deleted
- * (crd/serving.ts). Discovery and OpenAPI documents are derived from this table and rebuilt
- * whenever it changes (`generation` lets caches notice).
+ * The table of served resources the router dispatches to: the registry's kind definitions by
+ * group/version/resource, and the create-only review endpoints. Built-in kinds are added once;
+ * custom resources come and go as CRDs are established and deleted (crd/serving.ts). Discovery
+ * and OpenAPI documents are derived from this table and rebuilt whenever it changes
+ * (`generation` lets caches notice).
  */
-import type { RESTStore } from '../registry/rest.ts';
-import type { TableConvertor } from './table/convert.ts';
+import type { KindDefinition, ReviewDefinition } from '../registry/index.ts';
 import type { DiscoveredGroup, DiscoveredResource } from './discovery/model.ts';
-import { compareKubeAwareVersions } from './discovery/model.ts';
+import { compareKubeAwareVersions, discoveryOf, reviewDiscovery } from './discovery/model.ts';
 
-/** The paths of a CRD's scale subresource. */
-export interface ScaleSpec {
-  specReplicasPath: string;
-  statusReplicasPath: string;
-  labelSelectorPath?: string;
-}
-
-export interface ServedResource {
-  group: string;
-  version: string;
-  resource: string;
-  kind: string;
-  listKind: string;
-  namespaced: boolean;
-  store: RESTStore;
-  table: TableConvertor;
-  discovery: DiscoveredResource;
-  /** Has the status subresource. */
-  status: boolean;
-  /** Has the finalize subresource (Namespaces: PUT writes spec.finalizers). */
-  finalize?: boolean;
-  scale?: ScaleSpec;
-  /** PATCH with strategic-merge-patch is accepted (built-in kinds; treated as a merge patch). */
-  strategicMerge: boolean;
-  /** Accepts protobuf request bodies (kinds kubectl sends as protobuf). */
-  protobuf: boolean;
-  /** Custom resource (its create checks the namespace's lifecycle and its kind/apiVersion). */
-  custom: boolean;
-  /** The OpenAPI v3 schema of the kind, when known (CRD schema). */
-  schema?: Record<string, unknown>;
-  /** The CRD is being deleted: creates are refused while its instances are removed. */
-  terminating?: boolean;
-  /** Deprecation warning for a deprecated CRD version. */
-  deprecationWarning?: string;
-}
-
-/** A verb-only endpoint (SelfSubjectAccessReview, ...): POST answers with `create`. */
-export interface ServedVirtual {
-  group: string;
-  version: string;
-  resource: string;
-  kind: string;
-  discovery: DiscoveredResource;
-  create(obj: Record<string, unknown>): Record<string, unknown>;
-}
+/** A served kind: its definition is all the server needs. */
+export type ServedResource = KindDefinition;
 
 function key(group: string, version: string, resource: string): string {
   return `${group}/${version}/${resource}`;
@@ -63,12 +19,13 @@ function key(group: string, version: string, resource: string): string {
 /** The mutable set of served resources. */
 export class ServedTable {
   private readonly resources = new Map<string, ServedResource>();
-  private readonly virtuals = new Map<string, ServedVirtual>();
+  private readonly reviews = new Map<string, ReviewDefinition>();
   /** Group order: built-in groups first (as registered), then custom groups by name. */
   private readonly builtinGroups: string[] = [];
   /** Increases on every change. */
   generation = 0;
   private readonly listeners: Array<() => void> = [];
+  private readonly discovery = new WeakMap<object, DiscoveredResource>();
 
   onChange(fn: () => void): void {
     this.listeners.push(fn);
@@ -85,9 +42,9 @@ export class ServedTable {
     this.changed();
   }
 
-  addVirtual(v: ServedVirtual): void {
+  addReview(v: ReviewDefinition): void {
     if (!this.builtinGroups.includes(v.group)) this.builtinGroups.push(v.group);
-    this.virtuals.set(key(v.group, v.version, v.resource), v);
+    this.reviews.set(key(v.group, v.version, v.resource), v);
     this.changed();
   }
 
@@ -102,16 +59,23 @@ export class ServedTable {
     return this.resources.get(key(group, version, resource));
   }
 
-  getVirtual(group: string, version: string, resource: string): ServedVirtual | undefined {
-    return this.virtuals.get(key(group, version, resource));
+  getReview(group: string, version: string, resource: string): ReviewDefinition | undefined {
+    return this.reviews.get(key(group, version, resource));
   }
 
   all(): ServedResource[] {
     return [...this.resources.values()];
   }
 
+  /** The discovery entry of a served resource (computed once per definition). */
+  discoveryOf(r: ServedResource | ReviewDefinition): DiscoveredResource {
+    let d = this.discovery.get(r);
+    if (!d) this.discovery.set(r, (d = 'store' in r ? discoveryOf(r) : reviewDiscovery(r)));
+    return d;
+  }
+
   discovered(): DiscoveredResource[] {
-    return [...[...this.resources.values()].map((r) => r.discovery), ...[...this.virtuals.values()].map((v) => v.discovery)];
+    return [...[...this.resources.values()].map((r) => this.discoveryOf(r)), ...[...this.reviews.values()].map((v) => this.discoveryOf(v))];
   }
 
   /** Groups with their versions, preferred version first. */

@@ -19,6 +19,40 @@ after(async () => {
   await f.close();
 });
 
+test('the codec: a malformed ObjectMeta is the decoder\'s 400 and nothing else is reported; patch results are decoded too', async () => {
+  const p = '/apis/stable.example.com/v1/namespaces/default/crontabs';
+  const o = (name: string, extra: Record<string, unknown> = {}) => ({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name }, spec: { replicas: 1 }, ...extra });
+  const rev = (await call(f.base, 'GET', p)).json.metadata.resourceVersion;
+  // schemaCoercingDecoder stops at the ObjectMeta error: the unknown spec.junk is not reported with it.
+  const bad = await call(f.base, 'POST', p + '?fieldValidation=Strict', o('codec1', { metadata: { name: 'codec1', labels: { a: 1 } }, spec: { junk: 1 } }));
+  assert.equal(bad.status, 400);
+  assert.equal(bad.json.message, 'CronTab in version "v1" cannot be handled as a CronTab: json: cannot unmarshal number into Go struct field ObjectMeta.labels of type string');
+  const put = await call(f.base, 'POST', p, o('codec1'));
+  assert.equal(put.status, 201, put.text);
+  const upd = await call(f.base, 'PUT', p + '/codec1', { ...put.json, metadata: { ...put.json.metadata, labels: { a: true } } });
+  assert.equal(upd.status, 400, upd.text);
+  assert.equal(upd.json.message, 'CronTab in version "v1" cannot be handled as a CronTab: json: cannot unmarshal bool into Go struct field ObjectMeta.labels of type string');
+  // A patch whose result has malformed metadata: 422 on patch with the decoder's message.
+  const mp = await call(f.base, 'PATCH', p + '/codec1', '{"metadata":{"labels":{"a":1}}}', { 'Content-Type': 'application/merge-patch+json' });
+  assert.equal(mp.status, 422);
+  assert.match(mp.json.message, /^ "" is invalid: patch: Invalid value: ".*": json: cannot unmarshal number into Go struct field ObjectMeta.labels of type string$/);
+  // Unknown fields a patch adds: warned, refused under Strict as the patch handler refuses them, dropped.
+  const warn = await call(f.base, 'PATCH', p + '/codec1', '{"spec":{"junk":1,"image":"i"}}', { 'Content-Type': 'application/merge-patch+json' });
+  assert.equal(warn.status, 200, warn.text);
+  assert.equal(warn.headers.warning, '299 - "unknown field \\"spec.junk\\""');
+  assert.deepEqual(warn.json.spec, { image: 'i', replicas: 1 });
+  const strict = await call(f.base, 'PATCH', p + '/codec1?fieldValidation=Strict', [{ op: 'add', path: '/spec/junk', value: 1 }], { 'Content-Type': 'application/json-patch+json' });
+  assert.equal(strict.status, 422);
+  assert.match(strict.json.message, /: strict decoding error: unknown field "spec.junk"$/);
+  const jdup = await call(f.base, 'PATCH', p + '/codec1?fieldValidation=Warn', '[{"op":"add","op":"add","path":"/spec/image","value":"j"}]', { 'Content-Type': 'application/json-patch+json' });
+  assert.equal(jdup.status, 200, jdup.text);
+  assert.equal(jdup.headers.warning, '299 - "json patch duplicate field \\"[0].op\\""');
+  // Nothing refused was written.
+  const after = await call(f.base, 'GET', p + '/codec1');
+  assert.deepEqual(after.json.metadata.labels, undefined);
+  assert.ok(Number(after.json.metadata.resourceVersion) > Number(rev));
+});
+
 test('health, version and unknown paths', async () => {
   assert.equal((await call(f.base, 'GET', '/healthz')).text, 'ok');
   assert.equal((await call(f.base, 'GET', '/livez/ping')).text, 'ok');
@@ -389,7 +423,7 @@ test('Table watches carry column definitions on the first event only', async () 
   assert.equal(events[1].object.columnDefinitions, null);
 });
 
-test('undecodable patches are 400 with the patch library messages', async () => {
+test('undecodable patches are 400 with the patch library messages; strict errors in a patch are 422 on patch', async () => {
   const path = '/api/v1/namespaces/default';
   const merge = await call(f.base, 'PATCH', path, '{bad', { 'Content-Type': 'application/merge-patch+json' });
   assert.equal(merge.status, 400);
@@ -403,8 +437,10 @@ test('undecodable patches are 400 with the patch library messages', async () => 
   const dup = await call(f.base, 'PATCH', path + '?fieldValidation=Strict', '{"metadata":{"labels":{"a":"1","a":"2"}}}', {
     'Content-Type': 'application/merge-patch+json',
   });
-  assert.equal(dup.status, 400);
-  assert.equal(dup.json.message, 'strict decoding error: duplicate field "metadata.labels.a"');
+  // The patch handler reports strict errors as an Invalid `patch` whose value is the patched object.
+  assert.equal(dup.status, 422);
+  assert.match(dup.json.message, /^ "" is invalid: patch: Invalid value: "\{\\"apiVersion\\":\\"v1\\",.*\\"labels\\":\{\\"a\\":\\"2\\",.*": strict decoding error: duplicate field "metadata.labels.a"$/);
+  assert.equal(dup.json.details.causes[0].field, 'patch');
   const smp = await call(f.base, 'PATCH', path, { metadata: { labels: { smp: 'yes' } } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
   assert.equal(smp.status, 200, smp.text);
   assert.equal(smp.json.metadata.labels.smp, 'yes');
@@ -464,3 +500,4 @@ test('splitTarget reads request targets as WHATWG URL parsing does', async () =>
     assert.deepEqual([...s.params], [...u.searchParams], t);
   }
 });
+

@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { failureStatus, newMethodNotAllowed, newNotFound } from '../apimachinery/status.ts';
-import type { Obj, RESTStore } from '../registry/rest.ts';
+import { builtinRegistry, type Admission, type BuiltinRegistry, type Obj, type RESTStore } from '../registry/index.ts';
+import type { Store } from '../storage/store.ts';
 import { readBody, decodeObjectBody } from './http/body.ts';
 import { negotiate } from './http/negotiate.ts';
 import { Query } from './http/query.ts';
@@ -19,24 +20,17 @@ import { serveResource } from './handlers/resource.ts';
 import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery/documents.ts';
 import { versionInfo } from './version.ts';
 import { OpenAPIService } from './openapi/service.ts';
-import { registerBuiltins } from './builtins.ts';
-import { CRDServing, type CustomResourceStoreFactory } from './crd/serving.ts';
-import type { NamespaceStore } from '../registry/namespace/rest.ts';
-import type { CRDStore } from '../registry/crd/store.ts';
+import { CRDServing } from './crd/serving.ts';
 import { startCRDStatusController } from '../registry/controllers/crd-status.ts';
 import { bareInstanceStore, startCRDFinalizer } from '../registry/controllers/crd-finalizer.ts';
 import { startNamespaceController } from '../registry/controllers/namespace.ts';
 import type { Controller } from '../registry/controllers/loop.ts';
 import { storageVersion } from '../registry/crd/strategy.ts';
 
-/** What the server needs from the layers below. */
+/** What the server needs from the layers below: the store everything is kept in, and the admission chain. */
 export interface ApiServerDeps {
-  /** The Namespace store (core/v1 namespaces). */
-  namespaces: NamespaceStore;
-  /** The CustomResourceDefinition store (apiextensions.k8s.io/v1). */
-  crds: CRDStore;
-  /** Creates the store serving one version of an established CRD. */
-  customResourceStore: CustomResourceStoreFactory;
+  store: Store;
+  admission?: Admission;
 }
 
 const notFoundStatus = () =>
@@ -70,6 +64,8 @@ export function splitTarget(target: string): { pathname: string; params: URLSear
 
 export class ApiServer {
   readonly table = new ServedTable();
+  /** The built-in kinds, served from the registry's definitions. */
+  readonly registry: BuiltinRegistry;
   readonly openapi: OpenAPIService;
   readonly crdServing: CRDServing;
   private controllers: Controller[] = [];
@@ -78,9 +74,11 @@ export class ApiServer {
   private serverAddress = '127.0.0.1:6443';
 
   constructor(readonly deps: ApiServerDeps) {
-    registerBuiltins(this.table, deps);
+    this.registry = builtinRegistry(deps);
+    for (const k of this.registry.kinds) this.table.addBuiltin(k);
+    for (const r of this.registry.reviews) this.table.addReview(r);
     this.openapi = new OpenAPIService(this.table);
-    this.crdServing = new CRDServing(this.table, deps.crds, deps.customResourceStore);
+    this.crdServing = new CRDServing(this.table, this.registry.crds, deps);
     this.http = createServer({ keepAlive: true }, (req, res) => {
       this.handle(req, res).catch((e) => {
         try {
@@ -128,7 +126,7 @@ export class ApiServer {
    * served stores), and the namespace deleter (over every served namespaced custom resource).
    */
   private startControllers(): void {
-    const { crds, namespaces } = this.deps;
+    const { crds, namespaces } = this.registry;
     const customStores = (): RESTStore[] => {
       const seen = new Set<string>();
       const out: RESTStore[] = [];
@@ -183,7 +181,7 @@ export class ApiServer {
         writeStatus(res, notFoundStatus());
         return;
       }
-      const virtual = this.table.getVirtual(info.group, info.version, info.resource);
+      const virtual = this.table.getReview(info.group, info.version, info.resource);
       if (virtual !== undefined && info.name === undefined && info.namespace === undefined) {
         if (info.verb !== 'create') throw newMethodNotAllowed(`${info.verb} is not supported on resources of kind ${JSON.stringify(info.resource + '.' + info.group)}`);
         const body = decodeObjectBody(await readBody(req), req.headers['content-type'], true).value;

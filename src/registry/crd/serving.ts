@@ -6,6 +6,7 @@
  */
 import type { FieldError } from '../../apimachinery/field/errors.ts';
 import { blockingError, compileSchema, type CompiledSchema } from '../../schema/compile.ts';
+import { schemaCodec, type Codec } from '../../schema/codec.ts';
 import { compileCELValidator, RUNTIME_CEL_COST_BUDGET, type CELValidator } from '../../schema/cel/index.ts';
 import type { JSONSchemaProps } from '../../schema/types.ts';
 import { CustomResourceStrategy, type ScaleSpec } from '../customresource/strategy.ts';
@@ -22,6 +23,8 @@ export interface ServedVersion {
   deprecationWarning?: string;
   schema: JSONSchemaProps | undefined;
   compiled: CompiledSchema;
+  /** Decoding of request and stored objects (prune, ObjectMeta coercion, defaults). */
+  codec: Codec;
   strategy: CustomResourceStrategy;
   printerColumns: ColumnDefinition[];
   subresources: { status?: object; scale?: ScaleSpec };
@@ -30,22 +33,29 @@ export interface ServedVersion {
 }
 
 /**
- * The schema's errors followed by the x-kubernetes-validations rules' (as the custom-resource
- * validator runs them): rules are not run on an object whose shape is already wrong, which is
- * reported instead; on update, transition rules see the old object and unchanged values ratchet.
+ * hasBlockingErr, then the x-kubernetes-validations rules: rules are not run on an object whose
+ * shape is already wrong, which is reported instead; on update, transition rules see the old
+ * object and unchanged values ratchet.
  */
-function withRules(errs: FieldError[], rules: CELValidator | undefined, obj: Obj, old: Obj | undefined): FieldError[] {
-  if (rules === undefined) return errs;
+function ruleErrors(rules: CELValidator, errs: readonly FieldError[], obj: Obj, old: Obj | undefined): FieldError[] {
   const blocking = blockingError(errs);
-  if (blocking !== undefined) return [...errs, blocking];
-  const r = rules.validate(obj, old, { budget: RUNTIME_CEL_COST_BUDGET, ratcheting: old !== undefined });
-  return r.errors.length > 0 ? [...errs, ...r.errors] : errs;
+  if (blocking !== undefined) return [blocking];
+  return rules.validate(obj, old, { budget: RUNTIME_CEL_COST_BUDGET, ratcheting: old !== undefined }).errors;
+}
+
+/** The names a CRD is served under: status.acceptedNames (as the crdHandler serves), else spec.names. */
+export function servedNames(crd: JsonObject): JsonObject {
+  const status = isObject(crd.status) ? (crd.status as JsonObject) : {};
+  const accepted = isObject(status.acceptedNames) ? (status.acceptedNames as JsonObject) : {};
+  if (typeof accepted.plural === 'string' && accepted.plural !== '') return accepted;
+  const spec = isObject(crd.spec) ? (crd.spec as JsonObject) : {};
+  return isObject(spec.names) ? (spec.names as JsonObject) : {};
 }
 
 /** The versions of a (v1, defaulted, valid) CRD, each compiled. Throws if a schema cannot compile. */
 export function servedVersions(crd: JsonObject): ServedVersion[] {
   const spec = (isObject(crd.spec) ? crd.spec : {}) as JsonObject;
-  const names = (isObject(spec.names) ? spec.names : {}) as JsonObject;
+  const names = servedNames(crd);
   const group = String(spec.group ?? '');
   const namespaced = spec.scope === 'Namespaced';
   const preserveUnknownFields = spec.preserveUnknownFields === true;
@@ -60,7 +70,14 @@ export function servedVersions(crd: JsonObject): ServedVersion[] {
     const sub = (isObject(v.subresources) ? v.subresources : {}) as { status?: object; scale?: ScaleSpec };
     const subresources: { status?: object; scale?: ScaleSpec } = {};
     if (isObject(sub.status)) subresources.status = sub.status;
-    if (isObject(sub.scale)) subresources.scale = sub.scale;
+    if (isObject(sub.scale)) {
+      const sc = sub.scale as Partial<ScaleSpec>;
+      subresources.scale = {
+        specReplicasPath: sc.specReplicasPath ?? '.spec.replicas',
+        statusReplicasPath: sc.statusReplicasPath ?? '.status.replicas',
+        ...(sc.labelSelectorPath ? { labelSelectorPath: sc.labelSelectorPath } : {}),
+      };
+    }
     const info: ResourceInfo = {
       group,
       version: name,
@@ -78,13 +95,8 @@ export function servedVersions(crd: JsonObject): ServedVersion[] {
       subresources,
       selectableFields: Array.isArray(v.selectableFields) ? (v.selectableFields as { jsonPath: string }[]) : [],
       hooks: {
-        prune: (obj: Obj) => {
-          const r = compiled.prune(obj, { isResourceRoot: true, trackUnknown: true });
-          return r.prunedPaths;
-        },
-        default: (obj: Obj) => compiled.default(obj),
-        validate: (obj: Obj) => withRules(compiled.validate(obj), rules, obj, undefined),
-        validateUpdate: (obj: Obj, old: Obj) => withRules(compiled.validate(obj, old), rules, obj, old),
+        validate: (obj: Obj, old?: Obj) => compiled.validateParts(obj, old),
+        ...(rules === undefined ? {} : { validateRules: (obj: Obj, old: Obj | undefined, errs: readonly FieldError[]) => ruleErrors(rules, errs, obj, old) }),
       },
     });
     return {
@@ -96,6 +108,7 @@ export function servedVersions(crd: JsonObject): ServedVersion[] {
       ...(typeof v.deprecationWarning === 'string' ? { deprecationWarning: v.deprecationWarning } : {}),
       schema,
       compiled,
+      codec: schemaCodec(compiled),
       strategy,
       printerColumns: Array.isArray(v.additionalPrinterColumns) ? (v.additionalPrinterColumns as ColumnDefinition[]) : [],
       subresources,

@@ -4,41 +4,30 @@
  * `customresourcecleanup.apiextensions.k8s.io` finalizer and a Terminating condition — so the
  * finalizer controller can delete every instance before the CRD goes.
  */
-import { newConflict } from '../../apimachinery/status.ts';
 import { formatRFC3339 } from '../../apimachinery/time.ts';
 import type { Store } from '../../storage/store.ts';
 import { GenericStore } from '../generic-store.ts';
-import { getFinalizers, getResourceVersion, getUID, hasDeletionTimestamp, metaOf } from '../meta.ts';
-import type { DeleteOptions, DeleteResult } from '../rest.ts';
+import { getFinalizers, getUID, hasDeletionTimestamp, metaOf } from '../meta.ts';
+import type { Admission, DeleteOptions, DeleteResult } from '../rest.ts';
 import { setCondition } from './conditions.ts';
-import { crdInfo, crdStrategy } from './strategy.ts';
+import { crdCodec, crdInfo, crdStrategy } from './strategy.ts';
 
 /** apiextensions.CustomResourceCleanupFinalizer */
 export const customResourceCleanupFinalizer = 'customresourcecleanup.apiextensions.k8s.io';
 
 export class CRDStore extends GenericStore {
-  constructor(store: Store, opts: { freshnessTimeoutMs?: number; bookmarkIntervalMs?: number; now?: () => Date } = {}) {
-    super({ ...opts, store, info: crdInfo, strategy: crdStrategy });
+  constructor(store: Store, opts: { freshnessTimeoutMs?: number; bookmarkIntervalMs?: number; now?: () => Date; admission?: Admission } = {}) {
+    super({ ...opts, store, info: crdInfo, strategy: crdStrategy, codec: crdCodec });
   }
 
   override async delete(_ns: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult> {
     const crd = await this.get(undefined, name);
-    const gr = { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' };
     const uid = getUID(crd);
+    this.checkStoragePreconditions(crd, name, opts.preconditions);
     const pre = opts.preconditions ?? {};
-    if (pre.uid !== undefined && pre.uid !== uid) {
-      throw newConflict(gr, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${uid}`);
-    }
-    if (pre.resourceVersion !== undefined && pre.resourceVersion !== getResourceVersion(crd)) {
-      throw newConflict(
-        gr,
-        name,
-        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${getResourceVersion(crd)}`,
-      );
-    }
     const preconditions = { uid, ...(pre.resourceVersion !== undefined ? { resourceVersion: pre.resourceVersion } : {}) };
     if (!hasDeletionTimestamp(crd)) {
-      if (opts.validation) await opts.validation(crd);
+      await this.admitDelete(undefined, crd, opts);
       const out = await this.guaranteedUpdate(
         undefined,
         name,

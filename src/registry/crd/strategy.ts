@@ -11,8 +11,9 @@
 import type { FieldError } from '../../apimachinery/field/errors.ts';
 import { deepCopy, metaOf } from '../meta.ts';
 import type { Obj, ResourceInfo, Subresource } from '../rest.ts';
-import { defaultAttrs, reportStrictDecoding, strategyDefaults, type Attrs, type RequestContext, type Strategy } from '../strategy.ts';
-import { dropUnknownCRDFields } from './typed-fields.ts';
+import { defaultAttrs, strategyDefaults, type Attrs, type RequestContext, type Strategy } from '../strategy.ts';
+import { crdType } from './typed-fields.ts';
+import { typedCodec, type Codec } from '../codec.ts';
 import { isObject, semanticEqual, setV1Defaults, toInternal, type JsonObject } from './internal.ts';
 import { validateCRD, validateCRDStatusUpdate, validateCRDUpdate } from './validation.ts';
 
@@ -59,18 +60,13 @@ class CRDStrategy implements Strategy {
 
   constructor(private readonly status = false) {}
 
-  prepareForCreate(ctx: RequestContext, crd: Obj): void {
-    // Typed decoding: unknown fields are dropped, and reported per fieldValidation.
-    reportStrictDecoding(ctx, dropUnknownCRDFields(crd));
-    setV1Defaults(crd);
+  prepareForCreate(_ctx: RequestContext, crd: Obj): void {
     crd.status = {};
     metaOf(crd).generation = 1;
     recordStorageVersion(crd);
   }
 
-  prepareForUpdate(ctx: RequestContext, crd: Obj, old: Obj): void {
-    reportStrictDecoding(ctx, dropUnknownCRDFields(crd));
-    setV1Defaults(crd);
+  prepareForUpdate(_ctx: RequestContext, crd: Obj, old: Obj): void {
     if (this.status) {
       crd.spec = deepCopy(old.spec);
       const m = metaOf(crd);
@@ -106,16 +102,15 @@ class CRDStrategy implements Strategy {
     return defaultAttrs(crd, false);
   }
 
-  decorate(crd: Obj): void {
-    setV1Defaults(crd);
-  }
-
   subresourceStrategy(sub: Subresource): Strategy | undefined {
     return sub === 'status' && !this.status ? crdStatusStrategy : undefined;
   }
 }
 
 const crdStatusStrategy = new CRDStrategy(true);
+
+/** apiextensions.k8s.io/v1 CustomResourceDefinition decoded into its Go type, then its v1 defaults (on requests and reads). */
+export const crdCodec: Codec = typedCodec(crdType, setV1Defaults);
 
 /** The CustomResourceDefinition strategy (status via subresourceStrategy('status')). */
 export const crdStrategy: Strategy = new CRDStrategy();

@@ -52,7 +52,8 @@ const conversion = struct({
   }),
 });
 
-const crd = struct({
+/** apiextensions.k8s.io/v1 CustomResourceDefinition's JSON fields. */
+export const crdType = struct({
   apiVersion: leaf,
   kind: leaf,
   metadata: objectMetaType,
@@ -67,5 +68,5 @@ const crd = struct({
 
 /** Drops the fields of a CustomResourceDefinition the v1 types do not have; returns their paths. */
 export function dropUnknownCRDFields(obj: Record<string, unknown>): string[] {
-  return dropUnknownFields(obj, crd);
+  return dropUnknownFields(obj, crdType);
 }

@@ -4,9 +4,9 @@
  * (spec replicas, and the Scale's resourceVersion as the update's precondition). The resource is
  * then updated through the main strategy, whose validation checks the replicas.
  */
-import { newBadRequest } from '../../apimachinery/status.ts';
+import { newBadRequest, newNotFound } from '../../apimachinery/status.ts';
 import { metaOf } from '../meta.ts';
-import type { Obj } from '../rest.ts';
+import type { Obj, RESTStore, UpdateOptions } from '../rest.ts';
 import { nestedInt64, nestedString, setNestedField, splitJSONPath } from './nested.ts';
 import type { ScaleSpec } from './strategy.ts';
 
@@ -54,4 +54,35 @@ export function applyScale(cr: Obj, scale: Obj, spec: ScaleSpec): Obj {
   const rv = (scale.metadata as Record<string, unknown> | undefined)?.resourceVersion;
   if (typeof rv === 'string' && rv !== '') metaOf(cr).resourceVersion = rv;
   return cr;
+}
+
+/**
+ * The scale subresource's REST (apiextensions' ScaleREST): reads the resource and answers its
+ * Scale; an update computes the new Scale from the current one and writes it back through the
+ * main store (whose strategy validates the replicas). The Scale itself is decoded by the caller.
+ */
+export class ScaleStore {
+  constructor(
+    private readonly main: RESTStore,
+    readonly spec: ScaleSpec,
+  ) {}
+
+  async get(ns: string | undefined, name: string, opts?: { resourceVersion?: string }): Promise<Obj> {
+    return scaleFromCustomResource(await this.main.get(ns, name, opts), this.spec);
+  }
+
+  /** `next(currentScale)` gives the Scale to write (a PUT's body, a patch applied to the current Scale). */
+  async update(ns: string | undefined, name: string, next: (current: Obj) => Obj, opts: UpdateOptions): Promise<{ scale: Obj; warnings: string[] }> {
+    const r = await this.main.update(
+      ns,
+      name,
+      (cur) => {
+        if (cur === undefined) throw newNotFound({ group: this.main.info.group, resource: this.main.info.resource }, name);
+        return applyScale(cur, next(scaleFromCustomResource(cur, this.spec)), this.spec);
+      },
+      // The resource the Scale is mapped onto is stored data: no decoding.
+      { ...opts, subresource: 'scale', decoded: true },
+    );
+    return { scale: scaleFromCustomResource(r.object, this.spec), warnings: r.warnings };
+  }
 }

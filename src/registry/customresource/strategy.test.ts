@@ -6,36 +6,39 @@ import { openTempStore, widget, widgetStore, type TempStore } from '../testing.t
 import type { GenericStore } from '../generic-store.ts';
 import type { Obj } from '../rest.ts';
 import type { CustomResourceHooks } from './strategy.ts';
+import type { Codec } from '../codec.ts';
 
-/** Hooks standing in for a compiled schema: spec.color and spec.replicas are declared. */
-function hooks(seenOld: Obj[]): CustomResourceHooks {
-  return {
-    prune(obj) {
-      const pruned: string[] = [];
-      const spec = obj.spec as Record<string, unknown> | undefined;
-      if (spec) {
-        for (const k of Object.keys(spec).sort()) {
-          if (k !== 'color' && k !== 'replicas') {
-            delete spec[k];
-            pruned.push(`spec.${k}`);
-          }
+/** A codec standing in for a compiled schema's: spec.color and spec.replicas are declared, color defaults to grey. */
+const codec: Codec = {
+  decode(obj, trackUnknown) {
+    const pruned: string[] = [];
+    const spec = obj.spec as Record<string, unknown> | undefined;
+    if (spec) {
+      for (const k of Object.keys(spec).sort()) {
+        if (k !== 'color' && k !== 'replicas') {
+          delete spec[k];
+          pruned.push(`unknown field "spec.${k}"`);
         }
       }
-      return pruned;
-    },
-    default(obj) {
-      const spec = (obj.spec ??= {}) as Record<string, unknown>;
-      spec.color ??= 'grey';
-    },
-    validate(obj) {
+    }
+    const s = (obj.spec ??= {}) as Record<string, unknown>;
+    s.color ??= 'grey';
+    return { strictErrors: trackUnknown ? pruned : [] };
+  },
+  decodeStored(obj) {
+    codec.decode(obj, false);
+  },
+};
+
+/** Hooks standing in for a compiled schema's checks. */
+function hooks(seenOld: Obj[]): CustomResourceHooks {
+  return {
+    validate(obj, old) {
       const c = (obj.spec as { color?: unknown }).color;
-      return c === 'black' ? [invalid('spec.color', c, 'black is not a colour')] : [];
-    },
-    validateUpdate(obj, old) {
+      if (old === undefined) return { schema: c === 'black' ? [invalid('spec.color', c, 'black is not a colour')] : [], structure: [] };
       seenOld.push(old);
-      const c = (obj.spec as { color?: unknown }).color;
       const o = (old.spec as { color?: unknown }).color;
-      return c !== o && o === 'gold' ? [invalid('spec.color', c, 'gold is forever')] : [];
+      return { schema: c !== o && o === 'gold' ? [invalid('spec.color', c, 'gold is forever')] : [], structure: [] };
     },
     warnings: () => ['example.com/v1 Widget is deprecated'],
   };
@@ -47,7 +50,7 @@ describe('custom resource strategy with schema hooks', () => {
   const seenOld: Obj[] = [];
   before(async () => {
     t = await openTempStore();
-    s = widgetStore(t.store, { hooks: hooks(seenOld) });
+    s = widgetStore(t.store, { hooks: hooks(seenOld), codec });
   });
   after(() => t.close());
 
@@ -64,7 +67,7 @@ describe('custom resource strategy with schema hooks', () => {
     await assert.rejects(
       s.create('default', widget('s', { spec: { size: 3, weight: 1 } }), { fieldValidation: 'Strict' }),
       (e: unknown) =>
-        e instanceof StatusError && e.code === 400 && e.message === 'strict decoding error: unknown field "spec.size", unknown field "spec.weight"',
+        e instanceof StatusError && e.code === 400 && e.message === 'Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec.size", unknown field "spec.weight"',
     );
     assert.equal(await t.store.currentRevision(), rev);
   });
@@ -116,7 +119,7 @@ describe('read-time pruning and defaulting', () => {
     try {
       const before = widgetStore(t.store);
       await before.create('default', widget('old', { spec: { size: 3, replicas: 1 } }), {});
-      const after = widgetStore(t.store, { hooks: hooks([]) });
+      const after = widgetStore(t.store, { hooks: hooks([]), codec });
       const got = await after.get('default', 'old');
       assert.deepEqual(got.spec, { color: 'grey', replicas: 1 });
       const listed = await after.list('default', {});

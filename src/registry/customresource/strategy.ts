@@ -7,27 +7,40 @@
  * from injected hooks compiled once per CRD version by the schema layer.
  */
 import { invalid, type FieldError } from '../../apimachinery/field/errors.ts';
-import { newBadRequest } from '../../apimachinery/status.ts';
 import { nameIsDNSSubdomain } from '../../apimachinery/validation/names.ts';
 import { deepCopy, jsonEqual, metaOf } from '../meta.ts';
 import { validateObjectMetaUpdateOnly, validateObjectMetaWith } from '../objectmeta-checks.ts';
 import type { Obj, Subresource } from '../rest.ts';
-import { defaultAttrs, reportStrictDecoding, strategyDefaults, type Attrs, type RequestContext, type Strategy } from '../strategy.ts';
+import { defaultAttrs, strategyDefaults, type Attrs, type RequestContext, type Strategy } from '../strategy.ts';
 import { nestedField, nestedInt64, nestedString, splitJSONPath } from './nested.ts';
 
-/** The schema layer's compiled functions for one CRD version; each is optional. */
+/**
+ * The schema layer's compiled checks for one CRD version; each is optional. Decoding (prune,
+ * ObjectMeta coercion, defaulting) is the version's codec, run before the strategy.
+ */
 export interface CustomResourceHooks {
-  /** Drops fields the schema does not declare (mutates); returns the pruned paths (`spec.foo`). */
-  prune?(obj: Obj): string[];
-  /** Applies schema defaults (mutates). */
-  default?(obj: Obj): void;
-  /** Schema, list-type and CEL validation of a new object. */
-  validate?(obj: Obj): FieldError[];
-  /** The same on update, with the old object for transition rules. */
-  validateUpdate?(obj: Obj, old: Obj): FieldError[];
+  /**
+   * The schema's checks of a new object, or of an update ratcheted against `old`: `schema`, the
+   * OpenAPI schema's errors; `structure`, embedded resources' ObjectMeta and list-type set/map
+   * uniqueness (reported after the scale checks, as upstream orders them).
+   */
+  validate?(obj: Obj, old?: Obj): SchemaErrors;
+  /**
+   * The x-kubernetes-validations rules (transition rules see `old`); `errs` are the errors found
+   * so far, which may block the rules (hasBlockingErr) — the rules' errors or the notice are returned.
+   */
+  validateRules?(obj: Obj, old: Obj | undefined, errs: readonly FieldError[]): FieldError[];
   /** Warnings for the client (e.g. a deprecated version). */
   warnings?(obj: Obj, old?: Obj): string[];
 }
+
+/** What a CRD version's schema finds, in the two groups the strategy orders around its own checks. */
+export interface SchemaErrors {
+  schema: FieldError[];
+  structure: FieldError[];
+}
+
+const noSchemaErrors: SchemaErrors = { schema: [], structure: [] };
 
 /** CustomResourceSubresourceScale */
 export interface ScaleSpec {
@@ -83,21 +96,13 @@ export class CustomResourceStrategy implements Strategy {
     this.statusStrategy = new CustomResourceStatusStrategy(this);
   }
 
-  /** Prune then default, as decoding does for custom resources; unknown fields per fieldValidation. */
-  normalize(ctx: RequestContext, obj: Obj): void {
-    reportStrictDecoding(ctx, this.hooks.prune?.(obj) ?? []);
-    this.hooks.default?.(obj);
-  }
-
-  prepareForCreate(ctx: RequestContext, obj: Obj): void {
-    this.normalize(ctx, obj);
+  prepareForCreate(_ctx: RequestContext, obj: Obj): void {
     // create cannot set status
     if (this.hasStatus) delete obj.status;
     metaOf(obj).generation = 1;
   }
 
-  prepareForUpdate(ctx: RequestContext, obj: Obj, old: Obj): void {
-    this.normalize(ctx, obj);
+  prepareForUpdate(_ctx: RequestContext, obj: Obj, old: Obj): void {
     // With the /status endpoint installed, an update cannot set status.
     if (this.hasStatus) {
       if ('status' in old) obj.status = deepCopy(old.status);
@@ -146,26 +151,44 @@ export class CustomResourceStrategy implements Strategy {
     return errs;
   }
 
+  /**
+   * customResourceStrategy.Validate: type meta alone when wrong; else ObjectMeta, the schema,
+   * scale spec and status replicas (the validator), then embedded ObjectMeta and list-type sets
+   * and maps, then the CEL rules (or the notice that they were not run).
+   */
   validate(_ctx: RequestContext, obj: Obj): FieldError[] {
     const tm = this.validateTypeMeta(obj);
     if (tm.length > 0) return tm;
-    return [
+    const s = this.hooks.validate?.(obj) ?? noSchemaErrors;
+    const errs = [
       ...validateObjectMetaWith(obj, this.namespaced, nameIsDNSSubdomain),
-      ...(this.hooks.validate?.(obj) ?? []),
+      ...s.schema,
       ...this.validateScaleSpec(obj),
       ...this.validateScaleStatus(obj),
+      ...s.structure,
     ];
+    return this.withRules(errs, obj, undefined);
   }
 
+  /** customResourceStrategy.ValidateUpdate: as validate, with the ObjectMeta update rules and ratcheting. */
   validateUpdate(_ctx: RequestContext, obj: Obj, old: Obj): FieldError[] {
     const tm = this.validateTypeMeta(obj);
     if (tm.length > 0) return tm;
-    return [
+    const s = this.hooks.validate?.(obj, old) ?? noSchemaErrors;
+    const errs = [
       ...validateObjectMetaUpdateOnly(obj, old),
-      ...(this.hooks.validateUpdate?.(obj, old) ?? this.hooks.validate?.(obj) ?? []),
+      ...s.schema,
       ...this.validateScaleSpec(obj),
       ...this.validateScaleStatus(obj),
+      ...s.structure,
     ];
+    return this.withRules(errs, obj, old);
+  }
+
+  /** The CEL rules' errors (or the blocking notice) after `errs`. */
+  withRules(errs: FieldError[], obj: Obj, old: Obj | undefined): FieldError[] {
+    const rules = this.hooks.validateRules?.(obj, old, errs);
+    return rules === undefined || rules.length === 0 ? errs : [...errs, ...rules];
   }
 
   warningsOnCreate(_ctx: RequestContext, obj: Obj): string[] {
@@ -177,12 +200,6 @@ export class CustomResourceStrategy implements Strategy {
   }
 
   canonicalize = strategyDefaults.canonicalize;
-
-  /** Reads prune and default the stored object too: a schema changed later shows on read. */
-  decorate(obj: Obj): void {
-    if (this.hooks.prune) this.hooks.prune(obj);
-    if (this.hooks.default) this.hooks.default(obj);
-  }
 
   getAttrs(obj: Obj): Attrs {
     return defaultAttrs(obj, this.namespaced, this.selectablePaths.length === 0 ? undefined : (o) => this.selectableAttrs(o));
@@ -222,8 +239,7 @@ export class CustomResourceStatusStrategy implements Strategy {
     this.main.prepareForCreate(ctx, obj);
   }
 
-  prepareForUpdate(ctx: RequestContext, obj: Obj, old: Obj): void {
-    this.main.normalize(ctx, obj);
+  prepareForUpdate(_ctx: RequestContext, obj: Obj, old: Obj): void {
     const hasStatus = 'status' in obj;
     const status = obj.status;
     const managedFields = metaOf(obj).managedFields;
@@ -240,16 +256,16 @@ export class CustomResourceStatusStrategy implements Strategy {
     return this.main.validate(ctx, obj);
   }
 
-  /** ValidateStatusUpdate: type meta, the ObjectMeta update rules, the schema (with the old object), scale status. */
+  /**
+   * statusStrategy.ValidateUpdate: type meta, the ObjectMeta update rules, the schema (with the
+   * old object), scale status replicas, then list-type sets and maps, then the CEL rules.
+   */
   validateUpdate(_ctx: RequestContext, obj: Obj, old: Obj): FieldError[] {
     const tm = this.main.validateTypeMeta(obj);
     if (tm.length > 0) return tm;
-    const hooks = this.main.cfg.hooks ?? {};
-    return [
-      ...validateObjectMetaUpdateOnly(obj, old),
-      ...(hooks.validateUpdate?.(obj, old) ?? hooks.validate?.(obj) ?? []),
-      ...this.main.validateScaleStatus(obj),
-    ];
+    const s = this.main.cfg.hooks?.validate?.(obj, old) ?? noSchemaErrors;
+    const errs = [...validateObjectMetaUpdateOnly(obj, old), ...s.schema, ...this.main.validateScaleStatus(obj), ...s.structure];
+    return this.main.withRules(errs, obj, old);
   }
 
   warningsOnCreate(ctx: RequestContext, obj: Obj): string[] {
@@ -266,7 +282,4 @@ export class CustomResourceStatusStrategy implements Strategy {
     return this.main.getAttrs(obj);
   }
 
-  decorate(obj: Obj): void {
-    this.main.decorate(obj);
-  }
 }

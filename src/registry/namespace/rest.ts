@@ -6,51 +6,33 @@
  * terminating removes it only once spec.finalizers is empty. Preconditions use upstream's
  * namespace wording.
  */
-import { newConflict, newForbidden } from '../../apimachinery/status.ts';
-import { immortalNamespaces } from './lifecycle.ts';
 import { formatRFC3339 } from '../../apimachinery/time.ts';
 import type { Store } from '../../storage/store.ts';
 import { GenericStore } from '../generic-store.ts';
-import { getResourceVersion, getUID, hasDeletionTimestamp, metaOf } from '../meta.ts';
-import type { DeleteOptions, DeleteResult } from '../rest.ts';
-import { namespaceInfo, namespaceStrategy, specFinalizers } from './strategy.ts';
+import { getUID, hasDeletionTimestamp, metaOf } from '../meta.ts';
+import type { Admission, DeleteOptions, DeleteResult } from '../rest.ts';
+import { namespaceCodec, namespaceInfo, namespaceStrategy, specFinalizers } from './strategy.ts';
 
 export interface NamespaceStoreOptions {
   freshnessTimeoutMs?: number;
   bookmarkIntervalMs?: number;
   now?: () => Date;
-  /** Namespaces that may not be deleted (NamespaceLifecycle; default: default, kube-system, kube-public). */
-  immortal?: readonly string[];
+  admission?: Admission;
 }
 
 export class NamespaceStore extends GenericStore {
-  private readonly immortal: ReadonlySet<string>;
-
   constructor(store: Store, opts: NamespaceStoreOptions = {}) {
-    super({ ...opts, store, info: namespaceInfo, strategy: namespaceStrategy });
-    this.immortal = new Set(opts.immortal ?? immortalNamespaces);
+    super({ ...opts, store, info: namespaceInfo, strategy: namespaceStrategy, codec: namespaceCodec });
   }
 
   override async delete(_ns: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult> {
-    if (this.immortal.has(name)) {
-      throw newForbidden({ group: '', resource: 'namespaces' }, name, 'this namespace may not be deleted');
-    }
     const ns = await this.get(undefined, name);
-    const gr = { group: '', resource: 'namespaces' };
     const uid = getUID(ns);
+    this.checkStoragePreconditions(ns, name, opts.preconditions);
     const pre = opts.preconditions ?? {};
-    if (pre.uid !== undefined && pre.uid !== uid) {
-      throw newConflict(gr, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${uid}`);
-    }
-    if (pre.resourceVersion !== undefined && pre.resourceVersion !== getResourceVersion(ns)) {
-      throw newConflict(
-        gr,
-        name,
-        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${getResourceVersion(ns)}`,
-      );
-    }
     const preconditions = { uid, ...(pre.resourceVersion !== undefined ? { resourceVersion: pre.resourceVersion } : {}) };
     if (!hasDeletionTimestamp(ns)) {
+      await this.admitDelete(undefined, ns, opts);
       // Upon the first delete the namespace starts terminating; the controller empties it.
       const out = await this.guaranteedUpdate(
         undefined,

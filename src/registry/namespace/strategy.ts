@@ -13,8 +13,9 @@ import { validateFinalizerName } from '../../apimachinery/validation/objectmeta.
 import { deepCopy, hasDeletionTimestamp, metaOf } from '../meta.ts';
 import { validateObjectMetaWith } from '../objectmeta-checks.ts';
 import type { Obj, ResourceInfo, Subresource } from '../rest.ts';
-import { defaultAttrs, reportStrictDecoding, strategyDefaults, type Attrs, type RequestContext, type Strategy } from '../strategy.ts';
-import { dropUnknownFields, leaf, leaves, list, objectMetaType, struct } from '../typed-fields.ts';
+import { defaultAttrs, strategyDefaults, type Attrs, type RequestContext, type Strategy } from '../strategy.ts';
+import { leaf, leaves, list, objectMetaType, struct } from '../typed-fields.ts';
+import { typedCodec, type Codec } from '../codec.ts';
 
 export const namespaceInfo: ResourceInfo = {
   group: '',
@@ -60,11 +61,6 @@ const namespaceType = struct({
   status: struct({ phase: leaf, conditions: list(leaves(['type', 'status', 'lastTransitionTime', 'reason', 'message'])) }),
 });
 
-/** Typed decoding drops unknown fields; report them per fieldValidation as the decoder would. */
-function dropUnknown(ctx: RequestContext, ns: Obj): void {
-  reportStrictDecoding(ctx, dropUnknownFields(ns, namespaceType));
-}
-
 /** SetDefaults_Namespace / SetDefaults_NamespaceStatus, applied on every read. */
 function setDefaults(ns: Obj): void {
   const m = metaOf(ns);
@@ -100,8 +96,7 @@ class NamespaceStrategy implements Strategy {
 
   constructor(private readonly sub?: 'status' | 'finalize') {}
 
-  prepareForCreate(ctx: RequestContext, ns: Obj): void {
-    dropUnknown(ctx, ns);
+  prepareForCreate(_ctx: RequestContext, ns: Obj): void {
     ns.status = { phase: 'Active' };
     const spec = record(ns.spec) ?? {};
     const fins = Array.isArray(spec.finalizers) ? [...spec.finalizers] : [];
@@ -110,8 +105,7 @@ class NamespaceStrategy implements Strategy {
     ns.spec = spec;
   }
 
-  prepareForUpdate(ctx: RequestContext, ns: Obj, old: Obj): void {
-    dropUnknown(ctx, ns);
+  prepareForUpdate(_ctx: RequestContext, ns: Obj, old: Obj): void {
     if (this.sub === 'status') {
       ns.spec = deepCopy(old.spec);
     } else if (this.sub === 'finalize') {
@@ -159,10 +153,6 @@ class NamespaceStrategy implements Strategy {
     return defaultAttrs(ns, false, (o) => ({ 'status.phase': String(record(o.status)?.phase ?? '') }));
   }
 
-  decorate(ns: Obj): void {
-    setDefaults(ns);
-  }
-
   subresourceStrategy(sub: Subresource): Strategy | undefined {
     if (this.sub !== undefined) return undefined;
     if (sub === 'status') return statusStrategy;
@@ -177,6 +167,9 @@ class NamespaceStrategy implements Strategy {
 
 const statusStrategy = new NamespaceStrategy('status');
 const finalizeStrategy = new NamespaceStrategy('finalize');
+
+/** core/v1 Namespace decoded into its Go type, then SetDefaults_Namespace (on requests and reads). */
+export const namespaceCodec: Codec = typedCodec(namespaceType, setDefaults);
 
 /** The Namespace strategy (main resource; `status` and `finalize` via subresourceStrategy). */
 export const namespaceStrategy: Strategy = new NamespaceStrategy();

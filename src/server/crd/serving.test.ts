@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Obj, RESTStore, WatchEvent } from '../../registry/rest.ts';
 import { ServedTable } from '../served.ts';
-import { CRDServing, servedResourcesFor } from './serving.ts';
+import { CRDServing } from './serving.ts';
+import type { Store } from '../../storage/store.ts';
 
 function crd(name: string, plural: string, established: boolean, extra: Obj = {}): Obj {
   return {
@@ -47,22 +48,14 @@ function fakeCRDStore() {
   };
 }
 
-const factory = () => ({}) as RESTStore;
-
-test('servedResourcesFor serves each served version with its subresources and deprecation', () => {
-  const rs = servedResourcesFor(crd('things.g.io', 'things', true), factory);
-  assert.deepEqual(rs.map((r) => r.version), ['v1', 'v1beta1']);
-  assert.deepEqual(rs[0]!.discovery.subresources!.map((s) => s.subresource), ['status', 'scale']);
-  assert.deepEqual(rs[0]!.scale, { specReplicasPath: '.spec.n', statusReplicasPath: '.status.n' });
-  assert.equal(rs[1]!.deprecationWarning, 'g.io/v1beta1 Thing is deprecated');
-  assert.equal(rs[0]!.discovery.storageVersionHash, rs[1]!.discovery.storageVersionHash);
-});
+// CRD serving builds the registry's definitions over this store; nothing here reads or writes it.
+const deps = { store: {} as Store };
 
 test('CRDServing follows established CRDs and resyncs when its watch ends', async () => {
   const fake = fakeCRDStore();
   const table = new ServedTable();
   fake.set([crd('things.g.io', 'things', true), crd('others.g.io', 'others', false)]);
-  const serving = new CRDServing(table, fake.store, factory);
+  const serving = new CRDServing(table, fake.store, deps);
   await serving.start();
   assert.ok(table.get('g.io', 'v1', 'things'));
   assert.equal(table.get('g.io', 'v1', 'others'), undefined);

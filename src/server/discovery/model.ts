@@ -4,6 +4,7 @@
  * APIGroup, APIResourceList) are all built.
  */
 import { createHash } from 'node:crypto';
+import type { KindDefinition, ReviewDefinition } from '../../registry/index.ts';
 
 export interface SubresourceInfo {
   subresource: string;
@@ -63,4 +64,26 @@ export function compareKubeAwareVersions(a: string, b: string): number {
   if (pa.kind !== pb.kind) return pb.kind - pa.kind;
   if (pa.major !== pb.major) return pb.major - pa.major;
   return pb.minor - pa.minor;
+}
+
+/** A kind definition's discovery entry. */
+export function discoveryOf(k: KindDefinition): DiscoveredResource {
+  return {
+    group: k.group,
+    version: k.version,
+    resource: k.resource,
+    singular: k.singular,
+    kind: k.kind,
+    namespaced: k.namespaced,
+    verbs: [...k.verbs],
+    shortNames: [...k.shortNames],
+    categories: [...k.categories],
+    subresources: k.subresources.map((s) => ({ subresource: s.name, responseKind: { ...s.responseKind }, verbs: [...s.verbs] })),
+    storageVersionHash: storageVersionHash(k.group, k.storageVersion, k.kind),
+  };
+}
+
+/** A review endpoint's discovery entry: create only, no storage. */
+export function reviewDiscovery(v: ReviewDefinition): DiscoveredResource {
+  return { group: v.group, version: v.version, resource: v.resource, singular: v.singular, kind: v.kind, namespaced: false, verbs: ['create'] };
 }

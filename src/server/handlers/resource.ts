@@ -13,6 +13,7 @@ import {
   newUnsupportedMediaType,
   StatusError,
 } from '../../apimachinery/status.ts';
+import { hasSubresource, parseIncludeObject, reportDecoding, toTable } from '../../registry/index.ts';
 import type { Obj, ObjList, Subresource, UpdateOptions } from '../../registry/rest.ts';
 import { decodeJSON, decodeObjectBody, JSONSyntaxError, mediaTypeOf, readBody, summarizeData, type DecodedBody } from '../http/body.ts';
 import { negotiate, type Negotiated, type Produces } from '../http/negotiate.ts';
@@ -20,10 +21,9 @@ import type { Query } from '../http/query.ts';
 import { setWarnings, writeList, writeObject } from '../http/respond.ts';
 import type { RequestInfo } from '../requestinfo.ts';
 import type { ServedResource } from '../served.ts';
-import { parseIncludeObject, toTable } from '../table/convert.ts';
+
 import { deleteOptions, listOptions, writeOptions, type WriteOptions } from './options.ts';
 import { serveWatch } from './watch.ts';
-import { applyScale, scaleFromCustomResource } from '../../registry/customresource/scale.ts';
 import { applyPatch, patchMediaTypes } from './patch.ts';
 
 export interface ResourceRequest {
@@ -125,37 +125,9 @@ async function readObject(r: ResourceRequest, kind = r.served.kind): Promise<Dec
   return d as DecodedBody & { value: Obj };
 }
 
-/**
- * Duplicate fields: 400 under Strict, warnings under Warn. Create and update word the 400 as
- * the decoder's error (`CronTab in version "v1" cannot be handled as a CronTab: strict decoding
- * error: ...`); patch as the patcher does, without the prefix.
- */
-function checkDuplicates(r: ResourceRequest, dups: string[], opts: WriteOptions, warnings: string[], prefixed = true): void {
-  if (dups.length === 0 || opts.fieldValidation === 'Ignore') return;
-  const msgs = dups.map((p) => `duplicate field ${JSON.stringify(p)}`);
-  if (opts.fieldValidation === 'Strict') {
-    const k = r.served.kind;
-    const prefix = prefixed ? `${k} in version ${JSON.stringify(r.served.version)} cannot be handled as a ${k}: ` : '';
-    throw newBadRequest(`${prefix}strict decoding error: ${msgs.join(', ')}`);
-  }
-  warnings.push(...msgs);
-}
-
-/**
- * Strict decoding errors found below the handler (pruning) read as the decoder's do:
- * `CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: ...`.
- */
-async function decodeErrorsPrefixed<T>(r: ResourceRequest, p: Promise<T>): Promise<T> {
-  try {
-    return await p;
-  } catch (e) {
-    if (e instanceof StatusError && e.code === 400 && e.status.message?.startsWith('strict decoding error:')) {
-      const k = r.served.kind;
-      e.status.message = `${k} in version ${JSON.stringify(r.served.version)} cannot be handled as a ${k}: ${e.status.message}`;
-      e.message = e.status.message;
-    }
-    throw e;
-  }
+/** The body's duplicate fields as strict decoding errors (reported with the codec's unknown fields). */
+function duplicateErrors(paths: readonly string[], prefix = ''): string[] {
+  return paths.map((p) => `${prefix}duplicate field ${JSON.stringify(p)}`);
 }
 
 /** The body's apiVersion/kind must be the endpoint's (when given); set them when absent. */
@@ -212,9 +184,9 @@ function resourceNotFound(): StatusError {
 function subresourceOf(r: ResourceRequest): Subresource | undefined {
   const sub = r.info.subresource;
   if (sub === undefined) return undefined;
-  if (sub === 'status' && r.served.status) return 'status';
+  if (sub === 'status' && hasSubresource(r.served, 'status')) return 'status';
   if (sub === 'scale' && r.served.scale) return 'scale';
-  if (sub === 'finalize' && r.served.finalize) {
+  if (sub === 'finalize' && hasSubresource(r.served, 'finalize')) {
     if (r.info.verb !== 'update') throw newMethodNotSupported(gr(r.served), r.info.verb);
     return 'finalize';
   }
@@ -226,11 +198,11 @@ async function handleGet(r: ResourceRequest): Promise<void> {
   const opts: { resourceVersion?: string } = {};
   const rv = r.query.str('resourceVersion');
   if (rv) opts.resourceVersion = rv;
-  const obj = await r.served.store.get(r.info.namespace, r.info.name!, opts);
   if (sub === 'scale') {
-    writeObject(r.res, 200, scaleFromCustomResource(obj, r.served.scale!), negotiateFor(r, { yaml: true }));
+    writeObject(r.res, 200, await r.served.scale!.get(r.info.namespace, r.info.name!, opts), negotiateFor(r, { yaml: true }));
     return;
   }
+  const obj = await r.served.store.get(r.info.namespace, r.info.name!, opts);
   const n = negotiateFor(r, objectProduces(r));
   writeObject(r.res, 200, transform(r, n, obj, false), n);
 }
@@ -255,8 +227,7 @@ async function handleCreate(r: ResourceRequest): Promise<void> {
   const warnings: string[] = [];
   checkTypeMeta(r, obj);
   ensureNamespace(r, obj);
-  // Duplicate fields are reported with the unknown fields the strategy drops (one strict decoding error).
-  const result = await decodeErrorsPrefixed(r, r.served.store.create(r.info.namespace, obj, { ...opts, duplicateFields: duplicates }));
+  const result = await r.served.store.create(r.info.namespace, obj, { ...opts, decodeErrors: duplicateErrors(duplicates) });
   if (r.served.deprecationWarning) warnings.unshift(r.served.deprecationWarning);
   setWarnings(r.res, [...warnings, ...result.warnings]);
   writeObject(r.res, 201, transform(r, n, result.object, false), n);
@@ -268,30 +239,25 @@ async function handleUpdate(r: ResourceRequest): Promise<void> {
   const n = negotiateFor(r, { yaml: true, partialMetadata: true });
   const { value: body, duplicates } = await readObject(r, sub === 'scale' ? 'Scale' : r.served.kind);
   const warnings: string[] = [];
-  const uopts: UpdateOptions = { ...opts };
-  if (sub === 'scale') checkDuplicates(r, duplicates, opts, warnings);
-  // Duplicate fields are reported with the unknown fields the strategy drops (one strict decoding error).
-  else uopts.duplicateFields = duplicates;
-  if (sub) uopts.subresource = sub;
-  let tryUpdate: (cur: Obj | undefined) => Obj;
   if (sub === 'scale') {
+    // The Scale body is decoded here, as autoscaling/v1 Scale.
+    reportDecoding({ kind: 'Scale', version: 'v1', fieldValidation: opts.fieldValidation, decodeErrors: duplicateErrors(duplicates), warnings }, { strictErrors: [] });
     checkTypeMeta(r, body, 'Scale', 'autoscaling/v1');
     ensureName(r, body);
-    tryUpdate = (cur) => {
-      if (cur === undefined) throw newNotFound(gr(r.served), r.info.name!);
-      return applyScale(structuredClone(cur), body, r.served.scale!);
-    };
-  } else {
-    checkTypeMeta(r, body);
-    ensureNamespace(r, body);
-    ensureName(r, body);
-    tryUpdate = () => body;
+    const result = await r.served.scale!.update(r.info.namespace, r.info.name!, () => body, opts);
+    setWarnings(r.res, [...warnings, ...result.warnings]);
+    writeObject(r.res, 200, result.scale, n);
+    return;
   }
-  const result = await decodeErrorsPrefixed(r, r.served.store.update(r.info.namespace, r.info.name!, tryUpdate, uopts));
+  const uopts: UpdateOptions = { ...opts, decodeErrors: duplicateErrors(duplicates) };
+  if (sub) uopts.subresource = sub;
+  checkTypeMeta(r, body);
+  ensureNamespace(r, body);
+  ensureName(r, body);
+  const result = await r.served.store.update(r.info.namespace, r.info.name!, () => body, uopts);
   if (r.served.deprecationWarning) warnings.unshift(r.served.deprecationWarning);
   setWarnings(r.res, [...warnings, ...result.warnings]);
-  const out = sub === 'scale' ? scaleFromCustomResource(result.object, r.served.scale!) : transform(r, n, result.object, false);
-  writeObject(r.res, result.created ? 201 : 200, out, n);
+  writeObject(r.res, result.created ? 201 : 200, transform(r, n, result.object, false), n);
 }
 
 async function handlePatch(r: ResourceRequest): Promise<void> {
@@ -315,16 +281,23 @@ async function handlePatch(r: ResourceRequest): Promise<void> {
     throw e;
   }
   const warnings: string[] = [];
-  checkDuplicates(r, patch.duplicates, opts, warnings, false);
-  const uopts: UpdateOptions = { ...opts };
+  // The patch's own duplicate fields are strict errors reported with the patched object's (kjson.UnmarshalStrict).
+  const patchErrors = opts.fieldValidation === 'Ignore' ? [] : duplicateErrors(patch.duplicates, mt === 'application/json-patch+json' ? 'json patch ' : '');
+  if (sub === 'scale') {
+    // The patched Scale is decoded as its type; the patch's strict errors are reported as the patch handler does.
+    if (patchErrors.length > 0) {
+      reportDecoding({ kind: 'Scale', version: 'v1', fieldValidation: opts.fieldValidation, decodeErrors: patchErrors, patchedJSON: '', warnings }, { strictErrors: [] });
+    }
+    const result = await r.served.scale!.update(r.info.namespace, r.info.name!, (cur) => applyPatch(mt, cur, patch.value), opts);
+    setWarnings(r.res, [...warnings, ...result.warnings]);
+    writeObject(r.res, 200, result.scale, n);
+    return;
+  }
+  const uopts: UpdateOptions = { ...opts, decodeErrors: patchErrors, patched: true };
   if (sub) uopts.subresource = sub;
   const tryUpdate = (cur: Obj | undefined): Obj => {
     if (cur === undefined) throw newNotFound(gr(r.served), r.info.name!);
-    if (sub === 'scale') {
-      const scale = applyPatch(mt, scaleFromCustomResource(cur, r.served.scale!), patch.value);
-      return applyScale(structuredClone(cur), scale, r.served.scale!);
-    }
-    const next = applyPatch(mt, toRequestVersion(r.served, structuredClone(cur)), patch.value);
+    const next = applyPatch(mt, toRequestVersion(r.served, cur), patch.value);
     checkTypeMeta(r, next);
     ensureNamespace(r, next);
     ensureName(r, next);
@@ -333,8 +306,7 @@ async function handlePatch(r: ResourceRequest): Promise<void> {
   const result = await r.served.store.update(r.info.namespace, r.info.name!, tryUpdate, uopts);
   if (r.served.deprecationWarning) warnings.unshift(r.served.deprecationWarning);
   setWarnings(r.res, [...warnings, ...result.warnings]);
-  const out = sub === 'scale' ? scaleFromCustomResource(result.object, r.served.scale!) : transform(r, n, result.object, false);
-  writeObject(r.res, result.created ? 201 : 200, out, n);
+  writeObject(r.res, result.created ? 201 : 200, transform(r, n, result.object, false), n);
 }
 
 async function readDeleteBody(r: ResourceRequest): Promise<unknown> {

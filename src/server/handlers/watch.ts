@@ -4,8 +4,7 @@
  * `kubectl get -w`, ended at timeoutSeconds or when the store ends the watch, and cleaned up
  * when the client goes away.
  */
-import type { Obj, WatchEvent } from '../../registry/rest.ts';
-import { parseIncludeObject, toTable } from '../table/convert.ts';
+import { parseIncludeObject, toTable, type Obj, type WatchEvent } from '../../registry/index.ts';
 import { watchOptions } from './options.ts';
 import { negotiateFor, toRequestVersion, type ResourceRequest } from './resource.ts';
 

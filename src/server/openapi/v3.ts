@@ -7,6 +7,7 @@
  * `kubectl explain` reads), ObjectMeta by `$ref`.
  */
 import type { ServedResource } from '../served.ts';
+import { hasSubresource } from '../../registry/index.ts';
 import {
   allOfRef,
   apiVersionDescription,
@@ -120,7 +121,7 @@ function addPaths(paths: Obj, r: ServedResource): void {
     patch: op(r, 'patch', `patch${gv}${ns}${r.kind}`, [dryRunP, fieldManagerP, fieldValidationP, forceP], { ...resp('200', kindRef), ...resp('201', kindRef, 'Created') }, patchBody),
     parameters: nameParams,
   };
-  if (r.status) {
+  if (hasSubresource(r, 'status')) {
     paths[`${base}${nsSeg}/${r.resource}/{name}/status`] = {
       get: op(r, 'get', `read${gv}${ns}${r.kind}Status`, [], resp('200', kindRef)),
       put: op(r, 'put', `replace${gv}${ns}${r.kind}Status`, [dryRunP, fieldManagerP, fieldValidationP], { ...resp('200', kindRef), ...resp('201', kindRef, 'Created') }, objBody),

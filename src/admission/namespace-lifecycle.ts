@@ -1,20 +1,22 @@
 /**
- * The NamespaceLifecycle admission rules the registry applies to namespaced writes: a write into a
- * namespace that does not exist is 404 `namespaces "x" not found`; a create in a terminating
- * namespace is 403 `... is forbidden: unable to create new content in namespace x because it is
- * being terminated` with a NamespaceTerminating cause; the system namespaces may not be deleted.
+ * The NamespaceLifecycle admission plugin (k8s.io/apiserver's plugin/namespace/lifecycle), first
+ * in the chain: a write into a namespace that does not exist is 404 `namespaces "x" not found`; a
+ * create in a terminating namespace is 403 `... is forbidden: unable to create new content in
+ * namespace x because it is being terminated` with a NamespaceTerminating cause; the system
+ * namespaces may not be deleted. Cluster-scoped kinds, Namespaces themselves and deletes of
+ * namespaced objects pass.
  *
- * The served gate reads namespaces from a watch-fed cache (upstream's informer lister) instead of
+ * The served plugin reads namespaces from a watch-fed cache (upstream's informer lister) instead of
  * the store on every write; a namespace the cache does not hold is read live, as upstream's
  * "not found in cache -> make a call directly to storage" does, so a missing entry never refuses.
  */
-import { newForbidden, newNotFound, StatusError, type GroupResource } from '../../apimachinery/status.ts';
-import { isNotFound } from '../../apimachinery/status.ts';
-import type { Store, Watch, WatchEvent } from '../../storage/store.ts';
-import { resourcePrefix } from '../keys.ts';
-import type { Obj } from '../rest.ts';
+import { newForbidden, newNotFound, StatusError, type GroupResource } from '../apimachinery/status.ts';
+import { isNotFound } from '../apimachinery/status.ts';
+import type { Store, Watch, WatchEvent } from '../storage/store.ts';
+import { resourcePrefix, type AdmissionAttributes, type Obj } from '../registry/index.ts';
+import type { Plugin } from './chain.ts';
 
-/** What the generic store asks before a namespaced write. */
+/** The namespace check behind the plugin: refuses `op` on `gr` `name` in namespace `ns`. */
 export interface NamespaceGate {
   /** Throws the StatusError that refuses `op` on `gr` `name` in namespace `ns`. */
   check(op: 'create' | 'update', ns: string, gr: GroupResource, name: string): Promise<void>;
@@ -54,17 +56,36 @@ function checkPhase(op: 'create' | 'update', phase: string, ns: string, gr: Grou
   });
 }
 
-/** A gate reading namespaces through `get` (a NamespaceStore's get) on every check. */
-export function namespaceLifecycle(get: (name: string) => Promise<Obj>): NamespaceGate {
+/** Lifecycle.Admit over a gate. */
+function lifecyclePlugin(gate: NamespaceGate, immortal: ReadonlySet<string>): Plugin {
   return {
-    async check(op, ns, gr, name) {
-      checkPhase(op, await livePhase(get, ns), ns, gr, name);
+    name: 'NamespaceLifecycle',
+    handles: (op) => op === 'CREATE' || op === 'UPDATE' || op === 'DELETE',
+    async admit(a: AdmissionAttributes) {
+      const isNamespace = a.kind.group === '' && a.kind.kind === 'Namespace';
+      if (a.operation === 'DELETE' && isNamespace && immortal.has(a.name)) {
+        throw newForbidden({ group: a.resource.group, resource: a.resource.resource }, a.name, 'this namespace may not be deleted');
+      }
+      // Cluster-scoped kinds, Namespaces themselves and deletes always pass.
+      if (a.namespace === '' || isNamespace || a.operation === 'DELETE') return;
+      if (a.kind.group === 'authorization.k8s.io' && a.kind.kind === 'LocalSubjectAccessReview') return;
+      await gate.check(a.operation === 'CREATE' ? 'create' : 'update', a.namespace, { group: a.resource.group, resource: a.resource.resource }, a.name);
     },
   };
 }
 
-/** A NamespaceGate over a namespace cache; `stop` ends its watch. */
-export interface CachedNamespaceGate extends NamespaceGate {
+/** The plugin reading namespaces through `get` (a NamespaceStore's get) on every check. */
+export function namespaceLifecycle(get: (name: string) => Promise<Obj>, immortal: readonly string[] = immortalNamespaces): Plugin & NamespaceGate {
+  const gate: NamespaceGate = {
+    async check(op, ns, gr, name) {
+      checkPhase(op, await livePhase(get, ns), ns, gr, name);
+    },
+  };
+  return { ...lifecyclePlugin(gate, new Set(immortal)), check: gate.check };
+}
+
+/** The plugin over a namespace cache; `stop` ends its watch. */
+export interface CachedNamespaceLifecycle extends Plugin, NamespaceGate {
   /** Resolves once the cache holds the namespaces as of its first list (checks before read live). */
   readonly synced: Promise<void>;
   stop(): void;
@@ -77,7 +98,11 @@ export interface CachedNamespaceGate extends NamespaceGate {
  * commit's events to watchers before the writer's promise settles, so a namespace created,
  * terminated or deleted through this process is in the cache by the time its writer hears back.
  */
-export function cachedNamespaceLifecycle(store: Store, get: (name: string) => Promise<Obj>, opts: { relistDelayMs?: number } = {}): CachedNamespaceGate {
+export function cachedNamespaceLifecycle(
+  store: Store,
+  get: (name: string) => Promise<Obj>,
+  opts: { relistDelayMs?: number; immortal?: readonly string[] } = {},
+): CachedNamespaceLifecycle {
   const prefix = resourcePrefix('', 'namespaces');
   const phases = new Map<string, string>();
   let synced = false;
@@ -130,12 +155,16 @@ export function cachedNamespaceLifecycle(store: Store, get: (name: string) => Pr
   };
   const first = start();
 
-  return {
-    synced: first,
+  const gate: NamespaceGate = {
     async check(op, ns, gr, name) {
       const cached = synced ? phases.get(ns) : undefined;
       checkPhase(op, cached ?? (await livePhase(get, ns)), ns, gr, name);
     },
+  };
+  return {
+    ...lifecyclePlugin(gate, new Set(opts.immortal ?? immortalNamespaces)),
+    synced: first,
+    check: gate.check,
     stop() {
       stopped = true;
       synced = false;

@@ -1,10 +1,10 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { StatusError } from '../../apimachinery/status.ts';
-import { openTempStore, widget, widgetStore, type TempStore } from '../testing.ts';
-import { cachedNamespaceLifecycle } from './lifecycle.ts';
-import { NamespaceStore } from './rest.ts';
-import type { Obj } from '../rest.ts';
+import { StatusError } from '../apimachinery/status.ts';
+import { NamespaceStore, type Obj } from '../registry/index.ts';
+import { openTempStore, widget, widgetStore, type TempStore } from '../registry/testing.ts';
+import { admissionChain } from './chain.ts';
+import { cachedNamespaceLifecycle, namespaceLifecycle } from './namespace-lifecycle.ts';
 
 const ns = (name: string): Obj => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
 
@@ -33,7 +33,7 @@ describe('namespace lifecycle from the namespace cache', () => {
       return namespaces.get(undefined, name);
     });
     await gate.synced;
-    const widgets = widgetStore(t.store, { namespaceGate: gate });
+    const widgets = widgetStore(t.store, { admission: admissionChain([gate]) });
 
     // Listed at start: no live read.
     await widgets.create('early', widget('a'), {});
@@ -108,5 +108,35 @@ describe('namespace lifecycle from the namespace cache', () => {
     await gate.check('create', 'relist', gr, 'x');
     assert.deepEqual(live, ['relist']);
     gate.stop();
+  });
+});
+
+describe('namespace lifecycle read live', () => {
+  let t: TempStore;
+  before(async () => {
+    t = await openTempStore();
+  });
+  after(() => t.close());
+
+  test('writes into missing or terminating namespaces are refused; system namespaces stay', async () => {
+    const admission = admissionChain([namespaceLifecycle((n) => lookup.get(undefined, n))]);
+    const lookup = new NamespaceStore(t.store);
+    const namespaces = new NamespaceStore(t.store, { admission });
+    const widgets = widgetStore(t.store, { admission });
+    await rejectsStatus(widgets.create('nowhere', widget('a'), {}), 404, 'namespaces "nowhere" not found');
+    await namespaces.create(undefined, ns('live'), {});
+    await widgets.create('live', widget('a'), {});
+    await namespaces.delete(undefined, 'live', {});
+    await assert.rejects(widgets.create('live', widget('b'), {}), (e: unknown) => {
+      assert.ok(e instanceof StatusError);
+      assert.equal(e.code, 403);
+      assert.equal(e.message, 'widgets.example.com "b" is forbidden: unable to create new content in namespace live because it is being terminated');
+      assert.deepEqual(e.status.details?.causes, [{ reason: 'NamespaceTerminating', message: 'namespace live is being terminated', field: 'metadata.namespace' }]);
+      return true;
+    });
+    // updates in a terminating namespace are still allowed (finalizers must be removable)
+    await widgets.update('live', 'a', (cur) => ({ ...cur!, spec: { color: 'red' } }), {});
+    await namespaces.create(undefined, ns('default'), {});
+    await rejectsStatus(namespaces.delete(undefined, 'default', {}), 403, 'namespaces "default" is forbidden: this namespace may not be deleted');
   });
 });

@@ -1,0 +1,12 @@
+/**
+ * The admission layer's public face: the chain and its plugins. Today: NamespaceLifecycle (first in
+ * every chain); ValidatingAdmissionPolicy, MutatingAdmissionPolicy and webhooks plug in here.
+ */
+export { admissionChain, type Plugin } from './chain.ts';
+export {
+  cachedNamespaceLifecycle,
+  immortalNamespaces,
+  namespaceLifecycle,
+  type CachedNamespaceLifecycle,
+  type NamespaceGate,
+} from './namespace-lifecycle.ts';

@@ -1,0 +1,55 @@
+/**
+ * The definitions of a CRD's custom resources: one KindDefinition per served version of an
+ * Established CRD (as apiextensions' crdHandler serves them), each with the version's compiled
+ * strategy and codec, its printer columns, status and scale subresources, and a store that writes
+ * every version in the storage version (conversion None).
+ */
+import { GenericStore } from '../generic-store.ts';
+import { scaleSubresource, ownSubresource, type KindDefinition, type KindDeps, type KindSubresource } from '../kind.ts';
+import { servedVersions } from '../crd/serving.ts';
+import type { Obj } from '../rest.ts';
+import { crdTableConvertor } from '../table/convert.ts';
+import { ScaleStore } from './scale.ts';
+
+/** The verbs every custom resource serves, in the order kube-apiserver lists them. */
+const verbs = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
+
+/** The served versions of `crd` as kind definitions (throws if a schema cannot compile). */
+export function customResourceKinds(crd: Obj, deps: KindDeps, opts: { terminating?: boolean } = {}): KindDefinition[] {
+  const versions = servedVersions(crd);
+  const storageVersion = versions.find((v) => v.storage)?.name ?? versions[0]?.name ?? '';
+  const out: KindDefinition[] = [];
+  for (const v of versions) {
+    if (!v.served) continue;
+    const { group, kind } = v.info;
+    const store = new GenericStore({ store: deps.store, info: v.info, strategy: v.strategy, codec: v.codec, admission: deps.admission, storageVersion });
+    const subresources: KindSubresource[] = [];
+    if (v.subresources.status) subresources.push(ownSubresource('status', { group, version: v.name, kind }, ['get', 'patch', 'update']));
+    if (v.subresources.scale) subresources.push(scaleSubresource);
+    const def: KindDefinition = {
+      group,
+      version: v.name,
+      resource: v.info.resource,
+      kind,
+      listKind: v.info.listKind,
+      singular: v.info.singular ?? kind.toLowerCase(),
+      namespaced: v.info.namespaced,
+      verbs,
+      shortNames: v.shortNames,
+      categories: v.categories,
+      subresources,
+      storageVersion,
+      store,
+      table: crdTableConvertor(v.printerColumns),
+      strategicMerge: false,
+      protobuf: false,
+      custom: true,
+    };
+    if (v.subresources.scale) def.scale = new ScaleStore(store, v.subresources.scale);
+    if (v.schema) def.schema = v.schema as Record<string, unknown>;
+    if (v.deprecated) def.deprecationWarning = v.deprecationWarning ?? `${group}/${v.name} ${kind} is deprecated`;
+    if (opts.terminating) def.terminating = true;
+    out.push(def);
+  }
+  return out;
+}

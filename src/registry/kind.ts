@@ -1,0 +1,87 @@
+/**
+ * A served kind's definition: everything the server needs to serve one resource at one
+ * group-version — the facts discovery publishes (resource, kind, scope, verbs, short names,
+ * categories, subresources), the REST store (over the kind's strategy and codec), its table
+ * convertor, and its subresources' stores (scale). Built-in kinds each export one from their
+ * folder and are listed once in `kinds.ts`; custom resources get one per served CRD version
+ * (`customresource/definition.ts`). The server only iterates definitions.
+ */
+import type { Admission, RESTStore } from './rest.ts';
+import type { Store } from '../storage/store.ts';
+import type { TableConvertor } from './table/convert.ts';
+import type { ScaleStore } from './customresource/scale.ts';
+
+/** A subresource as discovery lists it. */
+export interface KindSubresource {
+  name: 'status' | 'scale' | 'finalize';
+  verbs: readonly string[];
+  /** The kind the subresource answers with (the kind itself; autoscaling/v1 Scale for scale). */
+  responseKind: { group: string; version: string; kind: string };
+}
+
+export interface KindDefinition {
+  group: string;
+  version: string;
+  /** Plural resource name, as in URLs. */
+  resource: string;
+  kind: string;
+  listKind: string;
+  singular: string;
+  namespaced: boolean;
+  verbs: readonly string[];
+  shortNames: readonly string[];
+  categories: readonly string[];
+  subresources: readonly KindSubresource[];
+  /** The version objects are stored in (discovery's storageVersionHash). */
+  storageVersion: string;
+  store: RESTStore;
+  table: TableConvertor;
+  /** The scale subresource's store, when the kind has one. */
+  scale?: ScaleStore;
+  /** PATCH with strategic-merge-patch is accepted (built-in kinds). */
+  strategicMerge: boolean;
+  /** Accepts protobuf request bodies (kinds kubectl sends as protobuf). */
+  protobuf: boolean;
+  /** A custom resource (served from a CRD): conversion None, kind/apiVersion checked on decode. */
+  custom: boolean;
+  /** The OpenAPI v3 schema of the kind, when known (a CRD version's schema). */
+  schema?: Record<string, unknown>;
+  /** The CRD is being deleted: creates are refused while its instances are removed. */
+  terminating?: boolean;
+  /** Deprecation warning for a deprecated CRD version. */
+  deprecationWarning?: string;
+}
+
+/** What a kind's store is built over. */
+export interface KindDeps {
+  store: Store;
+  admission?: Admission;
+}
+
+/** A create-only endpoint answered without storage (the self access reviews). */
+export interface ReviewDefinition {
+  group: string;
+  version: string;
+  resource: string;
+  kind: string;
+  singular: string;
+  /** The object the endpoint answers a create with. */
+  create(obj: Record<string, unknown>): Record<string, unknown>;
+}
+
+/** The subresource entry of a kind's own status (or finalize) endpoint. */
+export function ownSubresource(name: 'status' | 'finalize', d: { group: string; version: string; kind: string }, verbs: readonly string[]): KindSubresource {
+  return { name, verbs, responseKind: { group: d.group, version: d.version, kind: d.kind } };
+}
+
+/** The scale subresource entry (autoscaling/v1 Scale). */
+export const scaleSubresource: KindSubresource = {
+  name: 'scale',
+  verbs: ['get', 'patch', 'update'],
+  responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+};
+
+/** True when the kind serves subresource `name`. */
+export function hasSubresource(k: KindDefinition, name: KindSubresource['name']): boolean {
+  return k.subresources.some((s) => s.name === name);
+}

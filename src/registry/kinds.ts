@@ -1,0 +1,36 @@
+/**
+ * The one list of built-in kinds: each entry is a kind folder's definition. Adding a built-in kind
+ * is a folder under `registry/` and a line here. Custom resources are defined per CRD version
+ * (`customresource/definition.ts`) as CRDs are established.
+ */
+import { selfSubjectAccessReview, selfSubjectRulesReview } from './authorization/self-reviews.ts';
+import { crdKind } from './crd/definition.ts';
+import type { CRDStore } from './crd/store.ts';
+import type { KindDefinition, KindDeps, ReviewDefinition } from './kind.ts';
+import { namespaceKind } from './namespace/definition.ts';
+import type { NamespaceStore } from './namespace/rest.ts';
+
+/** Built-in kinds, in discovery order. */
+const builtinKinds: ReadonlyArray<(deps: KindDeps) => KindDefinition> = [namespaceKind, crdKind];
+
+/** Create-only review endpoints. */
+const builtinReviews: readonly ReviewDefinition[] = [selfSubjectAccessReview, selfSubjectRulesReview];
+
+/** The built-in kinds over one store, and the two stores the controllers and CRD serving drive. */
+export interface BuiltinRegistry {
+  kinds: KindDefinition[];
+  reviews: readonly ReviewDefinition[];
+  namespaces: NamespaceStore;
+  crds: CRDStore;
+}
+
+export function builtinRegistry(deps: KindDeps): BuiltinRegistry {
+  const kinds = builtinKinds.map((k) => k(deps));
+  const find = (group: string, resource: string) => kinds.find((k) => k.group === group && k.resource === resource)!.store;
+  return {
+    kinds,
+    reviews: builtinReviews,
+    namespaces: find('', 'namespaces') as NamespaceStore,
+    crds: find('apiextensions.k8s.io', 'customresourcedefinitions') as CRDStore,
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * The codec of one custom-resource version: what apiextensions-apiserver's schemaCoercingDecoder
+ * and unstructuredSchemaCoercer do to a decoded request object before the strategy sees it —
+ * decode the root ObjectMeta (its unknown fields reported as `metadata.<field>`), prune unknown
+ * fields (unless preserved), drop nulls that are neither nullable nor defaulted, coerce the
+ * ObjectMeta of embedded resources, then default. Problems are returned as values: a decode error
+ * (malformed ObjectMeta: upstream's decoder fails there and reports nothing else), or the unknown
+ * field paths, in upstream's order, for fieldValidation.
+ */
+import type { CompiledSchema } from './compile.ts';
+
+/** What decoding one object found. */
+export interface Decoded {
+  /** The decoder's error (the request is refused with it); nothing else is reported then. */
+  error?: string;
+  /** `unknown field "spec.x"` strict decoding errors (only when unknown fields are tracked). */
+  strictErrors: string[];
+}
+
+/** A served version's decoding of request and stored objects. */
+export interface Codec {
+  /**
+   * MUTATES obj: decodes a request object (after its JSON/YAML/protobuf decoding), tracking
+   * unknown fields when `trackUnknown` (fieldValidation Warn or Strict).
+   */
+  decode(obj: Record<string, unknown>, trackUnknown: boolean): Decoded;
+  /** MUTATES obj: decodes a stored object (malformed metadata dropped), defaults included. */
+  decodeStored(obj: Record<string, unknown>): void;
+}
+
+const noErrors: string[] = [];
+
+/** The codec of a compiled CRD version schema. */
+export function schemaCodec(compiled: CompiledSchema): Codec {
+  return {
+    decode(obj, trackUnknown) {
+      const r = compiled.prune(obj, { isResourceRoot: true, trackUnknown });
+      if (r.error !== undefined) return { error: r.error, strictErrors: noErrors };
+      compiled.default(obj);
+      return { strictErrors: r.prunedPaths.length === 0 ? noErrors : r.prunedPaths.map((p) => `unknown field ${JSON.stringify(p)}`) };
+    },
+    decodeStored(obj) {
+      compiled.prune(obj, { isResourceRoot: true, dropInvalidMetadata: true });
+      compiled.default(obj);
+    },
+  };
+}
