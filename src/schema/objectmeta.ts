@@ -26,26 +26,8 @@ export interface CoerceResult {
   unknownFieldPaths: string[];
 }
 
-/** ObjectMeta's JSON fields, and those of the structs it holds (for strict decoding). */
-export const objectMetaFields: ReadonlySet<string> = new Set([
-  'name',
-  'generateName',
-  'namespace',
-  'selfLink',
-  'uid',
-  'resourceVersion',
-  'generation',
-  'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'finalizers',
-  'managedFields',
-]);
-export const ownerReferenceFields: ReadonlySet<string> = new Set(['apiVersion', 'kind', 'name', 'uid', 'controller', 'blockOwnerDeletion']);
-export const managedFieldsFields: ReadonlySet<string> = new Set(['manager', 'operation', 'apiVersion', 'time', 'fieldsType', 'fieldsV1', 'subresource']);
+export { managedFieldsFields, objectMetaFields, ownerReferenceFields } from '../apimachinery/validation/objectmeta-decode.ts';
+import { objectMetaFields, ownerReferenceFields, managedFieldsFields } from '../apimachinery/validation/objectmeta-decode.ts';
 
 /** The unknown-field paths kjson.UnmarshalStrict reports for metadata, prefixed with `prefix`. */
 export function unknownObjectMetaPaths(meta: unknown, prefix: string): string[] {

@@ -7,7 +7,7 @@
  *
  * A pruner is compiled once per schema; pruning MUTATES the object passed in.
  */
-import type { Structural } from './structural.ts';
+import { emptyStructural, type Structural } from './structural.ts';
 import { isObject } from './value.ts';
 
 export interface PruneOptions {
@@ -67,7 +67,7 @@ const noop: P = () => {};
  * at its top are kept as for an embedded resource.
  */
 export function compilePruner(s: Structural | undefined, isResourceRoot: boolean): Pruner {
-  if (isResourceRoot) s = { ...(s ?? emptyRoot()), xEmbeddedResource: true };
+  if (isResourceRoot) s = { ...(s ?? emptyStructural()), xEmbeddedResource: true };
   const memo = new Map<Structural, P>();
   const root = prunerFor(s, memo);
   return (obj, opts) => {
@@ -82,19 +82,6 @@ export function prune(obj: unknown, s: Structural | undefined, isResourceRoot: b
   return compilePruner(s, isResourceRoot)(obj, opts);
 }
 
-function emptyRoot(): Structural {
-  return {
-    description: '',
-    type: '',
-    title: '',
-    default: undefined,
-    nullable: false,
-    example: undefined,
-    xPreserveUnknownFields: false,
-    xEmbeddedResource: false,
-    xIntOrString: false,
-  };
-}
 
 function prunerFor(s: Structural | undefined, memo: Map<Structural, P>): P {
   if (s === undefined) return pruneAll;

@@ -4,7 +4,6 @@
  * every failure into a Kubernetes Status. `createApiServer` wires the served-resource table to
  * the stores; `listen`/`close` manage the socket and open watches.
  */
-import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { failureStatus, newMethodNotAllowed, newNotFound } from '../apimachinery/status.ts';
@@ -17,7 +16,7 @@ import { writeError, writeJSON, writeObject, writeStatus } from './http/respond.
 import { parseRequestInfo } from './requestinfo.ts';
 import { ServedTable } from './served.ts';
 import { serveResource } from './handlers/resource.ts';
-import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery/documents.ts';
+import { serveDiscovery } from './discovery/handler.ts';
 import { versionInfo } from './version.ts';
 import { OpenAPIService } from './openapi/service.ts';
 import { CRDServing } from './crd/serving.ts';
@@ -233,51 +232,13 @@ export class ApiServer {
         if (!isRead) throw newMethodNotAllowed('the server does not allow this method on the requested resource');
         writeJSON(res, 200, JSON.stringify(versionInfo, null, 2));
         return true;
-      case 'api':
-      case 'apis': {
-        if (!isRead) throw newMethodNotAllowed('the server does not allow this method on the requested resource');
-        const n = negotiate(req.headers.accept, { aggregatedDiscovery: true, yaml: false });
-        const groups = this.table.groups().filter((g) => (p === 'api' ? g.name === '' : g.name !== ''));
-        if (n.target) {
-          // Aggregated discovery carries an ETag (a hash of the document); a client revalidating
-          // its cached copy with If-None-Match gets a 304.
-          const v = n.target.version as 'v2' | 'v2beta1';
-          const body = JSON.stringify(aggregatedDiscovery(groups, this.table.discovered(), v));
-          const etag = `"${createHash('sha512').update(body).digest('hex').toUpperCase()}"`;
-          if (req.headers['if-none-match'] === etag) {
-            res.writeHead(304, { Etag: etag, Vary: 'Accept' });
-            res.end();
-          } else {
-            writeJSON(res, 200, body, n.contentType, { Vary: 'Accept', Etag: etag });
-          }
-        } else {
-          writeJSON(res, 200, p === 'api' ? apiVersions(this.serverAddress) : apiGroupList(groups), 'application/json', { Vary: 'Accept' });
-        }
-        return true;
-      }
     }
     if (segs[0] === 'openapi') {
       if (!isRead) throw newMethodNotAllowed('the server does not allow this method on the requested resource');
       this.openapi.serve(req, res, segs, query);
       return true;
     }
-    if (segs[0] === 'api' && segs.length === 2 && isRead) {
-      if (!this.table.groups().some((g) => g.name === '' && g.versions.includes(segs[1]!))) {
-        writeStatus(res, notFoundStatus());
-        return true;
-      }
-      writeJSON(res, 200, apiResourceList('', segs[1]!, this.table.discovered()));
-      return true;
-    }
-    if (segs[0] === 'apis' && (segs.length === 2 || segs.length === 3) && isRead) {
-      const g = this.table.groups().find((x) => x.name === segs[1]);
-      if (!g || (segs.length === 3 && !g.versions.includes(segs[2]!))) {
-        writeStatus(res, notFoundStatus());
-        return true;
-      }
-      writeJSON(res, 200, segs.length === 2 ? apiGroup(g) : apiResourceList(g.name, segs[2]!, this.table.discovered()));
-      return true;
-    }
+    if (serveDiscovery(req, res, segs, isRead, this.table, this.serverAddress)) return true;
     if (segs[0] !== 'api' && segs[0] !== 'apis') {
       writeStatus(res, notFoundStatus());
       return true;

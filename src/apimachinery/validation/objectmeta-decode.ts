@@ -110,6 +110,16 @@ const objectMetaType: GoType = {
   ],
 };
 
+/** The JSON field names of a struct type. */
+function fieldNames(t: GoType): ReadonlySet<string> {
+  return new Set(t.k === 'struct' ? t.fields.map(([name]) => name) : []);
+}
+
+/** ObjectMeta's JSON fields, and those of the structs it holds (what strict decoding knows). */
+export const objectMetaFields = fieldNames(objectMetaType);
+export const ownerReferenceFields = fieldNames(ownerReferenceType);
+export const managedFieldsFields = fieldNames(managedFieldsEntryType);
+
 /** A decoder error that aborts decoding (returned by an UnmarshalJSON method). */
 class HardError extends Error {}
 
