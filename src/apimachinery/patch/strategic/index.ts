@@ -1,0 +1,73 @@
+/**
+ * Strategic merge patch (`application/strategic-merge-patch+json`) for built-in kinds, as
+ * kube-apiserver applies it: k8s.io/apimachinery/pkg/util/strategicpatch with merge keys and
+ * strategies from the kind's OpenAPI v3 schema.
+ *
+ *   const schema = OpenAPIV3PatchMeta.forKind(appsV1Doc, { group: 'apps', version: 'v1', kind: 'Deployment' });
+ *   const patched = strategicMergePatch(current, patch, schema);   // throws StrategicMergePatchError
+ */
+import { errBadJSONDoc, fromPanic, StrategicMergePatchError } from './errors.ts';
+import { GoPanic, isMap, type JSONMap } from './go-value.ts';
+import { mergeMap } from './merge.ts';
+import type { PatchMetaLookup } from './meta.ts';
+
+export { StrategicMergePatchError } from './errors.ts';
+export type { StatusCode } from './errors.ts';
+export { OpenAPIV3PatchMeta } from './meta.ts';
+export type { LookupResult, OpenAPIDocument, OpenAPISchema, PatchMeta, PatchMetaLookup } from './meta.ts';
+
+/** A deep copy of JSON data that keeps keys such as `__proto__` as plain members. */
+function copyJSON(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(copyJSON);
+  if (isMap(v)) {
+    const out: JSONMap = {};
+    for (const [k, e] of Object.entries(v)) {
+      Object.defineProperty(out, k, { value: copyJSON(e), writable: true, enumerable: true, configurable: true });
+    }
+    return out;
+  }
+  return v;
+}
+
+/**
+ * StrategicMergeMapPatchUsingLookupPatchMeta: `patch` applied to `original` (the current object
+ * as JSON data). Neither input is changed; the result shares nothing with them. A patch that is
+ * null is an empty patch; one that is not an object is rejected as upstream's JSON decoder rejects
+ * it. Every failure is a StrategicMergePatchError carrying upstream's message and the HTTP status
+ * to answer with.
+ */
+export function strategicMergePatch(original: JSONMap, patch: unknown, schema: PatchMetaLookup): JSONMap {
+  if (patch === null || patch === undefined) return copyJSON(original) as JSONMap;
+  if (!isMap(patch)) {
+    throw new StrategicMergePatchError(
+      `json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch === 'string' ? 'string' : typeof patch === 'boolean' ? 'bool' : 'number'} into Go value of type map[string]interface {}`,
+      400,
+    );
+  }
+  try {
+    return mergeMap(copyJSON(original) as JSONMap, copyJSON(patch) as JSONMap, schema);
+  } catch (e) {
+    if (e instanceof GoPanic) throw fromPanic(e);
+    throw e;
+  }
+}
+
+/**
+ * StrategicMergePatchUsingLookupPatchMeta on JSON text: `invalid JSON document` (400) when either
+ * text is not a JSON object (or null); otherwise as strategicMergePatch.
+ */
+export function strategicMergePatchJSON(original: string, patch: string, schema: PatchMetaLookup): JSONMap {
+  const decode = (text: string): JSONMap => {
+    let v: unknown;
+    try {
+      v = JSON.parse(text);
+    } catch {
+      throw errBadJSONDoc();
+    }
+    if (v === null) return {};
+    if (!isMap(v)) throw errBadJSONDoc();
+    return v;
+  };
+  const o = decode(original);
+  return strategicMergePatch(o, decode(patch), schema);
+}
