@@ -70,3 +70,16 @@ test('a null patch changes nothing; keys named __proto__ stay plain members', ()
   assert.equal(Object.getPrototypeOf(labels), Object.prototype);
   assert.deepEqual(Object.keys(labels), ['__proto__']);
 });
+
+test('patch values nested 10000 deep (the JSON decoder limit) apply, and print in messages, without exhausting the stack', () => {
+  let deep: unknown = { leaf: null };
+  for (let i = 0; i < 10000; i++) deep = { a: deep };
+  const out = strategicMergePatch({ metadata: { labels: {} } }, { metadata: { labels: { x: deep } } }, schema);
+  let v = ((out.metadata as Obj).labels as Obj).x as Obj;
+  for (let i = 0; i < 10000; i++) v = v.a as Obj;
+  assert.deepEqual(v, {}); // the null member is discarded, as for any value the original lacks
+  assert.throws(
+    () => strategicMergePatch(live, pod({ containers: [{ image: deep }] }), schema),
+    (e: unknown) => e instanceof StrategicMergePatchError && e.message.startsWith('map: map[image:map[a:map[a:') && e.message.endsWith(']] does not contain declared merge key: name'),
+  );
+});

@@ -95,16 +95,37 @@ function scalarV(v: unknown): string {
 /**
  * fmt's `%v` (verb 'v') or `%s` (verb 's') of a decoded JSON value: maps print as
  * `map[k:v ...]` with sorted keys, slices as `[a b]`, nil as `<nil>`; under `%s` a non-string
- * scalar prints as `%!s(int64=1)`.
+ * scalar prints as `%!s(int64=1)`. Iterative, so that a value nested as deep as a request may be
+ * (10000 levels) prints as Go prints it.
  */
 export function goSprint(v: unknown, verb: 'v' | 's' = 'v'): string {
-  const k = goKind(v);
-  if (k === 'map') {
-    const m = v as JSONMap;
-    const keys = Object.keys(m).sort(compareUTF8);
-    return `map[${keys.map((key) => `${key}:${goSprint(m[key], verb)}`).join(' ')}]`;
+  let out = '';
+  const todo: Array<{ text: string } | { value: unknown }> = [{ value: v }];
+  while (todo.length > 0) {
+    const t = todo.pop()!;
+    if ('text' in t) {
+      out += t.text;
+      continue;
+    }
+    const x = t.value;
+    const k = goKind(x);
+    if (k === 'map' || k === 'slice') {
+      const m = x as JSONMap;
+      const keys = k === 'map' ? Object.keys(m).sort(compareUTF8) : null;
+      const n = keys ? keys.length : (x as unknown[]).length;
+      todo.push({ text: ']' });
+      for (let i = n - 1; i >= 0; i--) {
+        todo.push({ value: keys ? m[keys[i]!] : (x as unknown[])[i] });
+        const sep = i > 0 ? ' ' : '';
+        if (keys) todo.push({ text: `${sep}${keys[i]}:` });
+        else if (sep) todo.push({ text: sep });
+      }
+      todo.push({ text: keys ? 'map[' : '[' });
+    } else if (verb === 's' && k !== 'string') {
+      out += k === 'nil' ? '%!s(<nil>)' : `%!s(${k}=${scalarV(x)})`;
+    } else {
+      out += scalarV(x);
+    }
   }
-  if (k === 'slice') return `[${(v as unknown[]).map((e) => goSprint(e, verb)).join(' ')}]`;
-  if (verb === 's' && k !== 'string') return k === 'nil' ? '%!s(<nil>)' : `%!s(${k}=${scalarV(v)})`;
-  return scalarV(v);
+  return out;
 }

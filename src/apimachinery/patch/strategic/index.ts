@@ -16,17 +16,33 @@ export type { StatusCode } from './errors.ts';
 export { OpenAPIV3PatchMeta } from './meta.ts';
 export type { LookupResult, OpenAPIDocument, OpenAPISchema, PatchMeta, PatchMetaLookup } from './meta.ts';
 
-/** A deep copy of JSON data that keeps keys such as `__proto__` as plain members. */
+/**
+ * A deep copy of JSON data that keeps keys such as `__proto__` as plain members. Iterative, since
+ * a request may nest 10000 levels deep.
+ */
 function copyJSON(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(copyJSON);
-  if (isMap(v)) {
-    const out: JSONMap = {};
-    for (const [k, e] of Object.entries(v)) {
-      Object.defineProperty(out, k, { value: copyJSON(e), writable: true, enumerable: true, configurable: true });
+  const shell = (e: unknown): unknown => (Array.isArray(e) ? new Array(e.length) : isMap(e) ? {} : e);
+  const root = shell(v);
+  const todo: Array<[unknown, unknown]> = root === v ? [] : [[v, root]];
+  while (todo.length > 0) {
+    const [src, dst] = todo.pop()!;
+    if (Array.isArray(src)) {
+      const out = dst as unknown[];
+      for (let i = 0; i < src.length; i++) {
+        const e = src[i];
+        out[i] = shell(e);
+        if (out[i] !== e) todo.push([e, out[i]]);
+      }
+    } else {
+      const out = dst as JSONMap;
+      for (const [k, e] of Object.entries(src as JSONMap)) {
+        const c = shell(e);
+        Object.defineProperty(out, k, { value: c, writable: true, enumerable: true, configurable: true });
+        if (c !== e) todo.push([e, c]);
+      }
     }
-    return out;
   }
-  return v;
+  return root;
 }
 
 /**

@@ -248,37 +248,50 @@ function partitionMapsByPresentInList(original: Slice, partitionBy: Slice, merge
   return [patch, serverOnly];
 }
 
-/** removeDirectives: the value without `$patch`-marked maps; false when the value itself is one. */
+/**
+ * removeDirectives: the value without `$patch`-marked maps; false when the value itself is one.
+ * Maps are cleaned in place, lists copied. Iterative, since patch values may nest 10000 deep.
+ */
 function removeDirectives(obj: unknown): [unknown, boolean] {
-  if (isMap(obj)) {
-    if (hasOwn(obj, directiveMarker)) return [null, false];
-    for (const k of Object.keys(obj)) {
-      const [v, keep] = removeDirectives(obj[k]);
-      if (keep) setOwn(obj, k, v);
-      else delete obj[k];
+  if (isMap(obj) && hasOwn(obj, directiveMarker)) return [null, false];
+  const marked = (v: unknown) => isMap(v) && hasOwn(v, directiveMarker);
+  const root = Array.isArray(obj) ? obj.filter((e) => !marked(e)) : obj;
+  const todo: unknown[] = [root];
+  while (todo.length > 0) {
+    const v = todo.pop();
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const e = v[i];
+        if (Array.isArray(e)) v[i] = e.filter((x) => !marked(x));
+        todo.push(v[i]);
+      }
+    } else if (isMap(v)) {
+      for (const k of Object.keys(v)) {
+        const e = v[k];
+        if (marked(e)) delete v[k];
+        else {
+          if (Array.isArray(e)) setOwn(v, k, e.filter((x) => !marked(x)));
+          todo.push(v[k]);
+        }
+      }
     }
-    return [obj, true];
   }
-  if (Array.isArray(obj)) {
-    const res: Slice = [];
-    for (const v of obj) {
-      const [nv, keep] = removeDirectives(v);
-      if (keep) res.push(nv);
-    }
-    return [res, true];
-  }
-  return [obj, true];
+  return [root, true];
 }
 
 /** discardNullValuesFromPatch: drop null members of maps, at any depth (list items stay). */
-function discardNullValuesFromPatch(v: unknown): void {
-  if (isMap(v)) {
-    for (const k of Object.keys(v)) {
-      if (v[k] === null) delete v[k];
-      else discardNullValuesFromPatch(v[k]);
+function discardNullValuesFromPatch(patchV: unknown): void {
+  const todo: unknown[] = [patchV];
+  while (todo.length > 0) {
+    const v = todo.pop();
+    if (isMap(v)) {
+      for (const k of Object.keys(v)) {
+        if (v[k] === null) delete v[k];
+        else todo.push(v[k]);
+      }
+    } else if (Array.isArray(v)) {
+      for (const e of v) todo.push(e);
     }
-  } else if (Array.isArray(v)) {
-    for (const e of v) discardNullValuesFromPatch(e);
   }
 }
 
