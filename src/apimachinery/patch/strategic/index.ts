@@ -14,6 +14,7 @@ import type { PatchMetaLookup } from './meta.ts';
 export { StrategicMergePatchError } from './errors.ts';
 export type { StatusCode } from './errors.ts';
 export { OpenAPIV3PatchMeta } from './meta.ts';
+export { goSprint } from './go-value.ts';
 export type { LookupResult, OpenAPIDocument, OpenAPISchema, PatchMeta, PatchMetaLookup } from './meta.ts';
 
 /**
@@ -53,15 +54,29 @@ function copyJSON(v: unknown): unknown {
  * to answer with.
  */
 export function strategicMergePatch(original: JSONMap, patch: unknown, schema: PatchMetaLookup): JSONMap {
-  if (patch === null || patch === undefined) return copyJSON(original) as JSONMap;
+  return applyStrategicMergePatch(original, patch, schema).object;
+}
+
+/**
+ * strategicMergePatch, also answering the patch as upstream leaves it after merging (directives
+ * and the lists they ordered removed, nulls dropped from values taken whole): kube-apiserver's
+ * patch handler prints that map with `%+v` (goSprint) when the patched object then fails to
+ * decode (`patch: Invalid value: "map[...]": ...`). The two may share structure, as upstream's
+ * do: print the patch before changing the object.
+ */
+export function applyStrategicMergePatch(
+  original: JSONMap,
+  patch: unknown,
+  schema: PatchMetaLookup,
+): { object: JSONMap; patch: JSONMap } {
+  if (patch === null || patch === undefined) return { object: copyJSON(original) as JSONMap, patch: {} };
   if (!isMap(patch)) {
-    throw new StrategicMergePatchError(
-      `json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch === 'string' ? 'string' : typeof patch === 'boolean' ? 'bool' : 'number'} into Go value of type map[string]interface {}`,
-      400,
-    );
+    const kind = Array.isArray(patch) ? 'array' : typeof patch === 'string' ? 'string' : typeof patch === 'boolean' ? 'bool' : 'number';
+    throw new StrategicMergePatchError(`json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`, 400);
   }
+  const p = copyJSON(patch) as JSONMap;
   try {
-    return mergeMap(copyJSON(original) as JSONMap, copyJSON(patch) as JSONMap, schema);
+    return { object: mergeMap(copyJSON(original) as JSONMap, p, schema), patch: p };
   } catch (e) {
     if (e instanceof GoPanic) throw fromPanic(e);
     throw e;

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { OpenAPIV3PatchMeta, strategicMergePatch, type OpenAPIDocument } from './index.ts';
+import { applyStrategicMergePatch, goSprint, OpenAPIV3PatchMeta, strategicMergePatch, type OpenAPIDocument } from './index.ts';
 
 const docs = new URL('../../../../testdata/k8s-openapi/1.35/', import.meta.url);
 const load = (p: string) => JSON.parse(readFileSync(new URL(p, docs), 'utf8')) as OpenAPIDocument;
@@ -155,4 +155,21 @@ test('Service ports merge by port', () => {
     { port: 443, targetPort: 9443, name: 'https' },
     { port: 53, protocol: 'UDP', name: 'dns' },
   ]);
+});
+
+test('the patch as upstream leaves it: directives and ordered lists consumed, nulls kept where they deleted', () => {
+  const d = deployment({ containers: [{ name: 'app', image: 'app:1' }] }, { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } } });
+  const { object, patch } = applyStrategicMergePatch(d, {
+    metadata: { labels: { new: 'x', tier: null } },
+    spec: {
+      strategy: { $retainKeys: ['type'], type: 'Recreate' },
+      template: { spec: { '$setElementOrder/containers': [{ name: 'app' }], containers: [{ name: 'app', image: 'app:2' }] } },
+    },
+  }, deploymentSchema);
+  assert.deepEqual((object.metadata as Obj).labels, { app: 'web', new: 'x' });
+  assert.deepEqual(podSpecOf(object).containers, [{ name: 'app', image: 'app:2' }]);
+  assert.equal(
+    goSprint(patch),
+    'map[metadata:map[labels:map[new:x tier:<nil>]] spec:map[strategy:map[type:Recreate] template:map[spec:map[]]]]',
+  );
 });
