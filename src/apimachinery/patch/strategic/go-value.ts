@@ -12,6 +12,13 @@ export type GoKind = 'nil' | 'map' | 'slice' | 'string' | 'bool' | 'int64' | 'fl
 
 export type JSONMap = Record<string, unknown>;
 
+export const hasOwn = (o: JSONMap, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+/** o[k] = v as a plain own member, even for keys such as `__proto__`. */
+export function setOwn(o: JSONMap, k: string, v: unknown): void {
+  Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+}
+
 export function isMap(v: unknown): v is JSONMap {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

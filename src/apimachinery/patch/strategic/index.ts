@@ -7,7 +7,7 @@
  *   const patched = strategicMergePatch(current, patch, schema);   // throws StrategicMergePatchError
  */
 import { errBadJSONDoc, fromPanic, StrategicMergePatchError } from './errors.ts';
-import { GoPanic, isMap, type JSONMap } from './go-value.ts';
+import { GoPanic, isMap, setOwn, type JSONMap } from './go-value.ts';
 import { mergeMap } from './merge.ts';
 import type { PatchMetaLookup } from './meta.ts';
 
@@ -38,7 +38,7 @@ function copyJSON(v: unknown): unknown {
       const out = dst as JSONMap;
       for (const [k, e] of Object.entries(src as JSONMap)) {
         const c = shell(e);
-        Object.defineProperty(out, k, { value: c, writable: true, enumerable: true, configurable: true });
+        setOwn(out, k, c);
         if (c !== e) todo.push([e, c]);
       }
     }
