@@ -173,3 +173,27 @@ test('the patch as upstream leaves it: directives and ordered lists consumed, nu
     'map[metadata:map[labels:map[new:x tier:<nil>]] spec:map[strategy:map[type:Recreate] template:map[spec:map[]]]]',
   );
 });
+
+test('the kubectl patch task of the Kubernetes documentation: containers merged (new first), tolerations replaced, retainKeys', () => {
+  // kubernetes.io/docs/tasks/manage-kubernetes-objects/update-api-object-kubectl-patch/
+  const demo = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'patch-demo' },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { app: 'nginx' } },
+      template: {
+        metadata: { labels: { app: 'nginx' } },
+        spec: { containers: [{ name: 'patch-demo-ctr', image: 'nginx' }], tolerations: [{ effect: 'NoSchedule', key: 'dedicated', value: 'test-team' }] },
+      },
+    },
+  };
+  const withRedis = apply(demo, podPatch({ containers: [{ name: 'patch-demo-ctr-2', image: 'redis' }] }));
+  assert.deepEqual(podSpecOf(withRedis).containers, [{ name: 'patch-demo-ctr-2', image: 'redis' }, { name: 'patch-demo-ctr', image: 'nginx' }]);
+  const tolerated = apply(withRedis, podPatch({ tolerations: [{ effect: 'NoSchedule', key: 'disktype', value: 'ssd' }] }));
+  assert.deepEqual(podSpecOf(tolerated).tolerations, [{ effect: 'NoSchedule', key: 'disktype', value: 'ssd' }]);
+  const rolling = { ...demo, spec: { ...demo.spec, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } } } };
+  const recreate = apply(rolling, { spec: { strategy: { $retainKeys: ['type'], type: 'Recreate' } } });
+  assert.deepEqual((recreate.spec as Obj).strategy, { type: 'Recreate' });
+});
