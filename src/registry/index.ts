@@ -40,3 +40,4 @@ export {
   type PrinterColumn,
   type TableConvertor,
 } from './table/convert.ts';
+export { builtinOpenAPIDocument } from './builtin/openapi.ts';

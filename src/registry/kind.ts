@@ -10,6 +10,7 @@ import type { Admission, RESTStore } from './rest.ts';
 import type { Store } from '../storage/store.ts';
 import type { TableConvertor } from './table/convert.ts';
 import type { ScaleStore } from './customresource/scale.ts';
+import type { PatchMetaLookup } from '../apimachinery/patch/strategic/index.ts';
 
 /** A subresource as discovery lists it. */
 export interface KindSubresource {
@@ -40,6 +41,8 @@ export interface KindDefinition {
   scale?: ScaleStore;
   /** PATCH with strategic-merge-patch is accepted (built-in kinds). */
   strategicMerge: boolean;
+  /** The kind's merge keys and strategies for strategic merge patch (built from its OpenAPI once asked for). */
+  patchMeta?: () => PatchMetaLookup;
   /** Accepts protobuf request bodies (kinds kubectl sends as protobuf). */
   protobuf: boolean;
   /** A custom resource (served from a CRD): conversion None, kind/apiVersion checked on decode. */

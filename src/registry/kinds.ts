@@ -1,6 +1,7 @@
 /**
  * The one list of built-in kinds: each entry is a kind folder's definition. Adding a built-in kind
- * is a folder under `registry/` and a line here. Custom resources are defined per CRD version
+ * is a folder under `registry/` and a line here; the kinds without a folder yet are served from
+ * Kubernetes' OpenAPI (`builtin/`) with the common strategy. Custom resources are defined per CRD version
  * (`customresource/definition.ts`) as CRDs are established.
  */
 import { selfSubjectAccessReview, selfSubjectRulesReview } from './authorization/self-reviews.ts';
@@ -8,9 +9,10 @@ import { crdKind } from './crd/definition.ts';
 import type { CRDStore } from './crd/store.ts';
 import type { KindDefinition, KindDeps, ReviewDefinition } from './kind.ts';
 import { namespaceKind } from './namespace/definition.ts';
+import { builtinKinds as openAPIKinds } from './builtin/definition.ts';
 import type { NamespaceStore } from './namespace/rest.ts';
 
-/** Built-in kinds, in discovery order. */
+/** Built-in kinds with a folder of their own, in discovery order. */
 const builtinKinds: ReadonlyArray<(deps: KindDeps) => KindDefinition> = [namespaceKind, crdKind];
 
 /** Create-only review endpoints. */
@@ -25,7 +27,9 @@ export interface BuiltinRegistry {
 }
 
 export function builtinRegistry(deps: KindDeps): BuiltinRegistry {
-  const kinds = builtinKinds.map((k) => k(deps));
+  const own = builtinKinds.map((k) => k(deps));
+  // Then every other stored kind of Kubernetes 1.35's default group-versions, from its OpenAPI.
+  const kinds = [...own, ...openAPIKinds(deps, new Set(own.map((k) => `${k.group}/${k.resource}`)))];
   const find = (group: string, resource: string) => kinds.find((k) => k.group === group && k.resource === resource)!.store;
   return {
     kinds,

@@ -122,15 +122,15 @@ export class ApiServer {
 
   /**
    * The registry's controllers: CRD names and Established, CRD instance cleanup (through the
-   * served stores), and the namespace deleter (over every served namespaced custom resource).
+   * served stores), and the namespace deleter (over every served namespaced resource, built-in or custom).
    */
   private startControllers(): void {
     const { crds, namespaces } = this.registry;
-    const customStores = (): RESTStore[] => {
+    const contentStores = (): RESTStore[] => {
       const seen = new Set<string>();
       const out: RESTStore[] = [];
       for (const r of this.table.all()) {
-        if (!r.custom) continue;
+        if (!r.namespaced) continue;
         const k = `${r.group}/${r.resource}`;
         if (seen.has(k)) continue;
         seen.add(k);
@@ -149,7 +149,7 @@ export class ApiServer {
         },
       }),
     );
-    this.controllers.push(startNamespaceController(namespaces, { contentStores: customStores }));
+    this.controllers.push(startNamespaceController(namespaces, { contentStores }));
   }
 
   /** Stops the CRD watch and the controllers. */

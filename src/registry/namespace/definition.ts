@@ -2,6 +2,7 @@
 import { ownSubresource, type KindDefinition, type KindDeps } from '../kind.ts';
 import { namespaceTableConvertor } from '../table/convert.ts';
 import { NamespaceStore } from './rest.ts';
+import { patchMetaFor } from '../builtin/openapi.ts';
 import { namespaceInfo } from './strategy.ts';
 
 export function namespaceKind(deps: KindDeps): KindDefinition {
@@ -17,6 +18,7 @@ export function namespaceKind(deps: KindDeps): KindDefinition {
     store: new NamespaceStore(deps.store, { admission: deps.admission }),
     table: namespaceTableConvertor,
     strategicMerge: true,
+    patchMeta: patchMetaFor('', 'v1', 'Namespace'),
     protobuf: true,
     custom: false,
   };

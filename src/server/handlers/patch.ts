@@ -2,13 +2,13 @@
  * PATCH bodies by content type, as k8s.io/apiserver's patch handler applies them: JSON patch
  * (RFC 6902) and JSON merge patch (RFC 7386) through apimachinery's patch modules, with the
  * handler's error mapping (an undecodable patch is 400, a failing JSON patch 422, more than
- * 10000 operations 413). Strategic merge patch is accepted for built-in kinds only, applied as
- * a merge patch (Namespaces have no lists whose strategy would differ for the fields clients
- * patch); server-side apply is not served yet.
+ * 10000 operations 413). Strategic merge patch is accepted for built-in kinds only, with the
+ * merge keys and strategies of the kind's OpenAPI; server-side apply is not served yet.
  */
 import { failureStatus, newBadRequest, newRequestEntityTooLarge, StatusError } from '../../apimachinery/status.ts';
 import { applyJSONPatch, decodeJSONPatch, JSONPatchError, MaxJSONPatchOperations } from '../../apimachinery/patch/json-patch.ts';
 import { applyMergePatch, MergePatchError } from '../../apimachinery/patch/merge-patch.ts';
+import { strategicMergePatch, StrategicMergePatchError } from '../../apimachinery/patch/strategic/index.ts';
 import type { Obj } from '../../registry/rest.ts';
 import type { ServedResource } from '../served.ts';
 
@@ -41,7 +41,7 @@ function patchApplyError(message: string): StatusError {
 }
 
 /** Applies a decoded patch document of media type `mt` to `current`. */
-export function applyPatch(mt: string, current: Obj, patch: unknown): Obj {
+export function applyPatch(served: ServedResource, mt: string, current: Obj, patch: unknown): Obj {
   let out: unknown;
   switch (mt) {
     case 'application/json-patch+json': {
@@ -62,8 +62,15 @@ export function applyPatch(mt: string, current: Obj, patch: unknown): Obj {
       }
       break;
     }
-    case 'application/merge-patch+json':
     case 'application/strategic-merge-patch+json':
+      try {
+        out = strategicMergePatch(current, patch, served.patchMeta!());
+      } catch (e) {
+        if (e instanceof StrategicMergePatchError) throw e.code === 422 ? patchApplyError(e.message) : newBadRequest(e.message);
+        throw e;
+      }
+      break;
+    case 'application/merge-patch+json':
       try {
         out = applyMergePatch(current, patch);
       } catch (e) {

@@ -288,7 +288,7 @@ async function handlePatch(r: ResourceRequest): Promise<void> {
     if (patchErrors.length > 0) {
       reportDecoding({ kind: 'Scale', version: 'v1', fieldValidation: opts.fieldValidation, decodeErrors: patchErrors, patchedJSON: '', warnings }, { strictErrors: [] });
     }
-    const result = await r.served.scale!.update(r.info.namespace, r.info.name!, (cur) => applyPatch(mt, cur, patch.value), opts);
+    const result = await r.served.scale!.update(r.info.namespace, r.info.name!, (cur) => applyPatch(r.served, mt, cur, patch.value), opts);
     setWarnings(r.res, [...warnings, ...result.warnings]);
     writeObject(r.res, 200, result.scale, n);
     return;
@@ -297,7 +297,7 @@ async function handlePatch(r: ResourceRequest): Promise<void> {
   if (sub) uopts.subresource = sub;
   const tryUpdate = (cur: Obj | undefined): Obj => {
     if (cur === undefined) throw newNotFound(gr(r.served), r.info.name!);
-    const next = applyPatch(mt, toRequestVersion(r.served, cur), patch.value);
+    const next = applyPatch(r.served, mt, toRequestVersion(r.served, cur), patch.value);
     checkTypeMeta(r, next);
     ensureNamespace(r, next);
     ensureName(r, next);

@@ -10,6 +10,7 @@ import type { Query } from '../http/query.ts';
 import { writeJSON, writeStatus } from '../http/respond.ts';
 import { failureStatus } from '../../apimachinery/status.ts';
 import type { ServedTable } from '../served.ts';
+import { builtinOpenAPIDocument } from '../../registry/index.ts';
 import { openAPIV2, protobufV2MediaTypes } from './v2.ts';
 import { groupVersionDocument } from './v3.ts';
 
@@ -21,6 +22,8 @@ interface Rendered {
 export class OpenAPIService {
   private cacheGeneration = -1;
   private docs = new Map<string, Rendered>();
+  /** Built-in group-versions' documents, served as Kubernetes ships them (rendered once). */
+  private readonly builtin = new Map<string, Rendered>();
 
   constructor(private readonly table: ServedTable) {}
 
@@ -33,6 +36,11 @@ export class OpenAPIService {
       for (const v of g.versions) {
         if (!resources.some((r) => r.group === g.name && r.version === v)) continue;
         const key = g.name === '' ? `api/${v}` : `apis/${g.name}/${v}`;
+        const shipped = this.builtin.get(key) ?? this.shipped(key, g.name, v);
+        if (shipped) {
+          docs.set(key, shipped);
+          continue;
+        }
         const body = JSON.stringify(groupVersionDocument(resources, g.name, v));
         docs.set(key, { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() });
       }
@@ -40,6 +48,15 @@ export class OpenAPIService {
     this.docs = docs;
     this.cacheGeneration = this.table.generation;
     return docs;
+  }
+
+  /** The document Kubernetes ships for a built-in group-version, if the server serves it as shipped. */
+  private shipped(key: string, group: string, version: string): Rendered | undefined {
+    const body = builtinOpenAPIDocument(group, version);
+    if (body === undefined) return undefined;
+    const r = { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
+    this.builtin.set(key, r);
+    return r;
   }
 
   /** Serves a GET under /openapi. */

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { OpenAPIV3PatchMeta, StrategicMergePatchError, strategicMergePatch, type OpenAPIDocument } from './index.ts';
 
 const doc = JSON.parse(
-  readFileSync(new URL('../../../../testdata/k8s-openapi/1.35/apis/apps/v1.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../../../vendor/k8s-openapi/1.35/apis/apps/v1.json', import.meta.url), 'utf8'),
 ) as OpenAPIDocument;
 const schema = OpenAPIV3PatchMeta.forKind(doc, { group: 'apps', version: 'v1', kind: 'Deployment' })!;
 

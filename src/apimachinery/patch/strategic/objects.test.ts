@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { applyStrategicMergePatch, goSprint, OpenAPIV3PatchMeta, strategicMergePatch, type OpenAPIDocument } from './index.ts';
 
-const docs = new URL('../../../../testdata/k8s-openapi/1.35/', import.meta.url);
+const docs = new URL('../../../../vendor/k8s-openapi/1.35/', import.meta.url);
 const load = (p: string) => JSON.parse(readFileSync(new URL(p, docs), 'utf8')) as OpenAPIDocument;
 const deploymentSchema = OpenAPIV3PatchMeta.forKind(load('apis/apps/v1.json'), { group: 'apps', version: 'v1', kind: 'Deployment' })!;
 const serviceSchema = OpenAPIV3PatchMeta.forKind(load('api/v1.json'), { group: '', version: 'v1', kind: 'Service' })!;

@@ -1,0 +1,72 @@
+/**
+ * Kubernetes 1.35's OpenAPI v3 documents, vendored under `vendor/k8s-openapi/1.35/`: which
+ * group-versions are served by default, and each document read once, when first asked for.
+ */
+import { readFileSync } from 'node:fs';
+import { OpenAPIV3PatchMeta, type PatchMetaLookup } from '../../apimachinery/patch/strategic/index.ts';
+
+/** The group-versions kube-apiserver 1.35 enables by default whose kinds are stored ('' is core). */
+export const defaultGroupVersions: readonly { group: string; version: string }[] = [
+  { group: '', version: 'v1' },
+  { group: 'admissionregistration.k8s.io', version: 'v1' },
+  { group: 'apiregistration.k8s.io', version: 'v1' },
+  { group: 'apps', version: 'v1' },
+  // autoscaling/v1 shares its objects with v2 through conversion, which is not served yet.
+  { group: 'autoscaling', version: 'v2' },
+  { group: 'batch', version: 'v1' },
+  { group: 'certificates.k8s.io', version: 'v1' },
+  { group: 'coordination.k8s.io', version: 'v1' },
+  { group: 'discovery.k8s.io', version: 'v1' },
+  { group: 'events.k8s.io', version: 'v1' },
+  { group: 'flowcontrol.apiserver.k8s.io', version: 'v1' },
+  { group: 'networking.k8s.io', version: 'v1' },
+  { group: 'node.k8s.io', version: 'v1' },
+  { group: 'policy', version: 'v1' },
+  { group: 'rbac.authorization.k8s.io', version: 'v1' },
+  { group: 'resource.k8s.io', version: 'v1' },
+  { group: 'scheduling.k8s.io', version: 'v1' },
+  { group: 'storage.k8s.io', version: 'v1' },
+];
+
+/** An OpenAPI v3 document as kube-apiserver serves it. */
+export interface OpenAPIDocument {
+  openapi: string;
+  info: Record<string, unknown>;
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+  components: { schemas: Record<string, Record<string, unknown>> };
+}
+
+const dataDir = new URL('../../../vendor/k8s-openapi/1.35/', import.meta.url);
+const cache = new Map<string, { text: string; doc: OpenAPIDocument }>();
+
+/** The document's path under `/openapi/v3/` (`api/v1`, `apis/apps/v1`). */
+export function documentPath(group: string, version: string): string {
+  return group === '' ? `api/${version}` : `apis/${group}/${version}`;
+}
+
+/** The vendored document of a group-version, parsed once (its text kept to be served as is). */
+export function openAPIDocument(group: string, version: string): { text: string; doc: OpenAPIDocument } {
+  const p = documentPath(group, version);
+  let d = cache.get(p);
+  if (!d) {
+    const text = readFileSync(new URL(`${p}.json`, dataDir), 'utf8');
+    cache.set(p, (d = { text, doc: JSON.parse(text) as OpenAPIDocument }));
+  }
+  return d;
+}
+
+/** The document text of a default group-version, as kube-apiserver serves it; undefined for others. */
+export function builtinOpenAPIDocument(group: string, version: string): string | undefined {
+  if (!defaultGroupVersions.some((gv) => gv.group === group && gv.version === version)) return undefined;
+  return openAPIDocument(group, version).text;
+}
+
+/** A kind's strategic-merge-patch metadata from its group-version's document, built when first asked for. */
+export function patchMetaFor(group: string, version: string, kind: string): () => PatchMetaLookup {
+  let meta: PatchMetaLookup | undefined;
+  return () => {
+    meta ??= OpenAPIV3PatchMeta.forKind(openAPIDocument(group, version).doc as never, { group, version, kind });
+    if (!meta) throw new Error(`no OpenAPI schema for ${kind}`);
+    return meta;
+  };
+}
