@@ -10,7 +10,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Env, equals, extensionLibraries, formatValue } from '../../index.ts';
+import { Env, extensionLibraries, formatValue } from '../../index.ts';
+import { equals } from '../../eval/values.ts';
 import { Quantity, kubernetesLibraries, kubernetesTypeNames, parseQuantity, withKubernetesTypes } from './index.ts';
 
 const dataDir = fileURLToPath(new URL('../../../../testdata/cel-kubernetes/', import.meta.url));
