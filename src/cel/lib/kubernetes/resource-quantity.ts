@@ -59,6 +59,16 @@ export class Quantity {
     return q;
   }
 
+  /**
+   * A quantity in the int64 form: value × 10^scale (resource.NewScaledQuantity with a format, as
+   * NewMilliQuantity is scale -3 and the tests' intQuantity any scale).
+   */
+  static fromScaled(value: bigint, scale: number, format: QuantityFormat = 'DecimalSI'): Quantity {
+    const q = new Quantity(format);
+    q.i = { value, scale };
+    return q;
+  }
+
   /** A quantity in the decimal form: unscaled × 10^exponent (the tests' decQuantity). */
   static fromDecimal(unscaled: bigint, exponent: number, format: QuantityFormat): Quantity {
     const q = new Quantity(format);
@@ -185,6 +195,8 @@ export class Quantity {
   private canonicalize(): [string, string] {
     if (this.isZero()) return ['0', ''];
     let format = this.format;
+    // Format is a plain string upstream; one that is none of the three prints as DecimalExponent.
+    if (format !== 'BinarySI' && format !== 'DecimalSI') format = 'DecimalExponent';
     let rounded: { int?: IntAmount; dec?: Dec } | undefined;
     if (format === 'BinarySI') {
       if (this.cmpInt64(-1024n) > 0 && this.cmpInt64(1024n) < 0) format = 'DecimalSI';
@@ -220,7 +232,8 @@ export class Quantity {
 
 // ---- parsing ------------------------------------------------------------------------------------
 
-interface Parts {
+/** The parts parseQuantityString splits a quantity string into. */
+export interface Parts {
   positive: boolean;
   value: string;
   num: string;
@@ -231,7 +244,7 @@ interface Parts {
 const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
 
 /** upstream's parseQuantityString: splits sign, number, fraction and suffix. */
-function parseQuantityString(str: string): Parts | QuantityError {
+export function parseQuantityString(str: string): Parts | QuantityError {
   let positive = true;
   let pos = 0;
   const end = str.length;
