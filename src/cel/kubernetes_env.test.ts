@@ -131,3 +131,31 @@ test('library object values dispatch by type name and are not maps', () => {
   assert.equal(run("dyn(semver('1.2.3')) != dyn(quantity('1'))").value, true);
   assert.equal(run("string(dyn(quantity('1.5')).asApproximateFloat())").value, '1.5');
 });
+
+test("quantity equality as Quantity.Equal answers it: add and sub results are refused as the operand", () => {
+  const env = new Env(kubernetesEnvOptions());
+  const run = (expr: string) => {
+    const c = env.compile(expr);
+    assert.ok(c.program, `${expr}: ${c.issues}`);
+    const r = c.program.eval({});
+    return r.error ? `error: ${r.error.message}` : r.value;
+  };
+  // quantity() makes a value, add/sub a pointer; Equal takes only a value as its operand.
+  assert.equal(run("quantity('1k') == quantity('999').add(1)"), 'error: no such overload');
+  assert.equal(run("quantity('999').add(1) == quantity('1k')"), true);
+  assert.equal(run("quantity('1k').sub(1) == quantity('999').add(1)"), 'error: no such overload');
+  // cel-go's != is true unless Equal said true.
+  assert.equal(run("quantity('1k') != quantity('999').add(1)"), true);
+  assert.equal(run("quantity('1k') != quantity('1k')"), false);
+  // Literal lists and maps stop only at a false element (baseList/baseMap.Equal); `in` counts only true.
+  assert.equal(run("[quantity('5')] == [quantity('1').add(0)]"), true);
+  assert.equal(run("[quantity('5')] == [quantity('1')]"), false);
+  assert.equal(run("quantity('1') in [quantity('1').add(0)]"), false);
+  assert.equal(run("quantity('1').add(0) in [quantity('1')]"), true);
+  // null is settled before Equal is asked.
+  assert.equal(run("quantity('1') == null"), false);
+  // sign is a global function upstream, not a member.
+  assert.equal(run("sign(quantity('-1.5Gi'))"), -1n);
+  const member = env.compile("quantity('1').sign()");
+  assert.match(member.issues ?? '', /found no matching overload for 'sign' applied to 'kubernetes\.Quantity\.\(\)'/);
+});
