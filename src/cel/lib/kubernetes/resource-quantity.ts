@@ -21,7 +21,18 @@ const NANO = -9;
 const MAX_INT64_FACTORS = 18;
 
 const inInt64 = (v: bigint) => v >= INT64_MIN && v <= INT64_MAX;
-const pow10 = (n: number) => 10n ** BigInt(n);
+
+/**
+ * The largest power of ten decimal arithmetic may build. Upstream aligns and rounds decimals
+ * exactly whatever their exponents, so `1.0000000000000000001e999999999` or
+ * `quantity('1e999999999').add(quantity('1'))` make a billion-digit number and run for minutes;
+ * here such an operation throws a RangeError, which evaluation reports as a cancellation.
+ */
+export const MAX_DECIMAL_DIGITS = 100_000;
+const pow10 = (n: number) => {
+  if (n > MAX_DECIMAL_DIGITS) throw new RangeError(`quantity needs more than ${MAX_DECIMAL_DIGITS} decimal digits`);
+  return 10n ** BigInt(n);
+};
 
 /** An int64 amount: value × 10^scale (upstream's int64Amount). */
 interface IntAmount {
