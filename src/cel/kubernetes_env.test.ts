@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { listOf, IntType } from './check/types.ts';
-import { Env, kubernetesEnvOptions } from './index.ts';
+import { Env, kubernetesEnvOptions, toJSON } from './index.ts';
 
 function costs(env: Env, expr: string): { min: bigint; max: bigint; actual: number } {
   const c = env.compile(expr);
@@ -154,6 +154,9 @@ test("quantity equality as Quantity.Equal answers it: add and sub results are re
   assert.equal(run("quantity('1').add(0) in [quantity('1')]"), true);
   // null is settled before Equal is asked.
   assert.equal(run("quantity('1') == null"), false);
+  // Printed (CLI output, JSON) in canonical form, as upstream's ConvertToNative(string) gives it.
+  const shown = env.compile("[quantity('1.5Gi'), quantity('100m'), quantity('1k').add(1), quantity('1e3')]").program!.eval({});
+  assert.deepEqual(toJSON(shown.value!), ['1536Mi', '100m', '1001', '1e3']);
   // sign is a global function upstream, not a member.
   assert.equal(run("sign(quantity('-1.5Gi'))"), -1n);
   const member = env.compile("quantity('1').sign()");

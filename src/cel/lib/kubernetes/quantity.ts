@@ -36,6 +36,10 @@ export class QuantityValue extends LibraryValue {
     if (other instanceof QuantityValue && other.byPointer) return errNoOverload();
     return super.equal(other);
   }
+  /** The canonical string (`1536Mi`), as upstream converts a Quantity to a string. */
+  override toString(): string {
+    return this.quantity.toString();
+  }
 }
 
 const Q = QuantityType;
