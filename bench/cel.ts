@@ -8,8 +8,7 @@
  */
 import { celEnv, parse as bufParse, plan as bufPlan } from '@bufbuild/cel';
 import { parse as celJsParse } from '@marcbachmann/cel-js';
-import { DynType } from '../src/cel/check/types.ts';
-import { Env, allExtensionLibraries, fromJSON } from '../src/cel/index.ts';
+import { DynType, Env, allExtensionLibraries, fromJSON } from '../src/cel/index.ts';
 
 interface Case {
   name: string;

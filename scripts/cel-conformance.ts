@@ -7,7 +7,7 @@
  * Exit status 1 when a test outside the known-failures list fails.
  */
 import { fileURLToPath } from 'node:url';
-import { KNOWN_FAILURES, SPEC_DIR, type TestOutcome, runConformance, summary, testKey } from '../src/cel/eval/conformance.ts';
+import { KNOWN_FAILURES, SPEC_DIR, type TestOutcome, runConformance, summary, testKey } from '../src/cel/index.ts';
 
 function main(argv: string[]): number {
   const verbose = argv.includes('--verbose') || argv.includes('-v');

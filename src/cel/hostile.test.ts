@@ -102,3 +102,21 @@ test('catastrophic regular expressions run in linear time (RE2)', () => {
   assert.ok(performance.now() - t0 < 2000, `${performance.now() - t0}ms`);
   assert.equal(outcome(`'a'.matches('a{1000}{1000}')`).error, 'error parsing regexp: invalid nested repetition operator: `{1000}{1000}`');
 });
+
+test('quantities whose exact decimal arithmetic would need a billion digits are cancelled, quickly', async () => {
+  const { kubernetesEnvOptions } = await import('./index.ts');
+  const k8s = new Env(kubernetesEnvOptions());
+  for (const expr of [
+    "quantity('1e999999999').add(quantity('1')).isInteger()",
+    "sign(quantity('1e-999999999')) == 1",
+    "isQuantity('1.0000000000000000001e999999999')",
+    "quantity('1e-2147483648').sub(quantity('1')).isInteger()",
+  ]) {
+    const o = outcome(expr, k8s);
+    assert.match(o.error ?? '', /^operation cancelled: value too large \(quantity needs more than 100000 decimal digits\)$/, expr);
+    assert.ok(o.ms < 2000, `${expr}: ${o.ms}ms`);
+  }
+  // Large exponents that need no alignment still compute, as upstream.
+  assert.equal(outcome("quantity('1e999999999').compareTo(quantity('1')) == 1 && quantity('1e999999999') == quantity('1000e999999996')", k8s).value, true);
+  assert.equal(outcome("quantity('1e99999').add(quantity('1')).isGreaterThan(quantity('1e99999'))", k8s).value, true);
+});

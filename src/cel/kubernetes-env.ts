@@ -16,7 +16,7 @@ import { kubernetesValidators, type ValidatorOptions } from './check/validators.
 import { libraryOverloads, type RtOverload } from './eval/dispatch.ts';
 import { actualSize } from './eval/planner.ts';
 import { type Val, isError } from './eval/values.ts';
-import type { EnvOptions } from './index.ts';
+import type { EnvOptions } from './env.ts';
 import type { Library } from './lib/decls.ts';
 import {
   authzLibrary,

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { listOf, IntType } from './check/types.ts';
-import { Env, kubernetesEnvOptions } from './index.ts';
+import { Env, kubernetesEnvOptions, toJSON } from './index.ts';
 
 function costs(env: Env, expr: string): { min: bigint; max: bigint; actual: number } {
   const c = env.compile(expr);
@@ -126,6 +126,39 @@ test('library object values dispatch by type name and are not maps', () => {
   assert.equal(run("dyn(quantity('1k')).isGreaterThan(quantity('999'))").value, true);
   assert.equal(run("type(quantity('1')) == kubernetes.Quantity").value, true);
   assert.equal(run("[quantity('1k')] == [quantity('1000')] && {'a': url('https://x')} == {'a': url('https://x')}").value, true);
-  assert.equal(run("dyn(semver('1.2.3')) == dyn(quantity('1'))").value, false);
+  // Upstream's Equal of every library type refuses an operand of another type; `!=` is then true.
+  assert.equal(run("dyn(semver('1.2.3')) == dyn(quantity('1'))").error?.message, 'no such overload');
+  assert.equal(run("dyn(semver('1.2.3')) != dyn(quantity('1'))").value, true);
   assert.equal(run("string(dyn(quantity('1.5')).asApproximateFloat())").value, '1.5');
+});
+
+test("quantity equality as Quantity.Equal answers it: add and sub results are refused as the operand", () => {
+  const env = new Env(kubernetesEnvOptions());
+  const run = (expr: string) => {
+    const c = env.compile(expr);
+    assert.ok(c.program, `${expr}: ${c.issues}`);
+    const r = c.program.eval({});
+    return r.error ? `error: ${r.error.message}` : r.value;
+  };
+  // quantity() makes a value, add/sub a pointer; Equal takes only a value as its operand.
+  assert.equal(run("quantity('1k') == quantity('999').add(1)"), 'error: no such overload');
+  assert.equal(run("quantity('999').add(1) == quantity('1k')"), true);
+  assert.equal(run("quantity('1k').sub(1) == quantity('999').add(1)"), 'error: no such overload');
+  // cel-go's != is true unless Equal said true.
+  assert.equal(run("quantity('1k') != quantity('999').add(1)"), true);
+  assert.equal(run("quantity('1k') != quantity('1k')"), false);
+  // Literal lists and maps stop only at a false element (baseList/baseMap.Equal); `in` counts only true.
+  assert.equal(run("[quantity('5')] == [quantity('1').add(0)]"), true);
+  assert.equal(run("[quantity('5')] == [quantity('1')]"), false);
+  assert.equal(run("quantity('1') in [quantity('1').add(0)]"), false);
+  assert.equal(run("quantity('1').add(0) in [quantity('1')]"), true);
+  // null is settled before Equal is asked.
+  assert.equal(run("quantity('1') == null"), false);
+  // Printed (CLI output, JSON) in canonical form, as upstream's ConvertToNative(string) gives it.
+  const shown = env.compile("[quantity('1.5Gi'), quantity('100m'), quantity('1k').add(1), quantity('1e3')]").program!.eval({});
+  assert.deepEqual(toJSON(shown.value!), ['1536Mi', '100m', '1001', '1e3']);
+  // sign is a global function upstream, not a member.
+  assert.equal(run("sign(quantity('-1.5Gi'))"), -1n);
+  const member = env.compile("quantity('1').sign()");
+  assert.match(member.issues ?? '', /found no matching overload for 'sign' applied to 'kubernetes\.Quantity\.\(\)'/);
 });

@@ -15,25 +15,33 @@
 import {
   BoolType,
   BytesType,
+  CelMap,
   DoubleType,
   DurationType,
   DynType,
+  Env,
   IntType,
+  JSONSyntaxError,
+  KUBERNETES_PER_CALL_LIMIT,
   NullType,
   StringType,
   TimestampType,
   UintType,
+  allExtensionLibraries,
+  kubernetesEnvOptions,
   listOf,
+  macrosForLibraries,
   mapOf,
   opaque,
+  parseJSONToCel,
   structType,
+  toJSON,
+  typeDisplay,
   typeOf,
+  type EnvOptions,
   type Type,
-} from '../cel/check/types.ts';
-import { JSONSyntaxError, parseJSONToCel } from '../cel/eval/json.ts';
-import { CelMap, type Val, toJSON } from '../cel/eval/values.ts';
-import { macrosForLibraries } from '../cel/syntax/macros.ts';
-import { Env, KUBERNETES_PER_CALL_LIMIT, allExtensionLibraries, kubernetesEnvOptions, typeDisplay, type EnvOptions } from '../cel/index.ts';
+  type Val,
+} from '../cel/index.ts';
 
 const usage = `usage: crd-apiserver cel eval 'EXPR' [--vars JSON] [--cost-limit N]
        crd-apiserver cel check 'EXPR' [--decls JSON]

@@ -44,7 +44,8 @@ import {
   type TextValue,
 } from './textproto.ts';
 import { CelMap, CelType, Duration, Timestamp, Uint, type Val, formatValue } from './values.ts';
-import { Env, allExtensionLibraries } from '../index.ts';
+import { Env } from '../env.ts';
+import { allExtensionLibraries } from '../lib/runtime.ts';
 import type { FunctionDecl, Library } from '../lib/decls.ts';
 import type { Expr } from '../syntax/ast.ts';
 import { type Macro, macrosForLibraries } from '../syntax/macros.ts';

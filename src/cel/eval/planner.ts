@@ -554,9 +554,11 @@ class Planner {
             return noSuchOverload(e.fn, [x, y]);
           }
           f.cost += equalsCost(x, y);
-          // Lists carrying their own equality (ListBehavior) may answer with an error value.
+          // Lists carrying their own equality (ListBehavior) and library values may answer with an
+          // error value: `==` yields it, `!=` is true unless the equality was true (cel-go's evalNe).
           const r = typeof x === 'object' && x !== null ? equality(x, y) : equals(x, y);
-          return typeof r === 'boolean' ? r !== neg : r;
+          if (neg) return r !== true;
+          return r;
         };
       }
     }

@@ -102,8 +102,12 @@ export class Optional {
 export abstract class OpaqueValue {
   /** The CEL type of the value. */
   abstract readonly celType: CelType;
-  /** CEL equality with another value (default: identity). */
-  equal(other: Val): boolean {
+  /**
+   * CEL equality with another value (default: identity). A library type may answer with an error
+   * value, as a cel-go `Equal` may (Kubernetes' types do for an operand of another type): `==` then
+   * yields the error and `!=` is true.
+   */
+  equal(other: Val): boolean | CelError {
     return this === other;
   }
   /** Ordering against another value, if the type is ordered. */
@@ -451,13 +455,16 @@ export function equality(a: Val, b: Val): boolean | CelError {
   // Error values only occur inside lists and maps supplied as data (invalid custom-resource
   // fields): comparing one yields it, as cel-go's Err.Equal does.
   if (typeof a !== 'object' || a === null) return b instanceof CelError ? b : equals(a, b);
+  // cel-go's types.Equal settles null before asking either side.
+  if (b === null) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     const lb = listBehaviorsInUse ? listBehaviors.get(a) : undefined;
     if (lb !== undefined) return lb.equal(a, b);
     for (let i = 0; i < a.length; i++) {
       const r = equality(a[i], b[i]);
-      if (r !== true) return r;
+      // cel-go's baseList.Equal stops only at false: a library value's equality error is passed over.
+      if (r !== true && !(r instanceof CelError && a[i] instanceof OpaqueValue && !(b[i] instanceof CelError))) return r;
     }
     return true;
   }
@@ -468,13 +475,15 @@ export function equality(a: Val, b: Val): boolean | CelError {
       const w = b.get(k);
       if (w === undefined) return false;
       const r = equality(v, w);
-      if (r !== true) return r;
+      // As for lists (cel-go's baseMap.Equal).
+      if (r !== true && !(r instanceof CelError && v instanceof OpaqueValue && !(w instanceof CelError))) return r;
     }
     return true;
   }
   if (a instanceof Optional && b instanceof Optional && a.value !== undefined && b.value !== undefined) return equality(a.value, b.value);
   if (a instanceof CelError) return a;
   if (b instanceof CelError) return b;
+  if (a instanceof OpaqueValue) return a.equal(b);
   return equals(a, b);
 }
 
@@ -487,7 +496,8 @@ export function listContains(l: readonly Val[], x: Val): boolean | CelError {
   for (const e of l) {
     const r = equality(x, e);
     if (r === true) return true;
-    if (r !== false) err ??= r;
+    // A library value's own equality error is no match (cel-go's baseList.Contains counts only true).
+    if (r !== false && !(x instanceof OpaqueValue)) err ??= r;
   }
   return err ?? false;
 }
@@ -533,7 +543,7 @@ export function equals(a: Val, b: Val): boolean {
     if (a.value === undefined || b.value === undefined) return a.value === b.value;
     return equals(a.value, b.value);
   }
-  if (a instanceof OpaqueValue) return a.equal(b);
+  if (a instanceof OpaqueValue) return a.equal(b) === true;
   return false;
 }
 

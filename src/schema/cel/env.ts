@@ -12,13 +12,18 @@
  * One RuleEnv is built per schema node with rules; compiling a rule parses, checks (with the
  * validators), estimates the cost with Kubernetes' call estimator and the schema's sizes, and plans.
  */
-import type { CheckedExpr } from '../../cel/check/checker.ts';
-import type { CostEstimate } from '../../cel/check/cost.ts';
-import { optionalOf, type Type } from '../../cel/check/types.ts';
-import { Env, type Program } from '../../cel/index.ts';
-import { kubernetesEnvOptions } from '../../cel/kubernetes-env.ts';
-import { RegexSyntaxError, compileRegex } from '../../cel/lib/re2.ts';
-import type { Expr } from '../../cel/syntax/ast.ts';
+import {
+  Env,
+  RegexSyntaxError,
+  compileRegex,
+  kubernetesEnvOptions,
+  optionalOf,
+  type CheckedExpr,
+  type CostEstimate,
+  type Expr,
+  type Program,
+  type Type,
+} from '../../cel/index.ts';
 import { assignTypeNames, declSizeEstimator, declTypeAt, declTypeProvider, unboundedKeyword, type DeclType } from './types.ts';
 
 /** celconfig.PerCallLimit: the runtime cost limit of one rule evaluation. */

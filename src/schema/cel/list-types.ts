@@ -8,7 +8,7 @@
  *   earlier ones with the same key, in place).
  * Objects' unseen fields take part in equality through values.ts (HIDDEN_FIELDS_KEY).
  */
-import { CelError, CelMap, Duration, type ListBehavior, Timestamp, Uint, type Val, equality, formatValue, withListBehavior } from '../../cel/eval/values.ts';
+import { CelError, CelMap, Duration, type ListBehavior, Timestamp, Uint, type Val, equality, formatValue, withListBehavior } from '../../cel/index.ts';
 import { GoFloat } from '../../apimachinery/field/govalue.ts';
 import { escape } from './escaping.ts';
 

@@ -5,8 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatType } from '../../cel/check/types.ts';
-import { CelError, CelMap, Duration, Timestamp } from '../../cel/eval/values.ts';
+import { CelError, CelMap, Duration, Timestamp, formatType } from '../../cel/index.ts';
 import { newStructural } from '../structural.ts';
 import type { JSONSchemaProps } from '../types.ts';
 import { escape, unescape } from './escaping.ts';

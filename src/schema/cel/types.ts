@@ -19,10 +19,11 @@ import {
   listOf,
   mapOf,
   structType,
+  type AstNode,
+  type SizeEstimate,
   type Type,
   type TypeProvider,
-} from '../../cel/check/types.ts';
-import type { AstNode, SizeEstimate } from '../../cel/check/cost.ts';
+} from '../../cel/index.ts';
 import type { Structural } from '../structural.ts';
 import { emptyStructural } from '../structural.ts';
 import { CEL_RESERVED_SYMBOLS, escape } from './escaping.ts';

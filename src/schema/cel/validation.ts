@@ -9,7 +9,7 @@
 import { Path } from '../../apimachinery/field/path.ts';
 import { duplicate, errorString, forbidden, invalid, omitValue, required, type FieldError } from '../../apimachinery/field/errors.ts';
 import { goQuote } from '../../apimachinery/field/govalue.ts';
-import { CelMap, Optional, type Val } from '../../cel/eval/values.ts';
+import { CelMap, Optional, type Val } from '../../cel/index.ts';
 import type { Structural, NestedValueValidation } from '../structural.ts';
 import { deepEqualJSON, isObject } from '../value.ts';
 import { compileRules, type CompiledRule, type CompileRulesOptions } from './compile.ts';

@@ -9,8 +9,7 @@
  * Lists with x-kubernetes-list-type set or map carry that list type's behaviour (list-types.ts):
  * `==` and `+` then work as Kubernetes' unstructuredSetList / unstructuredMapList.
  */
-import { parseDuration } from '../../cel/eval/time.ts';
-import { CelError, CelMap, Duration, LazyFields, type ListBehavior, Timestamp, type Val, withListBehavior } from '../../cel/eval/values.ts';
+import { CelError, CelMap, Duration, LazyFields, type ListBehavior, Timestamp, type Val, parseDuration, withListBehavior } from '../../cel/index.ts';
 import { GoFloat } from '../../apimachinery/field/govalue.ts';
 import { goJSONMarshal } from '../value.ts';
 import { CEL_RESERVED_SYMBOLS } from './escaping.ts';

@@ -7,7 +7,7 @@
  */
 import { Path } from '../../apimachinery/field/path.ts';
 import { errorString, forbidden, invalid, required, type FieldError } from '../../apimachinery/field/errors.ts';
-import { compileRegex, RegexSyntaxError } from '../../cel/lib/re2.ts';
+import { compileRegex, RegexSyntaxError } from '../../cel/index.ts';
 import {
   isEmptyValueValidation,
   type Extensions,

@@ -136,7 +136,7 @@ test('every format a compatibility version supports has a checker (TestRegistryF
 });
 
 test('date-time: the native patterns accept exactly what strfmt.IsDateTime does (split on t, RE2 time pattern)', async () => {
-  const { compileRegex } = await import('../../cel/lib/re2.ts');
+  const { compileRegex } = await import('../../cel/index.ts');
   const { isDate, isDateTime } = await import('./formats.ts');
   // strfmt.IsDateTime, transcribed with the RE2 engine.
   const rx = compileRegex('^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$');

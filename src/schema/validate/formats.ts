@@ -4,7 +4,7 @@
  * (apiextensions-apiserver pkg/apiserver/validation/formats.go). Unsupported formats are stripped
  * from the schema before validation, exactly as upstream strips them.
  */
-import { compileRegex } from '../../cel/lib/re2.ts';
+import { compileRegex } from '../../cel/index.ts';
 import { isCIDRSloppy, isIPSloppy, isIPStrict, isMAC, isRequestURI } from './net.ts';
 
 export type FormatChecker = (s: string) => boolean;

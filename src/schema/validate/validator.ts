@@ -18,7 +18,7 @@
  * MatchCounts (read inside anyOf/oneOf/not) are exact only where the fast check is not consulted
  * (`Ctx.sub`).
  */
-import { compileRegex, RegexSyntaxError } from '../../cel/lib/re2.ts';
+import { compileRegex, RegexSyntaxError } from '../../cel/index.ts';
 import type { FieldError } from '../../apimachinery/field/errors.ts';
 import { errorString } from '../../apimachinery/field/errors.ts';
 import { GoFloat, goQuote } from '../../apimachinery/field/govalue.ts';

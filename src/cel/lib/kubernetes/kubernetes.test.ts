@@ -4,14 +4,20 @@
  * libraries, and the self-free rules of apiextensions' CEL validation tests
  * (testdata/cel-kubernetes/library_cases.json), evaluated through the public Env with
  * the libraries installed; and apimachinery's resource.Quantity parse/format tables
- * (quantity_model.json) against the Quantity port. Prints passed/failed/skipped counts.
+ * (quantity_model.json) against the Quantity port. quantity_vectors.json adds the rest of
+ * apimachinery's quantity tables (AsInt64 and canonical forms at the int64 limits, comparison across
+ * representations, the constructors' strings) and the quantity library's results over every string
+ * those tables name, as upstream's code computes them, run in Kubernetes' environment. Each suite
+ * prints passed/failed/skipped counts and asserts its minimum case count.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Env, equals, extensionLibraries, formatValue } from '../../index.ts';
+import { Env, extensionLibraries, formatValue, kubernetesEnvOptions } from '../../index.ts';
+import { equals } from '../../eval/values.ts';
 import { Quantity, kubernetesLibraries, kubernetesTypeNames, parseQuantity, withKubernetesTypes } from './index.ts';
+import { parseQuantityString, type QuantityFormat } from './resource-quantity.ts';
 
 const dataDir = fileURLToPath(new URL('../../../../testdata/cel-kubernetes/', import.meta.url));
 const load = (f: string) => JSON.parse(readFileSync(dataDir + f, 'utf8'));
@@ -35,7 +41,8 @@ const env = new Env({
   typeNames: kubernetesTypeNames,
 });
 
-function run(c: Case): string | undefined {
+/** Runs one case; undefined when it passes, else what went wrong. */
+function run(c: Case, env: Env): string | undefined {
   const compiled = env.compile(c.expr);
   if (c.compileErrorPattern !== undefined) {
     if (!compiled.issues) return 'compiled, expected a compile error';
@@ -67,12 +74,13 @@ test('Kubernetes library tables', () => {
       skipped++;
       continue;
     }
-    const f = run(c);
+    const f = run(c, env);
     if (f === undefined) passed++;
     else failures.push(`${key}: ${f}`);
   }
   console.log(`kubernetes library cases: ${passed} passed, ${failures.length} failed, ${skipped} skipped`);
   assert.deepEqual(failures, []);
+  assert.ok(passed >= 480, `${passed} cases ran`);
 });
 
 test('resource.Quantity parse table (apimachinery TestQuantityParse)', () => {
@@ -100,6 +108,7 @@ test('resource.Quantity parse table (apimachinery TestQuantityParse)', () => {
   for (const s of data.invalid as string[]) assert.ok(!(parseQuantity(s) instanceof Quantity), `${JSON.stringify(s)} parsed`);
   assert.ok(!(parseQuantity('') instanceof Quantity));
   console.log(`resource.Quantity parse: ${n} passed, ${data.invalid.length} invalid rejected`);
+  assert.ok(n >= 288 && data.invalid.length >= 11, `${n} cases ran`);
 });
 
 test('resource.Quantity canonical strings (apimachinery TestQuantityString, TestQuantityParseEmit)', () => {
@@ -124,6 +133,7 @@ test('resource.Quantity canonical strings (apimachinery TestQuantityString, Test
     n++;
   }
   console.log(`resource.Quantity strings: ${n} passed`);
+  assert.ok(n >= 51, `${n} cases ran`);
 });
 
 /** Runtime cost cases that differ here, each with its reason. */
@@ -163,6 +173,7 @@ test('runtime costs (apiserver library cost_test.go)', () => {
   }
   console.log(`kubernetes runtime costs: ${passed} passed, ${failures.length} failed, ${skipped} skipped`);
   assert.deepEqual(failures, []);
+  assert.ok(passed >= 140, `${passed} cases ran`);
 });
 
 test('authorizer library: checks reach the Authorizer with upstream attributes', async () => {
@@ -252,6 +263,7 @@ test("estimated costs with these libraries' declarations (testdata/cel-checker/k
   }
   console.log(`kubernetes estimated costs: ${passed} passed, ${failures.length} failed, ${skipped} skipped`);
   assert.deepEqual(failures, []);
+  assert.ok(passed >= 160, `${passed} cases ran`);
 });
 
 test('resource.Quantity arithmetic, comparison and floats (apimachinery TestAdd, TestSub, TestQuantityCmp, AsApproximateFloat64)', () => {
@@ -294,4 +306,119 @@ test('resource.Quantity arithmetic, comparison and floats (apimachinery TestAdd,
     n++;
   }
   console.log(`resource.Quantity arithmetic/floats: ${n} passed`);
+  assert.ok(n >= 57, `${n} cases ran`);
+});
+
+const vectors = load('quantity_vectors.json');
+
+/** An inf.Dec string (`-1000000000000000000.1`) as a decimal Quantity. */
+function decimal(s: string, format: QuantityFormat = 'DecimalSI'): Quantity {
+  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(s);
+  assert.ok(m, s);
+  const frac = m[3] ?? '';
+  return Quantity.fromDecimal(BigInt(m[1]! + m[2]! + frac), -frac.length, format);
+}
+
+test('resource.Quantity AsInt64, AsDec and canonical strings at the int64 limits (apimachinery TestParseQuantity)', () => {
+  let n = 0;
+  for (const c of vectors.parseQuantity as { input: string; asInt64: string | null; asDec: string; canonical: string }[]) {
+    const q = parseQuantity(c.input);
+    assert.ok(q instanceof Quantity, `${c.input}: ${q}`);
+    // Upstream's order: AsInt64, then AsDec (which converts in place), then String.
+    assert.equal(q.asInt64(), c.asInt64 === null ? undefined : BigInt(c.asInt64), `${c.input}: AsInt64`);
+    assert.equal(decimal(c.asDec).cmp(q), 0, `${c.input}: AsDec`);
+    assert.equal(q.toString(), c.canonical, `${c.input}: String`);
+    n++;
+  }
+  console.log(`resource.Quantity int64 limits: ${n} passed`);
+  assert.ok(n >= 72, `${n} cases ran`);
+});
+
+test('resource.Quantity Cmp across the int64 and decimal forms (apimachinery TestQuantityCmpInt64AndDec)', () => {
+  type A = { value: string; scale: number };
+  let n = 0;
+  for (const c of vectors.cmpInt64AndDec as { a: A; b: A; cmp: number }[]) {
+    // As upstream: both int64, a converted, b converted, both converted; and each the other way round.
+    for (const [decA, decB] of [
+      [false, false],
+      [true, false],
+      [false, true],
+      [true, true],
+    ]) {
+      const a = Quantity.fromScaled(BigInt(c.a.value), c.a.scale);
+      const b = Quantity.fromScaled(BigInt(c.b.value), c.b.scale);
+      if (decA) a.asDec();
+      if (decB) b.asDec();
+      const what = `${c.a.value}e${c.a.scale} vs ${c.b.value}e${c.b.scale} (decimal: ${decA}, ${decB})`;
+      assert.equal(a.cmp(b), c.cmp, what);
+      assert.equal(b.cmp(a), -c.cmp || 0, `inverted ${what}`);
+      n++;
+    }
+  }
+  console.log(`resource.Quantity Cmp int64/decimal: ${n} passed`);
+  assert.ok(n >= 88, `${n} cases ran`);
+});
+
+test('resource.Quantity string scanning and constructors (apimachinery TestParseQuantityString, TestNewSet, TestMilliNewSet, TestNewScaledSet, TestQuantitySubZeroPreservesSuffix)', () => {
+  let n = 0;
+  for (const c of vectors.parseQuantityString as { input: string; positive: boolean; value: string; num: string; denom: string; suffix: string }[]) {
+    assert.deepEqual(parseQuantityString(c.input), { positive: c.positive, value: c.value, num: c.num, denom: c.denom, suffix: c.suffix }, c.input);
+    n++;
+  }
+  // NewQuantity and Set (scale 0), also once converted to the decimal form (ToDec).
+  for (const c of vectors.newSet as { value: string; format: string; expect: string }[]) {
+    for (const asDec of [false, true]) {
+      const q = Quantity.fromInt(BigInt(c.value), c.format as QuantityFormat);
+      if (asDec) q.asDec();
+      assert.equal(q.toString(), c.expect, `${c.value} ${c.format} (decimal: ${asDec})`);
+      assert.equal((parseQuantity(c.expect) as Quantity).cmp(q), 0, `${c.expect} round trip`);
+      n++;
+    }
+  }
+  for (const c of vectors.milliNewSet as { value: string; format: string; expect: string; exact: boolean }[]) {
+    const q = Quantity.fromScaled(BigInt(c.value), -3, c.format as QuantityFormat);
+    assert.equal(q.toString(), c.expect, `${c.value}m ${c.format}`);
+    if (c.exact) assert.equal((parseQuantity(c.expect) as Quantity).cmp(q), 0, `${c.expect} round trip`);
+    n++;
+  }
+  for (const c of vectors.newScaledSet as { value: string; scale: number; expect: string }[]) {
+    const q = Quantity.fromScaled(BigInt(c.value), c.scale);
+    assert.equal(q.toString(), c.expect, `${c.value}e${c.scale}`);
+    assert.equal((parseQuantity(c.expect) as Quantity).cmp(q), 0, `${c.expect} round trip`);
+    n++;
+  }
+  for (const s of vectors.subZeroPreservesSuffix as string[]) {
+    const zero = parseQuantity('0') as Quantity;
+    const v1 = (parseQuantity(s) as Quantity).copy();
+    v1.sub(zero);
+    assert.equal(v1.toString(), s);
+    const v2 = zero.copy();
+    v2.sub(parseQuantity(s) as Quantity);
+    assert.equal(v2.toString(), '-' + s);
+    n++;
+  }
+  console.log(`resource.Quantity scanning/constructors: ${n} passed`);
+  assert.ok(n >= 37, `${n} cases ran`);
+});
+
+/** quantity_vectors.json CEL cases that cannot pass here, each with its reason. */
+const VECTOR_SKIP: Record<string, string> = {};
+
+test("the quantity library over upstream's quantity strings, in Kubernetes' environment (quantity_vectors.json)", () => {
+  const k8s = new Env(kubernetesEnvOptions());
+  let passed = 0;
+  let skipped = 0;
+  const failures: string[] = [];
+  for (const c of vectors.cel as Case[]) {
+    if (VECTOR_SKIP[c.expr]) {
+      skipped++;
+      continue;
+    }
+    const f = run(c, k8s);
+    if (f === undefined) passed++;
+    else failures.push(`${c.expr}: ${f}`);
+  }
+  console.log(`quantity library vectors: ${passed} passed, ${failures.length} failed, ${skipped} skipped`);
+  assert.deepEqual(failures.slice(0, 40), []);
+  assert.ok(passed >= 4000, `${passed} cases ran`);
 });

@@ -9,9 +9,10 @@
  * and they are neither maps nor lists (`size(dyn(quantity('1')))` has no overload).
  *
  * A value carries an equality key, chosen so that keys are equal exactly when upstream's `Equal`
- * says the values are (`quantity('1k') == quantity('1000')`).
+ * says the values are (`quantity('1k') == quantity('1000')`). Upstream's `Equal` of every library
+ * type answers `no such overload` for an operand of another type (`ip('::1') == dyn('::1')`).
  */
-import { CelType, OpaqueValue, type Val } from '../../eval/values.ts';
+import { CelError, CelType, OpaqueValue, type Val, errNoOverload } from '../../eval/values.ts';
 
 /** A value of a Kubernetes library opaque type (net.IP, net.CIDR). */
 export abstract class OpaqueLibraryValue extends OpaqueValue {
@@ -24,8 +25,9 @@ export abstract class OpaqueLibraryValue extends OpaqueValue {
     super();
     this.celType = new CelType(typeName);
   }
-  override equal(other: Val): boolean {
-    return other instanceof OpaqueLibraryValue && other.celType.name === this.celType.name && other.equalityKey === this.equalityKey;
+  override equal(other: Val): boolean | CelError {
+    if (!(other instanceof OpaqueLibraryValue) || other.celType.name !== this.celType.name) return errNoOverload();
+    return other.equalityKey === this.equalityKey;
   }
   toString(): string {
     return this.equalityKey;

@@ -3,9 +3,16 @@
  * `isQuantity`, `sign`, `isGreaterThan`, `isLessThan`, `compareTo`, `add`/`sub` (quantity or int),
  * `asInteger`, `isInteger` and `asApproximateFloat`, over the resource.Quantity port in
  * resource-quantity.ts. Values are `kubernetes.Quantity` objects equal when upstream's Cmp is 0.
+ *
+ * Two upstream facts are observable and kept. `isInteger`/`asInteger` are AsInt64: true only for a
+ * quantity held as an int64 amount, so `quantity('1.5Gi').isInteger()` is false although the value
+ * is 1610612736 (a fraction with a binary suffix is parsed as a decimal). And `add`/`sub` return a
+ * pointer (`&apiservercel.Quantity`) where `quantity()` returns a value, while Quantity.Equal only
+ * accepts a value as its operand: `q == q.add(0)` is the error `no such overload` (`q.add(0) == q`
+ * is true, and `!=` is true in both orders).
  */
 import { BoolType, DoubleType, IntType, StringType, structType } from '../../check/types.ts';
-import { errNoOverload, type Val } from '../../eval/values.ts';
+import { type CelError, errNoOverload, type Val } from '../../eval/values.ts';
 import type { Library } from '../decls.ts';
 import { err, fn, global, member } from '../define.ts';
 import { LibraryValue } from './object.ts';
@@ -18,8 +25,20 @@ export const QuantityType = structType(QUANTITY_TYPE_NAME);
 
 /** A CEL `kubernetes.Quantity` value. */
 export class QuantityValue extends LibraryValue {
-  constructor(readonly quantity: Quantity) {
+  constructor(
+    readonly quantity: Quantity,
+    /** Whether upstream holds it by pointer (results of add and sub), which its Equal refuses as an operand. */
+    readonly byPointer = false,
+  ) {
     super(QUANTITY_TYPE_NAME, quantity.equalityKey());
+  }
+  override equal(other: Val): boolean | CelError {
+    if (other instanceof QuantityValue && other.byPointer) return errNoOverload();
+    return super.equal(other);
+  }
+  /** The canonical string (`1536Mi`), as upstream converts a Quantity to a string. */
+  override toString(): string {
+    return this.quantity.toString();
   }
 }
 
@@ -48,7 +67,7 @@ function addInt(q: Val, n: bigint, negate: boolean): Val {
   const y = Quantity.fromInt(n, 'DecimalExponent');
   if (negate) c.sub(y);
   else c.add(y);
-  return new QuantityValue(c);
+  return new QuantityValue(c, true);
 }
 
 export const quantityLibrary: Library = {
@@ -76,7 +95,7 @@ export const quantityLibrary: Library = {
         withQ((a, b) => {
           const c = a!.copy();
           c.add(b!);
-          return new QuantityValue(c);
+          return new QuantityValue(c, true);
         }),
         { cost: () => 1 },
       ),
@@ -91,7 +110,7 @@ export const quantityLibrary: Library = {
         withQ((a, b) => {
           const c = a!.copy();
           c.sub(b!);
-          return new QuantityValue(c);
+          return new QuantityValue(c, true);
         }),
         { cost: () => 1 },
       ),

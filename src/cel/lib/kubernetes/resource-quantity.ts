@@ -21,7 +21,18 @@ const NANO = -9;
 const MAX_INT64_FACTORS = 18;
 
 const inInt64 = (v: bigint) => v >= INT64_MIN && v <= INT64_MAX;
-const pow10 = (n: number) => 10n ** BigInt(n);
+
+/**
+ * The largest power of ten decimal arithmetic may build. Upstream aligns and rounds decimals
+ * exactly whatever their exponents, so `1.0000000000000000001e999999999` or
+ * `quantity('1e999999999').add(quantity('1'))` make a billion-digit number and run for minutes;
+ * here such an operation throws a RangeError, which evaluation reports as a cancellation.
+ */
+export const MAX_DECIMAL_DIGITS = 100_000;
+const pow10 = (n: number) => {
+  if (n > MAX_DECIMAL_DIGITS) throw new RangeError(`quantity needs more than ${MAX_DECIMAL_DIGITS} decimal digits`);
+  return 10n ** BigInt(n);
+};
 
 /** An int64 amount: value × 10^scale (upstream's int64Amount). */
 interface IntAmount {
@@ -56,6 +67,16 @@ export class Quantity {
   static fromInt(value: bigint, format: QuantityFormat = 'DecimalExponent'): Quantity {
     const q = new Quantity(format);
     q.i = { value, scale: 0 };
+    return q;
+  }
+
+  /**
+   * A quantity in the int64 form: value × 10^scale (resource.NewScaledQuantity with a format, as
+   * NewMilliQuantity is scale -3 and the tests' intQuantity any scale).
+   */
+  static fromScaled(value: bigint, scale: number, format: QuantityFormat = 'DecimalSI'): Quantity {
+    const q = new Quantity(format);
+    q.i = { value, scale };
     return q;
   }
 
@@ -185,6 +206,8 @@ export class Quantity {
   private canonicalize(): [string, string] {
     if (this.isZero()) return ['0', ''];
     let format = this.format;
+    // Format is a plain string upstream; one that is none of the three prints as DecimalExponent.
+    if (format !== 'BinarySI' && format !== 'DecimalSI') format = 'DecimalExponent';
     let rounded: { int?: IntAmount; dec?: Dec } | undefined;
     if (format === 'BinarySI') {
       if (this.cmpInt64(-1024n) > 0 && this.cmpInt64(1024n) < 0) format = 'DecimalSI';
@@ -220,7 +243,8 @@ export class Quantity {
 
 // ---- parsing ------------------------------------------------------------------------------------
 
-interface Parts {
+/** The parts parseQuantityString splits a quantity string into. */
+export interface Parts {
   positive: boolean;
   value: string;
   num: string;
@@ -231,7 +255,7 @@ interface Parts {
 const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
 
 /** upstream's parseQuantityString: splits sign, number, fraction and suffix. */
-function parseQuantityString(str: string): Parts | QuantityError {
+export function parseQuantityString(str: string): Parts | QuantityError {
   let positive = true;
   let pos = 0;
   const end = str.length;
