@@ -73,7 +73,8 @@ import type { NamespaceGate } from './namespace/lifecycle.ts';
  */
 /** The request body's duplicate fields as strict decoding errors (RequestContext.decodeErrors). */
 function duplicateFieldErrors(opts: CreateOptions): string[] | undefined {
-  return opts.duplicateFields?.map((p) => `duplicate field ${JSON.stringify(p)}`);
+  const dups = opts.duplicateFields?.map((p) => `duplicate field ${JSON.stringify(p)}`);
+  return opts.strictErrors?.length ? [...(dups ?? []), ...opts.strictErrors] : dups;
 }
 
 function deepCopy<T>(v: T): T {

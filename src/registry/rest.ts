@@ -57,6 +57,8 @@ export interface CreateOptions {
    * per fieldValidation together with the unknown fields the strategy drops.
    */
   duplicateFields?: string[];
+  /** Other strict decoding errors of the body, already worded (a YAML body's duplicate keys), reported with them. */
+  strictErrors?: string[];
 }
 
 export interface UpdateOptions extends CreateOptions {

@@ -14,7 +14,7 @@ import {
   StatusError,
 } from '../../apimachinery/status.ts';
 import type { Obj, ObjList, Subresource, UpdateOptions } from '../../registry/rest.ts';
-import { decodeJSON, decodeObjectBody, JSONSyntaxError, mediaTypeOf, readBody, summarizeData, type DecodedBody } from '../http/body.ts';
+import { decodeJSON, decodeObjectBody, JSONSyntaxError, mediaTypeOf, readBody, summarizeData, YAMLSyntaxError, type DecodedBody } from '../http/body.ts';
 import { negotiate, type Negotiated, type Produces } from '../http/negotiate.ts';
 import type { Query } from '../http/query.ts';
 import { setWarnings, writeList, writeObject } from '../http/respond.ts';
@@ -114,6 +114,7 @@ async function readObject(r: ResourceRequest, kind = r.served.kind): Promise<Dec
     d = decodeObjectBody(buf, r.req.headers['content-type'], r.served.protobuf);
   } catch (e) {
     if (e instanceof JSONSyntaxError) throw unrecognized(`couldn't get version/kind; json parse error: ${e.message}`);
+    if (e instanceof YAMLSyntaxError) throw unrecognized(e.detail);
     throw e;
   }
   if (!isObj(d.value)) {
@@ -130,9 +131,9 @@ async function readObject(r: ResourceRequest, kind = r.served.kind): Promise<Dec
  * the decoder's error (`CronTab in version "v1" cannot be handled as a CronTab: strict decoding
  * error: ...`); patch as the patcher does, without the prefix.
  */
-function checkDuplicates(r: ResourceRequest, dups: string[], opts: WriteOptions, warnings: string[], prefixed = true): void {
-  if (dups.length === 0 || opts.fieldValidation === 'Ignore') return;
-  const msgs = dups.map((p) => `duplicate field ${JSON.stringify(p)}`);
+function checkDuplicates(r: ResourceRequest, dups: string[], opts: WriteOptions, warnings: string[], prefixed = true, strictErrors: string[] = []): void {
+  if ((dups.length === 0 && strictErrors.length === 0) || opts.fieldValidation === 'Ignore') return;
+  const msgs = [...dups.map((p) => `duplicate field ${JSON.stringify(p)}`), ...strictErrors];
   if (opts.fieldValidation === 'Strict') {
     const k = r.served.kind;
     const prefix = prefixed ? `${k} in version ${JSON.stringify(r.served.version)} cannot be handled as a ${k}: ` : '';
@@ -251,12 +252,12 @@ async function handleCreate(r: ResourceRequest): Promise<void> {
   }
   const opts = writeOptions(r.query, 'CreateOptions');
   const n = negotiateFor(r, { yaml: true, partialMetadata: true });
-  const { value: obj, duplicates } = await readObject(r);
+  const { value: obj, duplicates, strictErrors } = await readObject(r);
   const warnings: string[] = [];
   checkTypeMeta(r, obj);
   ensureNamespace(r, obj);
   // Duplicate fields are reported with the unknown fields the strategy drops (one strict decoding error).
-  const result = await decodeErrorsPrefixed(r, r.served.store.create(r.info.namespace, obj, { ...opts, duplicateFields: duplicates }));
+  const result = await decodeErrorsPrefixed(r, r.served.store.create(r.info.namespace, obj, { ...opts, duplicateFields: duplicates, strictErrors }));
   if (r.served.deprecationWarning) warnings.unshift(r.served.deprecationWarning);
   setWarnings(r.res, [...warnings, ...result.warnings]);
   writeObject(r.res, 201, transform(r, n, result.object, false), n);
@@ -266,12 +267,15 @@ async function handleUpdate(r: ResourceRequest): Promise<void> {
   const sub = subresourceOf(r);
   const opts = writeOptions(r.query, 'UpdateOptions');
   const n = negotiateFor(r, { yaml: true, partialMetadata: true });
-  const { value: body, duplicates } = await readObject(r, sub === 'scale' ? 'Scale' : r.served.kind);
+  const { value: body, duplicates, strictErrors } = await readObject(r, sub === 'scale' ? 'Scale' : r.served.kind);
   const warnings: string[] = [];
   const uopts: UpdateOptions = { ...opts };
-  if (sub === 'scale') checkDuplicates(r, duplicates, opts, warnings);
+  if (sub === 'scale') checkDuplicates(r, duplicates, opts, warnings, true, strictErrors);
   // Duplicate fields are reported with the unknown fields the strategy drops (one strict decoding error).
-  else uopts.duplicateFields = duplicates;
+  else {
+    uopts.duplicateFields = duplicates;
+    uopts.strictErrors = strictErrors;
+  }
   if (sub) uopts.subresource = sub;
   let tryUpdate: (cur: Obj | undefined) => Obj;
   if (sub === 'scale') {
