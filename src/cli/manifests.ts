@@ -8,7 +8,6 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { isMap, isPair, isScalar, isSeq, type Node } from 'yaml';
 import { duplicateKeysMessage, isEmptyYAMLDocument, readYAML, splitYAMLDocuments, YAMLDecodeError, type YAMLDocument } from '../apimachinery/yaml/index.ts';
 import { decodeJSON, JSONSyntaxError } from '../server/http/body.ts';
 
@@ -99,24 +98,6 @@ export function pathSegments(fieldPath: string): (string | number)[] {
   return segs;
 }
 
-/** The node at a rendered field path, or its deepest existing ancestor (keys compared as text). */
-function locateNode(doc: YAMLDocument, fieldPath: string): Node | null {
-  let node = doc.root === null ? null : doc.resolve(doc.root);
-  if (node === null) return null;
-  for (const seg of pathSegments(fieldPath)) {
-    let next: Node | undefined;
-    if (isMap(node)) {
-      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
-      next = (pair?.value as Node | undefined) ?? (pair?.key as Node | undefined);
-    } else if (isSeq(node) && typeof seg === 'number') {
-      next = node.items[seg] as Node | undefined;
-    }
-    if (!next) break;
-    node = doc.resolve(next);
-  }
-  return node;
-}
-
 /** Line and column in the file of an offset in a document that starts at `startLine` (0-based lines before it). */
 function shifted(p: { line: number; column: number }, startLine: number): { line: number; column: number } {
   return { line: p.line + startLine, column: p.column };
@@ -158,10 +139,7 @@ export function readManifests(file: string): { manifests: Manifest[]; problems: 
       } catch {
         doc = undefined; // positions are a nicety; JSON that YAML cannot compose is still JSON
       }
-      const locate = (fieldPath: string) => {
-        const n = doc ? locateNode(doc, fieldPath) : null;
-        return n && doc ? doc.position(n.range?.[0] ?? 0) : { line: 1, column: 1 };
-      };
+      const locate = (fieldPath: string) => (doc ? doc.position(doc.offsetOf(pathSegments(fieldPath))) : { line: 1, column: 1 });
       manifests.push({ file, index: 0, object: d.value, empty: false, duplicateFields: d.duplicates, strictErrors: [], duplicateKeys: [], locate });
     } catch (e) {
       if (!(e instanceof JSONSyntaxError)) throw e;
@@ -186,10 +164,7 @@ export function readManifests(file: string): { manifests: Manifest[]; problems: 
       problems.push({ file, index, ...at, message: `error converting YAML to JSON: ${e.message}` });
       return;
     }
-    const locate = (fieldPath: string) => {
-      const n = locateNode(doc, fieldPath);
-      return shifted(doc.position(n?.range?.[0] ?? 0), startLine);
-    };
+    const locate = (fieldPath: string) => shifted(doc.position(doc.offsetOf(pathSegments(fieldPath))), startLine);
     manifests.push({
       file,
       index,

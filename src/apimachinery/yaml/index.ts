@@ -5,7 +5,7 @@
  * to JSON data as sigs.k8s.io/yaml does. Errors carry Go's messages. `yamlToJSON` reads a request
  * body; `readYAMLStream` reads a manifest file document by document, as kubectl's reader splits it.
  */
-import { LineCounter, Parser, type CST, type Node } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, LineCounter, Parser, type CST, type Node } from 'yaml';
 import { kubeLexer } from './lexer.ts';
 import { composeDocument } from './compose.ts';
 import { findDepthExceeded, maxDepth } from './depth.ts';
@@ -14,18 +14,37 @@ import { toJSONData } from './tojson.ts';
 
 export { YAMLDecodeError, type DuplicateKey } from './decode.ts';
 export { splitYAMLDocuments, isEmptyYAMLDocument, type YAMLChunk } from './split.ts';
+import { isEmptyYAMLDocument, splitYAMLDocuments } from './split.ts';
 
 export interface YAMLDocument {
   /** The document as JSON data (null for an empty document). */
   value: unknown;
   /** The duplicate keys a strict decode reports; the value keeps the last of each. */
   duplicates: DuplicateKey[];
-  /** The composed node tree (for positions), null for an empty document. */
-  root: Node | null;
-  /** The node a node stands for (deep documents are composed in slices). */
-  resolve(n: Node): Node;
   /** 1-based line and column of an offset in the text. */
   position(offset: number): { line: number; column: number };
+  /**
+   * The offset of the node at a path of keys and indices, or of its deepest existing ancestor
+   * (keys compared as text; a key with no value gives the key's own position).
+   */
+  offsetOf(path: readonly (string | number)[]): number;
+}
+
+function offsetOf(root: Node | null, resolve: (n: Node) => Node, path: readonly (string | number)[]): number {
+  let node = root === null ? null : resolve(root);
+  if (node === null) return 0;
+  for (const seg of path) {
+    let next: Node | undefined;
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
+      next = (pair?.value as Node | undefined) ?? (pair?.key as Node | undefined);
+    } else if (isSeq(node) && typeof seg === 'number') {
+      next = node.items[seg] as Node | undefined;
+    }
+    if (!next) break;
+    node = resolve(next);
+  }
+  return node.range?.[0] ?? 0;
 }
 
 /** strict decoding's message for duplicate keys: `yaml: unmarshal errors:\n  line 2: key "a" already set in map`. */
@@ -73,7 +92,7 @@ export function readYAML(text: string): YAMLDocument {
     const p = lines.linePos(offset);
     return { line: p.line, column: p.col };
   };
-  if (doc === undefined) return { value: null, duplicates: [], root: null, resolve: (n) => n, position };
+  if (doc === undefined) return { value: null, duplicates: [], position, offsetOf: () => 0 };
   const deep = findDepthExceeded(doc);
   if (deep) {
     throw new YAMLDecodeError(`yaml: ${atLine(position(deep.offset).line - 1)}exceeded max depth of ${maxDepth}`, deep.offset);
@@ -85,11 +104,28 @@ export function readYAML(text: string): YAMLDocument {
     throw new YAMLDecodeError(`yaml: ${atLine(position(first.offset).line - 1)}${reason}`, first.offset);
   }
   const decoded = decodeDocument(composed.root, (offset) => position(offset).line, composed.resolvePlaceholder);
-  return { value: toJSONData(decoded.value), duplicates: decoded.duplicates, root: composed.root, resolve: composed.resolvePlaceholder, position };
+  const { root, resolvePlaceholder: resolve } = composed;
+  return { value: toJSONData(decoded.value), duplicates: decoded.duplicates, position, offsetOf: (path) => offsetOf(root, resolve, path) };
 }
 
 /** sigs.k8s.io/yaml.YAMLToJSON of a request body: its JSON data and the duplicate keys strict decoding reports. */
 export function yamlToJSON(text: string): { value: unknown; duplicates: DuplicateKey[] } {
   const d = readYAML(text);
   return { value: d.value, duplicates: d.duplicates };
+}
+
+/**
+ * Every document of a YAML stream as kubectl reads a manifest file (cut at `---` lines, each read
+ * as above), documents of only comments skipped. Throws YAMLDecodeError for the first document
+ * that cannot be read (or an invalid separator line).
+ */
+export function readYAMLDocuments(text: string): unknown[] {
+  const { chunks, error } = splitYAMLDocuments(text);
+  const out: unknown[] = [];
+  for (const c of chunks) {
+    if (isEmptyYAMLDocument(c.text)) continue;
+    out.push(readYAML(c.text).value);
+  }
+  if (error) throw new YAMLDecodeError(error.message, error.offset);
+  return out;
 }
