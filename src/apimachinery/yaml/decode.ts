@@ -9,7 +9,7 @@
  * can nest values far deeper than the text does.
  */
 import { Alias, isAlias, isMap, isScalar, isSeq, Scalar, YAMLMap, YAMLSeq, type Node } from 'yaml';
-import { binaryTag, GoUint64, floatTag, mergeTag, resolveScalar, ResolveError, timestampTag } from './resolve.ts';
+import { binaryTag, floatTag, mergeTag, resolveScalar, ResolveError, timestampTag } from './resolve.ts';
 import { GoFloat64, GoMap, goBytesToString, goSharpV, keyIdentity } from './gofmt.ts';
 
 /** A document the reader cannot convert; the message is Go's error text, `offset` where in the text (when known). */
@@ -89,7 +89,7 @@ function scalarValue(n: Scalar): unknown {
   // A timestamp decoded into interface{} stays the text it was, for backward compatibility.
   if (r.tag === timestampTag) return text;
   if (r.tag === floatTag && typeof r.value === 'number') return new GoFloat64(r.value);
-  return r.value instanceof GoUint64 ? r.value : r.value;
+  return r.value;
 }
 
 /**

@@ -16,8 +16,10 @@ export class GoMap {
   readonly entries = new Map<string, { key: unknown; value: unknown }>();
 }
 
-/** The identity of a map key as a Go map compares keys (type and value; NaN never equal). */
+// Keys that equal nothing, not even themselves (NaN), each get an identity of their own.
 let nanKeys = 0;
+
+/** The identity of a map key as a Go map compares keys (type and value; NaN never equal). */
 export function keyIdentity(k: unknown): string {
   if (k === null) return 'n';
   if (typeof k === 'string') return `s${k}`;
