@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { readYAMLDocuments } from '../../src/apimachinery/yaml/index.ts';
 import type { JSONSchemaProps } from '../../src/schema/types.ts';
 
 /** A decoded Kubernetes object (one YAML document). */
@@ -14,9 +14,13 @@ export type Doc = Record<string, unknown>;
 export function loadDocs(path: string): Doc[] {
   const out: Doc[] = [];
   for (const file of yamlFiles(path)) {
-    for (const d of parseAllDocuments(readFileSync(file, 'utf8'))) {
-      if (d.errors.length > 0) throw new Error(`${file}: ${d.errors[0]!.message}`);
-      const o: unknown = d.toJS();
+    let docs: unknown[];
+    try {
+      docs = readYAMLDocuments(readFileSync(file, 'utf8'));
+    } catch (e) {
+      throw new Error(`${file}: ${(e as Error).message}`);
+    }
+    for (const o of docs) {
       if (o !== null && typeof o === 'object' && !Array.isArray(o)) out.push(o as Doc);
     }
   }

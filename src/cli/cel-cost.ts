@@ -9,8 +9,8 @@
  * errors.
  */
 import { readFileSync } from 'node:fs';
-import { parseAllDocuments } from 'yaml';
 import { errorString } from '../apimachinery/field/errors.ts';
+import { readYAMLDocuments } from '../apimachinery/yaml/index.ts';
 import { Path } from '../apimachinery/field/path.ts';
 import { STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT, validateRulesAtCRDWrite, type RuleCost } from '../schema/cel/crd-rules.ts';
 import type { JSONSchemaProps } from '../schema/types.ts';
@@ -50,9 +50,8 @@ export function celCostReport(text: string): { rules: RuleReport[]; errors: stri
   const rules: RuleReport[] = [];
   const errors: string[] = [];
   const totals: { crd: string; version: string; total: bigint }[] = [];
-  for (const doc of parseAllDocuments(text)) {
-    if (doc.errors.length > 0) throw new Error(doc.errors[0]!.message);
-    const crd = doc.toJS() as CRD | null;
+  for (const doc of readYAMLDocuments(text)) {
+    const crd = doc as CRD | null;
     if (!crd || crd.kind !== 'CustomResourceDefinition') continue;
     const name = crd.metadata?.name ?? '';
     const schemas: { version: string; path: Path; schema: JSONSchemaProps }[] = [];

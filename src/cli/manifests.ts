@@ -1,12 +1,15 @@
 /**
  * Loading manifests for the offline commands: files and directories (recursively: .yaml, .yml,
- * .json), multi-document YAML, and the source position of any field of a document, so that errors
- * can be reported as `file:line:column`. YAML is read as Kubernetes reads it (sigs.k8s.io/yaml sits
- * on YAML 1.1: `yes`/`no`/`on`/`off` are booleans), and duplicate keys are errors.
+ * .json), multi-document YAML cut as kubectl cuts it, each document read by the project's YAML
+ * reader (apimachinery/yaml: as kubectl and kube-apiserver read YAML), and the source position of
+ * any field, so that errors can be reported as `file:line:column`. A file starting with `{` is
+ * JSON, as kubectl's reader decides, and is sent as is. What cannot be read is reported per
+ * document (or per file, when the file cannot be cut) and the other documents are still loaded.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { LineCounter, parseAllDocuments, isMap, isSeq, isScalar, isPair, type Node } from 'yaml';
+import { duplicateKeysMessage, isEmptyYAMLDocument, readYAML, splitYAMLDocuments, YAMLDecodeError, type YAMLDocument } from '../apimachinery/yaml/index.ts';
+import { decodeJSON, JSONSyntaxError } from '../server/http/body.ts';
 
 export interface Manifest {
   file: string;
@@ -14,9 +17,25 @@ export interface Manifest {
   index: number;
   /** The document as JSON data. */
   object: unknown;
+  /** Only blank lines and comments: kubectl skips it, kubectl-validate judges it a Success. */
+  empty: boolean;
+  /** Paths of a JSON document's duplicate fields (strict decoding's `duplicate field "x"`). */
+  duplicateFields: string[];
+  /** A YAML document's duplicate keys: strict decoding's error, and where each key's value is. */
+  strictErrors: string[];
+  duplicateKeys: { message: string; line: number; column: number }[];
   /** Line and column (1-based) of the node at a rendered field path (`spec.ports[0].name`),
    * or of its deepest existing ancestor when the field is absent. */
   locate(fieldPath: string): { line: number; column: number };
+}
+
+/** Input that cannot be read: a file (`index` undefined) or one document of it, and where. */
+export interface InputProblem {
+  file: string;
+  index?: number;
+  line: number;
+  column: number;
+  message: string;
 }
 
 /** A problem that makes input unusable (unreadable file, malformed YAML). */
@@ -79,46 +98,92 @@ export function pathSegments(fieldPath: string): (string | number)[] {
   return segs;
 }
 
-/** Parse one file into its documents. Empty documents (only comments) are skipped. */
-export function loadManifests(file: string): Manifest[] {
+/** Line and column in the file of an offset in a document that starts at `startLine` (0-based lines before it). */
+function shifted(p: { line: number; column: number }, startLine: number): { line: number; column: number } {
+  return { line: p.line + startLine, column: p.column };
+}
+
+function lineOfOffset(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let last = -1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    last = i;
+  }
+  return { line, column: offset - last };
+}
+
+
+/**
+ * One file's documents and what in it cannot be read. Empty documents are kept (`empty`); a
+ * document the reader refuses is a problem with the reader's message (`error converting YAML to
+ * JSON: yaml: line 3: ...`, its line counted in the document, as kubectl counts it) and its
+ * position in the file.
+ */
+export function readManifests(file: string): { manifests: Manifest[]; problems: InputProblem[] } {
+  const manifests: Manifest[] = [];
+  const problems: InputProblem[] = [];
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new InputError(`cannot read ${file}: ${(e as Error).message}`);
+    problems.push({ file, line: 1, column: 1, message: `cannot read ${file}: ${(e as Error).message}` });
+    return { manifests, problems };
   }
-  const lc = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: lc, version: '1.1', uniqueKeys: true, prettyErrors: false });
-  if (!Array.isArray(docs)) {
-    throw new InputError(`${file}: not a YAML stream`);
-  }
-  const out: Manifest[] = [];
-  docs.forEach((doc, index) => {
-    if (doc.errors.length > 0) {
-      const err = doc.errors[0]!;
-      const pos = lc.linePos(err.pos[0]);
-      throw new InputError(`${file}:${pos.line}:${pos.col}: malformed YAML: ${err.message.split('\n')[0]}`);
-    }
-    if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) return;
-    const object = doc.toJS({ maxAliasCount: 100 });
-    const root = doc.contents as Node;
-    const locate = (fieldPath: string) => {
-      let node: Node = root;
-      for (const seg of pathSegments(fieldPath)) {
-        let next: Node | undefined;
-        if (isMap(node)) {
-          const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
-          next = (pair?.value as Node | undefined) ?? (pair?.key as Node | undefined);
-        } else if (isSeq(node) && typeof seg === 'number') {
-          next = node.items[seg] as Node | undefined;
-        }
-        if (!next) break;
-        node = next;
+  if (/^\s*\{/.test(text)) {
+    try {
+      const d = decodeJSON(text);
+      let doc: YAMLDocument | undefined;
+      try {
+        doc = readYAML(text);
+      } catch {
+        doc = undefined; // positions are a nicety; JSON that YAML cannot compose is still JSON
       }
-      const pos = lc.linePos(node.range?.[0] ?? 0);
-      return { line: pos.line, column: pos.col };
-    };
-    out.push({ file, index, object, locate });
+      const locate = (fieldPath: string) => (doc ? doc.position(doc.offsetOf(pathSegments(fieldPath))) : { line: 1, column: 1 });
+      manifests.push({ file, index: 0, object: d.value, empty: false, duplicateFields: d.duplicates, strictErrors: [], duplicateKeys: [], locate });
+    } catch (e) {
+      if (!(e instanceof JSONSyntaxError)) throw e;
+      problems.push({ file, index: 0, line: 1, column: 1, message: e.message });
+    }
+    return { manifests, problems };
+  }
+  const { chunks, error } = splitYAMLDocuments(text);
+  chunks.forEach((chunk, index) => {
+    const startLine = lineOfOffset(text, chunk.offset).line - 1;
+    if (isEmptyYAMLDocument(chunk.text)) {
+      const at = { line: startLine + 1, column: 1 };
+      manifests.push({ file, index, object: null, empty: true, duplicateFields: [], strictErrors: [], duplicateKeys: [], locate: () => at });
+      return;
+    }
+    let doc: YAMLDocument;
+    try {
+      doc = readYAML(chunk.text);
+    } catch (e) {
+      if (!(e instanceof YAMLDecodeError)) throw e;
+      const at = e.offset === undefined ? { line: startLine + 1, column: 1 } : shifted(lineOfOffset(chunk.text, e.offset), startLine);
+      problems.push({ file, index, ...at, message: `error converting YAML to JSON: ${e.message}` });
+      return;
+    }
+    const locate = (fieldPath: string) => shifted(doc.position(doc.offsetOf(pathSegments(fieldPath))), startLine);
+    manifests.push({
+      file,
+      index,
+      object: doc.value,
+      empty: false,
+      duplicateFields: [],
+      strictErrors: doc.duplicates.length > 0 ? [duplicateKeysMessage(doc.duplicates)] : [],
+      duplicateKeys: doc.duplicates.map((d) => ({ message: d.message.replace(/^line \d+: /, ''), ...shifted(doc.position(d.offset), startLine) })),
+      locate,
+    });
   });
-  return out;
+  if (error) problems.push({ file, ...lineOfOffset(text, error.offset), message: error.message });
+  return { manifests, problems };
+}
+
+/** One file's documents, or InputError for the first thing in it that cannot be read. */
+export function loadManifests(file: string): Manifest[] {
+  const { manifests, problems } = readManifests(file);
+  const p = problems[0];
+  if (p) throw new InputError(p.message.startsWith('cannot read ') ? p.message : `${p.file}:${p.line}:${p.column}: ${p.message}`);
+  return manifests.filter((m) => !m.empty);
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parse as parseYaml } from 'yaml';
+import { readYAML } from '../apimachinery/yaml/index.ts';
 import { isLoopback, kubeconfigYAML, parseListen, parseServeArgs } from './serve.ts';
 
 test('serve flags: defaults, both flag forms, loopback only', () => {
@@ -19,7 +19,7 @@ test('serve flags: defaults, both flag forms, loopback only', () => {
 });
 
 test('the kubeconfig points at the server and lets client-node use plain http', () => {
-  const kc = parseYaml(kubeconfigYAML('http://127.0.0.1:1234'));
+  const kc = readYAML(kubeconfigYAML('http://127.0.0.1:1234')).value as any;
   assert.equal(kc['current-context'], 'crd-apiserver');
   assert.deepEqual(kc.clusters[0].cluster, { server: 'http://127.0.0.1:1234', 'insecure-skip-tls-verify': true });
   assert.equal(kc.contexts[0].context.namespace, 'default');

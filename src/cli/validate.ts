@@ -6,7 +6,8 @@
  * each document is judged as kube-apiserver would judge `kubectl create --validate=strict` of it.
  * Namespaces and CRDs in the inputs are judged as the server judges them too. Text output names the
  * failing document and each field as `file:line:column`; `--output json` prints, per document, the
- * Status kube-apiserver would answer. Exit codes: 0 all valid, 1 some invalid, 2 unusable input.
+ * Status kube-apiserver would answer. A file or document that cannot be read is reported on its own
+ * and the others are still judged. Exit codes: 0 all valid, 1 some invalid, 2 some input unusable.
  */
 import { isStatusError, type Status } from '../apimachinery/status.ts';
 import { isObject } from '../registry/crd/internal.ts';
@@ -17,7 +18,7 @@ import { NamespaceStore } from '../registry/namespace/rest.ts';
 import type { Obj, RESTStore } from '../registry/rest.ts';
 import type { Store } from '../storage/store.ts';
 import { openSqliteStore } from '../storage/sqlite/index.ts';
-import { collectFiles, InputError, loadManifests, type Manifest } from './manifests.ts';
+import { collectFiles, InputError, loadManifests, readManifests, type InputProblem, type Manifest } from './manifests.ts';
 
 const usage = `usage: crd-apiserver validate --crds PATH [--crds PATH ...] [--old FILE_OR_DIR] [--output text|json] FILE_OR_DIR...
 
@@ -25,7 +26,9 @@ Validates YAML or JSON manifests (multi-document files, directories recursively)
 CustomResourceDefinitions found under --crds, offline, as kube-apiserver would on create; with
 --old, a document whose object (same kind, namespace and name) is found there is judged as an
 update of it, so transition rules (oldSelf) run.
-Exit status: 0 all valid, 1 some invalid, 2 unusable input.
+A file or document that cannot be read (malformed YAML, an unreadable file) is reported and
+the rest still judged.
+Exit status: 0 all valid, 1 some invalid, 2 some input unusable (or an invalid CRD under --crds).
 `;
 
 interface Args {
@@ -116,7 +119,8 @@ async function loadCatalog(store: Store, paths: string[], err: (s: string) => vo
 /** The outcome for one document: the Status kube-apiserver would answer, and located field errors. */
 interface Outcome {
   status: Status | { status: 'Success' };
-  errors: { field: string; message: string }[];
+  /** Field errors; `at` where the position is not the field's (a duplicate key's second value). */
+  errors: { field: string; message: string; at?: { line: number; column: number } }[];
   summary?: string;
 }
 
@@ -155,6 +159,8 @@ function loadOld(paths: string[], catalog: Catalog): OldObjects {
 }
 
 async function judge(m: Manifest, catalog: Catalog, old: OldObjects): Promise<Outcome> {
+  // kubectl skips a document of only comments; kubectl-validate judges it a Success.
+  if (m.empty) return { status: { status: 'Success' }, errors: [] };
   const o = m.object;
   if (!isObject(o) || typeof o.kind !== 'string' || o.kind === '') {
     return failure(400, 'BadRequest', `Object 'Kind' is missing in '${JSON.stringify(o)}'`);
@@ -169,9 +175,11 @@ async function judge(m: Manifest, catalog: Catalog, old: OldObjects): Promise<Ou
   const ns = placeNamespace(obj, target.namespaced);
   const name = isObject(obj.metadata) && typeof obj.metadata.name === 'string' ? obj.metadata.name : '';
   const prior = name ? old.get(identity(apiVersion, kind, ns, name)) : undefined;
+  // The body's own strict decoding errors, reported with the unknown fields as the server does.
+  const decoding = { decodeErrors: [...m.duplicateFields.map((f) => `duplicate field ${JSON.stringify(f)}`), ...m.strictErrors] };
   try {
     if (prior === undefined) {
-      await target.store.create(ns, obj, { dryRun: true, fieldValidation: 'Strict' });
+      await target.store.create(ns, obj, { dryRun: true, fieldValidation: 'Strict', ...decoding });
     } else {
       // An update of the old object: transition rules (oldSelf) run, unchanged values ratchet.
       if (!prior.stored) {
@@ -193,21 +201,20 @@ async function judge(m: Manifest, catalog: Catalog, old: OldObjects): Promise<Ou
           meta.resourceVersion = cur.resourceVersion;
           return next;
         },
-        { dryRun: true, fieldValidation: 'Strict' },
+        { dryRun: true, fieldValidation: 'Strict', ...decoding },
       );
     }
     return { status: { status: 'Success' }, errors: [] };
   } catch (e) {
     if (!isStatusError(e)) throw e;
     const st = e.status;
-    if (st.code === 400 && st.message?.startsWith('strict decoding error:')) {
-      // As the server's decoder words it for the request body.
-      st.message = `${kind} in version ${JSON.stringify(target.version)} cannot be handled as a ${kind}: ${st.message}`;
-    }
     const causes = st.details?.causes ?? [];
     let errors = causes.map((c) => ({ field: c.field ?? '', message: c.message ?? '' }));
     if (errors.length === 0) {
-      errors = [...(st.message ?? '').matchAll(/unknown field "([^"]*)"/g)].map((x) => ({ field: x[1]!, message: `unknown field "${x[1]!}"` }));
+      errors = [...(st.message ?? '').matchAll(/(unknown|duplicate) field "([^"]*)"/g)].map((x) => ({ field: x[2]!, message: x[0] }));
+      if (st.message?.includes('yaml: unmarshal errors:')) {
+        errors.unshift(...m.duplicateKeys.map((d) => ({ field: '', message: d.message, at: { line: d.line, column: d.column } })));
+      }
     }
     return { status: st, errors, summary: st.message };
   }
@@ -250,11 +257,48 @@ export async function runValidate(argv: string[]): Promise<number> {
 async function validateWith(store: Store, args: Args, out: (s: string) => void, err: (s: string) => void): Promise<number> {
   const catalog = await loadCatalog(store, args.crds, err);
   const old = loadOld(args.old, catalog);
-  const manifests = collectFiles(args.inputs).flatMap((f) => loadManifests(f));
+  const manifests: Manifest[] = [];
+  const problems: InputProblem[] = [];
+  for (const input of args.inputs) {
+    let files: string[];
+    try {
+      files = collectFiles([input]);
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      problems.push({ file: input, line: 1, column: 1, message: e.message });
+      continue;
+    }
+    for (const f of files) {
+      const r = readManifests(f);
+      manifests.push(...r.manifests);
+      problems.push(...r.problems);
+    }
+  }
+  for (const p of problems) {
+    err(`crd-apiserver validate: ${p.message.startsWith('cannot read ') ? p.message : `${p.file}:${p.line}:${p.column}: ${p.message}`}\n`);
+  }
   const progress = process.stderr.isTTY && manifests.length >= 1000;
   let invalidCount = 0;
-  const results: { file: string; document: number; status: unknown }[] = [];
+  const results: { file: string; document?: number; status: unknown }[] = [];
+  // In JSON output a document that cannot be read gets what the server answers for a body it
+  // cannot decode, in its place among the file's documents.
+  const problemsOf = new Map<string, InputProblem[]>();
+  for (const p of problems) problemsOf.set(p.file, [...(problemsOf.get(p.file) ?? []), p]);
+  const flushProblems = (file: string, before: number) => {
+    const ps = problemsOf.get(file);
+    while (ps && ps.length > 0 && (ps[0]!.index ?? Infinity) < before) {
+      const p = ps.shift()!;
+      const status = failure(400, 'BadRequest', p.message).status;
+      results.push(p.index === undefined ? { file: p.file, status } : { file: p.file, document: p.index + 1, status });
+    }
+  };
+  let lastFile: string | undefined;
   for (const [i, m] of manifests.entries()) {
+    if (args.output === 'json') {
+      if (lastFile !== undefined && lastFile !== m.file) flushProblems(lastFile, Infinity);
+      flushProblems(m.file, m.index);
+      lastFile = m.file;
+    }
     if (progress && i % 500 === 0) err(`\rvalidating ${i}/${manifests.length}`);
     const r = await judge(m, catalog, old);
     if (r.status.status !== 'Success') invalidCount++;
@@ -269,16 +313,19 @@ async function validateWith(store: Store, args: Args, out: (s: string) => void, 
     const docPos = m.locate('');
     out(`${m.file}:${docPos.line}:${docPos.column}: ${label}: ${r.summary ?? 'invalid'}\n`);
     for (const e of r.errors) {
-      const pos = m.locate(e.field);
-      out(`  ${m.file}:${pos.line}:${pos.column}: ${e.field === '' ? '<nil>' : e.field}: ${e.message}\n`);
+      const pos = e.at ?? m.locate(e.field);
+      out(`  ${m.file}:${pos.line}:${pos.column}: ${e.at ? '' : `${e.field === '' ? '<nil>' : e.field}: `}${e.message}\n`);
     }
   }
   if (progress) err(`\rvalidated ${manifests.length}/${manifests.length}\n`);
   if (args.output === 'json') {
+    for (const file of problemsOf.keys()) flushProblems(file, Infinity);
     for (const r of results) out(JSON.stringify(r) + '\n');
   } else {
     const valid = manifests.length - invalidCount;
-    out(`${manifests.length} documents: ${valid} valid, ${invalidCount} invalid\n`);
+    const unreadable = problems.length > 0 ? `, ${problems.length} unreadable` : '';
+    out(`${manifests.length} documents: ${valid} valid, ${invalidCount} invalid${unreadable}\n`);
   }
+  if (problems.length > 0) return 2;
   return invalidCount > 0 ? 1 : 0;
 }

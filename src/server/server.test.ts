@@ -107,7 +107,8 @@ test('create, get, list as Table, conflicts and errors', async () => {
     bad.json.message,
     'the object provided is unrecognized (must be of type CronTab): couldn\'t get version/kind; json parse error: unexpected end of JSON input ({"kind":)',
   );
-  const yaml = await call(f.base, 'POST', ctPath, 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: y\nspec:\n  replicas: 1\n', { 'Content-Type': 'application/yaml' });
+  // (A plain `y` would be the boolean true, as go-yaml reads YAML 1.1.)
+  const yaml = await call(f.base, 'POST', ctPath, 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: from-yaml\nspec:\n  replicas: 1\n', { 'Content-Type': 'application/yaml' });
   assert.equal(yaml.status, 201, yaml.text);
   const missingNs = await call(f.base, 'POST', '/apis/stable.example.com/v1/namespaces/nope/crontabs', { ...obj, metadata: { name: 'z' } });
   assert.equal(missingNs.status, 404);

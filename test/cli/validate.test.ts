@@ -106,7 +106,7 @@ test('unusable input exits 2 with a clear message', () => {
   writeFileSync(bad, 'a: [1, 2\n');
   let r = validate('--crds', crdFile, bad);
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /broken\.yaml:\d+:\d+: malformed YAML/);
+  assert.match(r.stderr, /broken\.yaml:2:1: error converting YAML to JSON: yaml: line 2: /);
   r = validate('--crds', crdFile, join(dir, 'missing.yaml'));
   assert.equal(r.code, 2);
   assert.match(r.stderr, /cannot read .*missing\.yaml: no such file or directory/);
@@ -183,11 +183,77 @@ spec:
   assert.equal(r.code, 1, r.stdout + r.stderr);
   const st = JSON.parse(r.stdout.trim()).status;
   assert.equal(st.code, 422);
-  assert.equal(st.message, 'Widget.example.com "w" is invalid: [spec.size: Invalid value: 3: size may not shrink, spec.mode: Forbidden: mode is immutable]');
+  // Fields in the order of the JSON kubectl sends (sigs.k8s.io/yaml sorts keys).
+  assert.equal(st.message, 'Widget.example.com "w" is invalid: [spec.mode: Forbidden: mode is immutable, spec.size: Invalid value: 3: size may not shrink]');
   assert.deepEqual(
     st.details.causes.map((c: { reason: string; field: string }) => `${c.reason} ${c.field}`),
-    ['FieldValueInvalid spec.size', 'FieldValueForbidden spec.mode'],
+    ['FieldValueForbidden spec.mode', 'FieldValueInvalid spec.size'],
   );
   // An unchanged object passes its own transition rules.
   assert.equal(validate('--crds', crd, '--old', oldF, oldF).code, 0);
+});
+
+test('scalars are read as kubectl reads them: `.`, `12:30` and `1:20:30` are strings, `0o17` an integer', () => {
+  const f = join(dir, 'scalars.yaml');
+  writeFileSync(f, 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: s}\nspec:\n  cronSpec: 12:30\n  replicas: 0o7\n---\n' +
+    'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: t}\nspec: {cronSpec: 1:20:30}\n---\n' +
+    'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: u}\nspec: {cronSpec: .}\n');
+  const r = validate('--crds', crdFile, f);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /3 documents: 3 valid, 0 invalid/);
+});
+
+test('a multi-line quoted scalar closing at its parent\'s indentation is read, as kubectl reads it', () => {
+  const f = join(dir, 'quoted.yaml');
+  writeFileSync(f, 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: q\nspec:\n  cronSpec: "*/5 * * *\n  *"\n');
+  const r = validate('--crds', crdFile, f);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+});
+
+test('a duplicate key fails its own document with the Strict error the server gives; the others are judged', () => {
+  const f = join(dir, 'dupkey.yaml');
+  writeFileSync(f, 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: a}\nspec: {replicas: 1}\n---\n' +
+    'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: b\nspec:\n  replicas: 2\n  replicas: 3\n');
+  const r = validate('--crds', crdFile, '-o', 'json', f);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(lines.map((l) => l.document), [1, 2]);
+  assert.deepEqual(lines[0].status, { status: 'Success' });
+  assert.equal(lines[1].status.code, 400);
+  assert.equal(
+    lines[1].status.message,
+    'CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: yaml: unmarshal errors:\n  line 7: key "replicas" already set in map',
+  );
+  const text = validate('--crds', crdFile, f);
+  assert.ok(text.stdout.includes(`  ${f}:12:13: key "replicas" already set in map`), text.stdout);
+});
+
+test('an unreadable file or document gets its own error, the rest are judged, and the exit status is 2', () => {
+  const broken = join(dir, 'broken2.yaml');
+  writeFileSync(broken, 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: fine}\nspec: {replicas: 20}\n---\na: [1, 2\n---\n' +
+    'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: deep}\nspec: {x: ' + '['.repeat(10001) + ']'.repeat(10001) + '}\n');
+  const good = join(dir, 'good.yaml');
+  const r = validate('--crds', crdFile, broken, join(dir, 'nope.yaml'), good);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stdout, /2 documents: 1 valid, 1 invalid, 3 unreadable/);
+  assert.ok(r.stdout.includes(`  ${broken}:4:18: spec.replicas: Invalid value: 20`), r.stdout);
+  assert.match(r.stderr, /broken2\.yaml:7:1: error converting YAML to JSON: yaml: line 2: /);
+  assert.match(r.stderr, /broken2\.yaml:11:10010: error converting YAML to JSON: yaml: line 4: exceeded max depth of 10000/);
+  assert.match(r.stderr, /cannot read .*nope\.yaml: no such file or directory/);
+  const j = validate('--crds', crdFile, '-o', 'json', broken);
+  const docs = j.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(docs.map((d) => [d.document, d.status.code ?? d.status.status]), [[1, 422], [2, 400], [3, 400]]);
+  assert.equal(docs[2].status.message, 'error converting YAML to JSON: yaml: line 4: exceeded max depth of 10000');
+});
+
+test('a document holding only comments is a Success, as in kubectl-validate', () => {
+  const f = join(dir, 'comments.yaml');
+  writeFileSync(f, '# nothing here yet\n---\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c}\n');
+  const r = validate('--crds', crdFile, '-o', 'json', f);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(lines, [
+    { file: f, document: 1, status: { status: 'Success' } },
+    { file: f, document: 2, status: { status: 'Success' } },
+  ]);
 });

@@ -14,7 +14,7 @@ import {
   setHeaderOptions,
   type KubernetesObject,
 } from '@kubernetes/client-node';
-import { parse as parseYaml } from 'yaml';
+import { readYAML } from '../../src/apimachinery/yaml/index.ts';
 import { crontabCRDYAML, startServer, type ServerProcess } from './harness.ts';
 
 let s: ServerProcess;
@@ -27,7 +27,7 @@ before(async () => {
   kc = new KubeConfig();
   kc.loadFromFile(s.kubeconfig);
   const ext = kc.makeApiClient(ApiextensionsV1Api);
-  await ext.createCustomResourceDefinition({ body: parseYaml(crontabCRDYAML) });
+  await ext.createCustomResourceDefinition({ body: readYAML(crontabCRDYAML).value as any });
   for (let i = 0; i < 400; i++) {
     const crd = await ext.readCustomResourceDefinition({ name: 'crontabs.stable.example.com' });
     if (crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) break;

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { readYAML } from '../../src/apimachinery/yaml/index.ts';
 import { startServer, type ServerProcess } from './harness.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -29,7 +29,7 @@ after(async () => {
 test('prints how to use the kubeconfig it writes, and answers health and version', async () => {
   assert.match(s.output(), /^crd-apiserver listening on http:\/\/127\.0\.0\.1:\d+ \(data in .*\)\n/);
   assert.match(s.output(), new RegExp(`\\n  export KUBECONFIG=${s.kubeconfig}\\n`));
-  const kc = parseYaml(readFileSync(s.kubeconfig, 'utf8'));
+  const kc = readYAML(readFileSync(s.kubeconfig, 'utf8')).value as any;
   assert.equal(kc.clusters[0].cluster.server, s.url);
   assert.equal(kc.clusters[0].cluster['insecure-skip-tls-verify'], true);
   assert.equal(await (await fetch(`${s.url}/healthz`)).text(), 'ok');

@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseAllDocuments } from 'yaml';
 import { errorString } from '../../apimachinery/field/errors.ts';
+import { readYAMLDocuments } from '../../apimachinery/yaml/index.ts';
 import { compileSchema, type CompiledSchema } from '../compile.ts';
 import type { JSONSchemaProps } from '../types.ts';
 import { compileCELValidator, type CELValidator } from './validation.ts';
@@ -56,7 +56,7 @@ interface Obj {
   metadata?: { name?: string };
 }
 
-const docs = (f: string): Obj[] => parseAllDocuments(readFileSync(f, 'utf8')).map((d) => d.toJS() as Obj).filter(Boolean);
+const docs = (f: string): Obj[] => (readYAMLDocuments(readFileSync(f, 'utf8')) as Obj[]).filter(Boolean);
 const files = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? files(join(d, f)) : [join(d, f)])).sort();
 
 interface Kind {

@@ -5,8 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseAllDocuments } from 'yaml';
 import { errorString } from '../../apimachinery/field/errors.ts';
+import { readYAMLDocuments } from '../../apimachinery/yaml/index.ts';
 import { GoFloat } from '../../apimachinery/field/govalue.ts';
 import type { JSONSchemaProps } from '../types.ts';
 import { loadVectors } from '../vectors.ts';
@@ -208,8 +208,8 @@ test('random schemas and values: the fast pass agrees with the detailed validato
 const crds = fileURLToPath(new URL('../../../testdata/crds/', import.meta.url));
 
 function crdSchema(file: string, name: string, version: string): JSONSchemaProps {
-  for (const d of parseAllDocuments(readFileSync(crds + file, 'utf8'))) {
-    const crd = d.toJS() as { metadata?: { name?: string }; spec?: { versions?: { name: string; schema: { openAPIV3Schema: JSONSchemaProps } }[] } };
+  for (const d of readYAMLDocuments(readFileSync(crds + file, 'utf8'))) {
+    const crd = d as { metadata?: { name?: string }; spec?: { versions?: { name: string; schema: { openAPIV3Schema: JSONSchemaProps } }[] } };
     if (crd?.metadata?.name !== name) continue;
     const v = crd.spec?.versions?.find((x) => x.name === version);
     if (v !== undefined) return v.schema.openAPIV3Schema;

@@ -15,7 +15,7 @@ import {
 } from '../../apimachinery/status.ts';
 import { hasSubresource, parseIncludeObject, reportDecoding, toTable } from '../../registry/index.ts';
 import type { Obj, ObjList, Subresource, UpdateOptions } from '../../registry/rest.ts';
-import { decodeJSON, decodeObjectBody, JSONSyntaxError, mediaTypeOf, readBody, summarizeData, type DecodedBody } from '../http/body.ts';
+import { decodeJSON, decodeObjectBody, JSONSyntaxError, mediaTypeOf, readBody, summarizeData, YAMLSyntaxError, type DecodedBody } from '../http/body.ts';
 import { negotiate, type Negotiated, type Produces } from '../http/negotiate.ts';
 import type { Query } from '../http/query.ts';
 import { setWarnings, writeList, writeObject } from '../http/respond.ts';
@@ -114,6 +114,7 @@ async function readObject(r: ResourceRequest, kind = r.served.kind): Promise<Dec
     d = decodeObjectBody(buf, r.req.headers['content-type'], r.served.protobuf);
   } catch (e) {
     if (e instanceof JSONSyntaxError) throw unrecognized(`couldn't get version/kind; json parse error: ${e.message}`);
+    if (e instanceof YAMLSyntaxError) throw unrecognized(e.detail);
     throw e;
   }
   if (!isObj(d.value)) {
@@ -223,11 +224,11 @@ async function handleCreate(r: ResourceRequest): Promise<void> {
   }
   const opts = writeOptions(r.query, 'CreateOptions');
   const n = negotiateFor(r, { yaml: true, partialMetadata: true });
-  const { value: obj, duplicates } = await readObject(r);
+  const { value: obj, duplicates, strictErrors } = await readObject(r);
   const warnings: string[] = [];
   checkTypeMeta(r, obj);
   ensureNamespace(r, obj);
-  const result = await r.served.store.create(r.info.namespace, obj, { ...opts, decodeErrors: duplicateErrors(duplicates) });
+  const result = await r.served.store.create(r.info.namespace, obj, { ...opts, decodeErrors: [...duplicateErrors(duplicates), ...(strictErrors ?? [])] });
   if (r.served.deprecationWarning) warnings.unshift(r.served.deprecationWarning);
   setWarnings(r.res, [...warnings, ...result.warnings]);
   writeObject(r.res, 201, transform(r, n, result.object, false), n);
@@ -237,11 +238,11 @@ async function handleUpdate(r: ResourceRequest): Promise<void> {
   const sub = subresourceOf(r);
   const opts = writeOptions(r.query, 'UpdateOptions');
   const n = negotiateFor(r, { yaml: true, partialMetadata: true });
-  const { value: body, duplicates } = await readObject(r, sub === 'scale' ? 'Scale' : r.served.kind);
+  const { value: body, duplicates, strictErrors } = await readObject(r, sub === 'scale' ? 'Scale' : r.served.kind);
   const warnings: string[] = [];
   if (sub === 'scale') {
     // The Scale body is decoded here, as autoscaling/v1 Scale.
-    reportDecoding({ kind: 'Scale', version: 'v1', fieldValidation: opts.fieldValidation, decodeErrors: duplicateErrors(duplicates), warnings }, { strictErrors: [] });
+    reportDecoding({ kind: 'Scale', version: 'v1', fieldValidation: opts.fieldValidation, decodeErrors: [...duplicateErrors(duplicates), ...(strictErrors ?? [])], warnings }, { strictErrors: [] });
     checkTypeMeta(r, body, 'Scale', 'autoscaling/v1');
     ensureName(r, body);
     const result = await r.served.scale!.update(r.info.namespace, r.info.name!, () => body, opts);
@@ -249,7 +250,7 @@ async function handleUpdate(r: ResourceRequest): Promise<void> {
     writeObject(r.res, 200, result.scale, n);
     return;
   }
-  const uopts: UpdateOptions = { ...opts, decodeErrors: duplicateErrors(duplicates) };
+  const uopts: UpdateOptions = { ...opts, decodeErrors: [...duplicateErrors(duplicates), ...(strictErrors ?? [])] };
   if (sub) uopts.subresource = sub;
   checkTypeMeta(r, body);
   ensureNamespace(r, body);

@@ -1,11 +1,12 @@
 /**
  * Request bodies: read with kube-apiserver's 3 MiB cap (413 past it), then decode by Content-Type
  * (JSON, YAML, and the protobuf envelope for the kinds kubectl sends that way). JSON bodies are
- * also scanned for duplicate fields, which `fieldValidation` reports.
+ * also scanned for duplicate fields and YAML bodies for duplicate keys, which `fieldValidation`
+ * reports.
  */
 import type { IncomingMessage } from 'node:http';
-import { parse as parseYaml } from 'yaml';
-import { newBadRequest, newRequestEntityTooLarge, newUnsupportedMediaType } from '../../apimachinery/status.ts';
+import { newBadRequest, newRequestEntityTooLarge, newUnsupportedMediaType, StatusError } from '../../apimachinery/status.ts';
+import { duplicateKeysMessage, yamlToJSON, YAMLDecodeError } from '../../apimachinery/yaml/index.ts';
 import { findDuplicateFields } from './strictjson.ts';
 import { goJSONSyntaxError } from '../../apimachinery/json/go-json.ts';
 import { decodeProtobufObject } from './protobuf.ts';
@@ -57,6 +58,11 @@ export interface DecodedBody {
   value: unknown;
   /** Paths of duplicate fields (strict decoding errors `duplicate field "<path>"`). */
   duplicates: string[];
+  /**
+   * Other strict decoding errors, worded: a YAML body's duplicate keys, as go-yaml's strict
+   * decode words them (`yaml: unmarshal errors:\n  line 2: key "a" already set in map`).
+   */
+  strictErrors?: string[];
 }
 
 /** Media types an object body may use; protobuf only where `allowProtobuf`. */
@@ -111,13 +117,28 @@ function mayHaveDuplicates(text: string, value: unknown): boolean {
   return matches !== parsedKeyCount(value);
 }
 
-/** Parses YAML (one document) the way sigs.k8s.io/yaml does: to JSON values. */
+/**
+ * A YAML body sigs.k8s.io/yaml cannot convert: a 400 whose message (`detail`) is the converter's error
+ * (`yaml: line 2: ...`, `json: unsupported value: NaN`), which a handler may word as its decoder does.
+ */
+export class YAMLSyntaxError extends StatusError {
+  constructor(readonly detail: string) {
+    super(newBadRequest(detail).status);
+    this.name = 'YAMLSyntaxError';
+  }
+}
+
+/**
+ * Reads a YAML body as kube-apiserver does (sigs.k8s.io/yaml.YAMLToJSON: the first document, as
+ * kubectl reads YAML); its duplicate keys are kept as the strict decoding error they make.
+ */
 export function decodeYAML(text: string): DecodedBody {
   try {
-    const value = parseYaml(text, { uniqueKeys: false, version: '1.1', schema: 'core' }) as unknown;
-    return { value: value === undefined ? null : value, duplicates: [] };
+    const { value, duplicates } = yamlToJSON(text);
+    return duplicates.length === 0 ? { value, duplicates: [] } : { value, duplicates: [], strictErrors: [duplicateKeysMessage(duplicates)] };
   } catch (e) {
-    throw newBadRequest(`error converting YAML to JSON: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+    if (e instanceof YAMLDecodeError) throw new YAMLSyntaxError(e.message);
+    throw e;
   }
 }
 
