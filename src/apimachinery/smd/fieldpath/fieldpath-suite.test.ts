@@ -42,7 +42,7 @@ function run(c: Case): void {
       return;
     case 'fromJSON':
       if (c.error !== null && c.error !== undefined) {
-        assert.throws(() => setFromJSON(c.input!), undefined, `expected an error like ${c.error}`);
+        assert.throws(() => setFromJSON(c.input!), Error, `expected an error like ${c.error}`);
         return;
       }
       {
