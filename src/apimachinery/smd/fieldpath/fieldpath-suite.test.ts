@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deserializeElement, elementString, serializeElement } from './element.ts';
 import { setFromJSON, setToJSON } from './serialize.ts';
-import { loadVectors, setOfPaths, Tally } from '../vectors.ts';
+import { loadVectors, runVectors, setOfPaths, Tally } from '../vectors.ts';
 import type { FieldSet } from './set.ts';
 
 interface Case {
@@ -80,22 +80,10 @@ function run(c: Case): void {
 }
 
 test('structured-merge-diff fieldpath vectors', () => {
-  assert.ok(cases.length >= 170, `expected at least 170 cases, found ${cases.length}`);
-  const failures: string[] = [];
-  for (const [i, c] of cases.entries()) {
-    const why = c.input !== undefined ? skip[c.input] : undefined;
-    if (why !== undefined) {
-      tally.skip(c.input!, why);
-      continue;
-    }
-    try {
-      run(c);
-      tally.passed++;
-    } catch (e) {
-      tally.failed++;
-      failures.push(`#${i} ${c.kind} ${c.where} ${JSON.stringify(c.input ?? c.paths ?? c.lhs).slice(0, 200)}: ${(e as Error).message.slice(0, 400)}`);
-    }
-  }
-  console.log(tally.summary());
-  assert.deepEqual(failures, []);
+  runVectors(tally, cases, {
+    min: 170,
+    name: (c, i) => `#${i} ${c.kind} ${c.where} ${JSON.stringify(c.input ?? c.paths ?? c.lhs).slice(0, 200)}`,
+    skip: (c) => (c.input !== undefined ? skip[c.input] : undefined),
+    run,
+  });
 });

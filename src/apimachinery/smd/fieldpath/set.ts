@@ -108,100 +108,31 @@ export class FieldSet {
   }
 
   union(o: FieldSet): FieldSet {
-    const members = mergeSorted(this.members, o.members, self, (a) => a, true, true, true);
-    const children: Child[] = [];
-    let i = 0;
-    let j = 0;
-    while (i < this.children.length && j < o.children.length) {
-      const a = this.children[i]!;
-      const b = o.children[j]!;
-      const c = compareElements(a.pe, b.pe);
-      if (c < 0) {
-        children.push(a);
-        i++;
-      } else if (c > 0) {
-        children.push(b);
-        j++;
-      } else {
-        children.push({ pe: a.pe, set: a.set.union(b.set) });
-        i++;
-        j++;
-      }
-    }
-    children.push(...this.children.slice(i), ...o.children.slice(j));
+    const members = mergeSorted(this.members, o.members, true, true, true);
+    const children = zipChildren(this.children, o.children, (a, b) => (a && b ? { pe: a.pe, set: a.set.union(b.set) } : (a ?? b)));
     return new FieldSet(members, children);
   }
 
   intersection(o: FieldSet): FieldSet {
-    const members = mergeSorted(this.members, o.members, self, (a) => a, false, true, false);
-    const children: Child[] = [];
-    let i = 0;
-    let j = 0;
-    while (i < this.children.length && j < o.children.length) {
-      const a = this.children[i]!;
-      const b = o.children[j]!;
-      const c = compareElements(a.pe, b.pe);
-      if (c < 0) i++;
-      else if (c > 0) j++;
-      else {
-        const res = a.set.intersection(b.set);
-        if (!res.empty()) children.push({ pe: a.pe, set: res });
-        i++;
-        j++;
-      }
-    }
+    const members = mergeSorted(this.members, o.members, false, true, false);
+    const children = zipChildren(this.children, o.children, (a, b) => (a && b ? nonEmpty(a.pe, a.set.intersection(b.set)) : undefined));
     return new FieldSet(members, children);
   }
 
   /** Members of this set not in o; a child survives where o has no member for it. */
   difference(o: FieldSet): FieldSet {
-    const members = mergeSorted(this.members, o.members, self, (a) => a, true, false, false);
-    const children: Child[] = [];
-    let i = 0;
-    let j = 0;
-    while (i < this.children.length && j < o.children.length) {
-      const a = this.children[i]!;
-      const b = o.children[j]!;
-      const c = compareElements(a.pe, b.pe);
-      if (c < 0) {
-        children.push(a);
-        i++;
-      } else if (c > 0) j++;
-      else {
-        const diff = a.set.difference(b.set);
-        if (!diff.empty()) children.push({ pe: a.pe, set: diff });
-        i++;
-        j++;
-      }
-    }
-    children.push(...this.children.slice(i));
+    const members = mergeSorted(this.members, o.members, true, false, false);
+    const children = zipChildren(this.children, o.children, (a, b) => (a && b ? nonEmpty(a.pe, a.set.difference(b.set)) : a));
     return new FieldSet(members, children);
   }
 
   /** Like difference, but a member of o also removes everything below it. */
   recursiveDifference(o: FieldSet): FieldSet {
-    const members = mergeSorted(this.members, o.members, self, (a) => a, true, false, false);
-    const children: Child[] = [];
-    let i = 0;
-    let j = 0;
-    while (i < this.children.length && j < o.children.length) {
-      const a = this.children[i]!;
-      const b = o.children[j]!;
-      const c = compareElements(a.pe, b.pe);
-      if (c < 0) {
-        if (!o.hasMember(a.pe)) children.push(a);
-        i++;
-      } else if (c > 0) j++;
-      else {
-        if (!o.hasMember(a.pe)) {
-          const diff = a.set.recursiveDifference(b.set);
-          if (!diff.empty()) children.push({ pe: a.pe, set: diff });
-        }
-        i++;
-        j++;
-      }
-    }
-    for (const a of this.children.slice(i)) if (!o.hasMember(a.pe)) children.push(a);
+    const members = mergeSorted(this.members, o.members, true, false, false);
+    const children = zipChildren(this.children, o.children, (a, b) => {
+      if (a === undefined || o.hasMember(a.pe)) return undefined;
+      return b ? nonEmpty(a.pe, a.set.recursiveDifference(b.set)) : a;
+    });
     return new FieldSet(members, children);
   }
 
@@ -264,28 +195,20 @@ export class FieldSet {
 }
 
 /** A sorted merge of two sorted element lists keeping the parts asked for. */
-function mergeSorted<T>(
-  a: readonly T[],
-  b: readonly T[],
-  key: (t: T) => PathElement,
-  pick: (t: T) => T,
-  onlyA: boolean,
-  both: boolean,
-  onlyB: boolean,
-): T[] {
-  const out: T[] = [];
+function mergeSorted(a: readonly PathElement[], b: readonly PathElement[], onlyA: boolean, both: boolean, onlyB: boolean): PathElement[] {
+  const out: PathElement[] = [];
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) {
-    const c = compareElements(key(a[i]!), key(b[j]!));
+    const c = compareElements(a[i]!, b[j]!);
     if (c < 0) {
-      if (onlyA) out.push(pick(a[i]!));
+      if (onlyA) out.push(a[i]!);
       i++;
     } else if (c > 0) {
-      if (onlyB) out.push(pick(b[j]!));
+      if (onlyB) out.push(b[j]!);
       j++;
     } else {
-      if (both) out.push(pick(a[i]!));
+      if (both) out.push(a[i]!);
       i++;
       j++;
     }
@@ -293,6 +216,25 @@ function mergeSorted<T>(
   if (onlyA) out.push(...a.slice(i));
   if (onlyB) out.push(...b.slice(j));
   return out;
+}
+
+/** Walks two sorted child lists together; f sees each element's child on either side or both. */
+function zipChildren(a: readonly Child[], b: readonly Child[], f: (a: Child | undefined, b: Child | undefined) => Child | undefined): Child[] {
+  const out: Child[] = [];
+  const keep = (c: Child | undefined) => c !== undefined && out.push(c);
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const c = i >= a.length ? 1 : j >= b.length ? -1 : compareElements(a[i]!.pe, b[j]!.pe);
+    if (c < 0) keep(f(a[i++], undefined));
+    else if (c > 0) keep(f(undefined, b[j++]));
+    else keep(f(a[i++], b[j++]));
+  }
+  return out;
+}
+
+function nonEmpty(pe: PathElement, set: FieldSet): Child | undefined {
+  return set.empty() ? undefined : { pe, set };
 }
 
 /** Matches one path element: a given one or, with wildcard, any. */

@@ -14,7 +14,7 @@ import { excludeSetFilter, type Filter, type FieldSet } from '../fieldpath/set.t
 import { parseSchema, type Schema, type TypeRef } from '../schema/schema.ts';
 import { asTyped, type TypedValue } from '../typed/typed.ts';
 import { equals, isMap, type Value } from '../value.ts';
-import { loadVectors, setOfJSON, Tally } from '../vectors.ts';
+import { loadVectors, runVectors, setOfJSON, Tally } from '../vectors.ts';
 import { ConflictsError, conflictsEqual, conflictsString, type Conflict } from './conflict.ts';
 import { sameVersionConverter, Updater, type Converter } from './update.ts';
 
@@ -286,23 +286,5 @@ function run(c: Case): void {
 }
 
 test('structured-merge-diff merge vectors', () => {
-  assert.ok(file.cases.length >= 300, `expected at least 300 cases, found ${file.cases.length}`);
-  const failures: string[] = [];
-  for (const c of file.cases) {
-    const why = skip[c.name];
-    if (why !== undefined) {
-      tally.skip(c.name, why);
-      continue;
-    }
-    try {
-      run(c);
-      tally.passed++;
-    } catch (e) {
-      tally.failed++;
-      failures.push(`${c.name}: ${(e as Error).message.slice(0, 700)}`);
-    }
-  }
-  console.log(tally.summary());
-  if (failures.length > 0) console.log(failures.slice(0, 40).join('\n---\n'));
-  assert.deepEqual(failures, []);
+  runVectors(tally, file.cases, { min: 300, name: (c) => c.name, skip: (c) => skip[c.name], run });
 });

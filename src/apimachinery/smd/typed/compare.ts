@@ -5,11 +5,11 @@
  */
 import type { PathElement } from '../fieldpath/element.ts';
 import { FieldSet } from '../fieldpath/set.ts';
-import { resolve, type ListType, type MapType, type Schema, type TypeRef } from '../schema/schema.ts';
+import { resolve, type ListType, type Schema, type TypeRef } from '../schema/schema.ts';
 import { equals, isMap, type Value } from '../value.ts';
 import { errorf, withPrefix, type ValidationError } from './errors.ts';
 import { elementString } from '../fieldpath/element.ts';
-import { atomsEqual, deduceAtom, fieldType, handleAtom, itemElement, listValue, mapValue } from './helpers.ts';
+import { atomsEqual, deduceAtom, fieldType, handleAtom, itemElement, twoSidedHandler, zipMaps } from './helpers.ts';
 import { validateScalar } from './validate.ts';
 
 export interface Comparison {
@@ -73,48 +73,22 @@ class Walker {
       else if (rhs === undefined) this.c.removed.insert(path);
       else if (!equals(rhs, lhs)) this.c.modified.insert(path);
     };
-    return {
-      doScalar: (t: Parameters<typeof validateScalar>[0]) => {
-        const lerrs = validateScalar(t, lhs, 'lhs: ');
-        const rerrs = validateScalar(t, rhs, 'rhs: ');
-        if (lerrs.length > 0 && rerrs.length > 0) return [...lerrs, ...rerrs];
-        doLeaf();
-        return [];
+    return twoSidedHandler(
+      lhs,
+      rhs,
+      doLeaf,
+      {
+        list: (t, l, r) => this.listItems(t, l, r, path),
+        map: (t, l, r) => {
+          const errs: ValidationError[] = [];
+          for (const [key, lv, rv] of zipMaps(l, r)) {
+            errs.push(...this.compare(fieldType(t, key), lv, rv, [...path, { kind: 'field', name: key }], () => '.' + key));
+          }
+          return errs;
+        },
       },
-      doList: (t: ListType) => {
-        const l = lhs === undefined ? undefined : listValue(lhs);
-        const r = rhs === undefined ? undefined : listValue(rhs);
-        const ll = typeof l === 'string' ? undefined : l;
-        const rl = typeof r === 'string' ? undefined : r;
-        const emptyPromoteToLeaf = (ll === undefined || ll.length === 0) && (rl === undefined || rl.length === 0);
-        if (t.elementRelationship === 'atomic' || emptyPromoteToLeaf) {
-          doLeaf();
-          return [];
-        }
-        if (ll === undefined && rl === undefined) return [];
-        return this.listItems(t, ll, rl, path);
-      },
-      doMap: (t: MapType) => {
-        const l = lhs === undefined ? undefined : mapValue(lhs);
-        const r = rhs === undefined ? undefined : mapValue(rhs);
-        const lm = typeof l === 'string' ? undefined : l;
-        const rm = typeof r === 'string' ? undefined : r;
-        const emptyPromoteToLeaf = (lm === undefined || Object.keys(lm).length === 0) && (rm === undefined || Object.keys(rm).length === 0);
-        if (t.elementRelationship === 'atomic' || emptyPromoteToLeaf) {
-          doLeaf();
-          return [];
-        }
-        if (lm === undefined && rm === undefined) return [];
-        const errs: ValidationError[] = [];
-        const keys = [...new Set([...Object.keys(lm ?? {}), ...Object.keys(rm ?? {})])];
-        for (const key of keys) {
-          const lv = lm !== undefined && Object.prototype.hasOwnProperty.call(lm, key) ? lm[key] : undefined;
-          const rv = rm !== undefined && Object.prototype.hasOwnProperty.call(rm, key) ? rm[key] : undefined;
-          errs.push(...this.compare(fieldType(t, key), lv, rv, [...path, { kind: 'field', name: key }], () => '.' + key));
-        }
-        return errs;
-      },
-    };
+      validateScalar,
+    );
   }
 
   listItems(t: ListType, lhs: unknown[] | undefined, rhs: unknown[] | undefined, path: PathElement[]): ValidationError[] {

@@ -121,3 +121,76 @@ export function itemElement(s: Schema, list: ListType, child: Value, i: number):
 export function fieldType(m: MapType, key: string): TypeRef {
   return findField(m, key)?.type ?? m.elementType ?? {};
 }
+
+/**
+ * The two sides of a list node for a two-sided walk (compare, merge): a side that is absent or
+ * not a list counts as absent; `bothEmpty` tells when the node is to be treated as one leaf.
+ */
+export function listPair(lhs: Value, rhs: Value): { l?: unknown[]; r?: unknown[]; bothEmpty: boolean } {
+  const side = (v: Value) => {
+    const x = v === undefined ? undefined : listValue(v);
+    return typeof x === 'string' ? undefined : x;
+  };
+  const l = side(lhs);
+  const r = side(rhs);
+  return { l, r, bothEmpty: (l === undefined || l.length === 0) && (r === undefined || r.length === 0) };
+}
+
+/** listPair for map nodes. */
+export function mapPair(lhs: Value, rhs: Value): { l?: MapValue; r?: MapValue; bothEmpty: boolean } {
+  const side = (v: Value) => {
+    const x = v === undefined ? undefined : mapValue(v);
+    return typeof x === 'string' ? undefined : x;
+  };
+  const l = side(lhs);
+  const r = side(rhs);
+  return { l, r, bothEmpty: (l === undefined || Object.keys(l).length === 0) && (r === undefined || Object.keys(r).length === 0) };
+}
+
+/** Every key of either map with its value on each side (undefined where absent): MapZip. */
+export function zipMaps(l: MapValue | undefined, r: MapValue | undefined): [string, Value, Value][] {
+  const has = (m: MapValue | undefined, k: string) => m !== undefined && Object.prototype.hasOwnProperty.call(m, k);
+  const keys = [...new Set([...Object.keys(l ?? {}), ...Object.keys(r ?? {})])];
+  return keys.map((k) => [k, has(l, k) ? l![k] : undefined, has(r, k) ? r![k] : undefined]);
+}
+
+/**
+ * The atom handler of a two-sided walk (compare, merge): scalars, atomic nodes and nodes empty on
+ * both sides are leaves (doLeaf); otherwise the walk's list or map visitor gets both sides.
+ * A scalar fails only when neither side fits its type.
+ */
+export function twoSidedHandler(
+  lhs: Value,
+  rhs: Value,
+  doLeaf: () => void,
+  visit: {
+    list(t: ListType, l: unknown[] | undefined, r: unknown[] | undefined): ValidationError[];
+    map(t: MapType, l: MapValue | undefined, r: MapValue | undefined): ValidationError[];
+  },
+  validateScalar: (t: Scalar, v: Value, prefix: string) => ValidationError[],
+): AtomHandler {
+  const leaf = (): ValidationError[] => {
+    doLeaf();
+    return [];
+  };
+  return {
+    doScalar: (t) => {
+      const lerrs = validateScalar(t, lhs, 'lhs: ');
+      const rerrs = validateScalar(t, rhs, 'rhs: ');
+      if (lerrs.length > 0 && rerrs.length > 0) return [...lerrs, ...rerrs];
+      return leaf();
+    },
+    doList: (t) => {
+      const { l, r, bothEmpty } = listPair(lhs, rhs);
+      if (t.elementRelationship === 'atomic' || bothEmpty) return leaf();
+      if (l === undefined && r === undefined) return [];
+      return visit.list(t, l, r);
+    },
+    doMap: (t) => {
+      const { l, r, bothEmpty } = mapPair(lhs, rhs);
+      if (t.elementRelationship === 'atomic' || bothEmpty) return leaf();
+      if (l === undefined && r === undefined) return [];
+      return visit.map(t, l, r);
+    },
+  };
+}

@@ -5,11 +5,11 @@
  * maps are leaves: rhs replaces them whole.
  */
 import { elementString, elementsEqual, type PathElement } from '../fieldpath/element.ts';
-import { resolve, type ListType, type MapType, type Schema, type TypeRef } from '../schema/schema.ts';
+import { resolve, type ListType, type Schema, type TypeRef } from '../schema/schema.ts';
 import type { Value } from '../value.ts';
 import { ElementMap } from './compare.ts';
 import { errorf, withPrefix, type ValidationError } from './errors.ts';
-import { atomsEqual, deduceAtom, fieldType, handleAtom, itemElement, listValue, mapValue } from './helpers.ts';
+import { atomsEqual, deduceAtom, fieldType, handleAtom, itemElement, twoSidedHandler, zipMaps } from './helpers.ts';
 import { validateScalar } from './validate.ts';
 
 /** The merged value (undefined when the merge yields nothing) and any errors. */
@@ -49,54 +49,30 @@ function handler(s: Schema, lhs: Value, rhs: Value, state: { inLeaf: boolean; ou
     if (rhs !== undefined) state.out = rhs;
     else if (lhs !== undefined) state.out = lhs;
   };
-  return {
-    doScalar: (t: Parameters<typeof validateScalar>[0]) => {
-      const lerrs = validateScalar(t, lhs, 'lhs: ');
-      const rerrs = validateScalar(t, rhs, 'rhs: ');
-      if (lerrs.length > 0 && rerrs.length > 0) return [...lerrs, ...rerrs];
-      doLeaf();
-      return [];
+  return twoSidedHandler(
+    lhs,
+    rhs,
+    doLeaf,
+    {
+      list: (t, l, r) => {
+        const res = listItems(s, t, l, r);
+        if (res.out !== undefined) state.out = res.out;
+        return res.errors;
+      },
+      map: (t, l, r) => {
+        const errs: ValidationError[] = [];
+        const out: Record<string, unknown> = {};
+        for (const [key, lv, rv] of zipMaps(l, r)) {
+          const res = merge(s, fieldType(t, key), lv, rv, () => '.' + key);
+          errs.push(...res.errors);
+          if (res.out !== undefined) out[key] = res.out;
+        }
+        if (Object.keys(out).length > 0) state.out = out;
+        return errs;
+      },
     },
-    doList: (t: ListType) => {
-      const l = lhs === undefined ? undefined : listValue(lhs);
-      const r = rhs === undefined ? undefined : listValue(rhs);
-      const ll = typeof l === 'string' ? undefined : l;
-      const rl = typeof r === 'string' ? undefined : r;
-      const emptyPromoteToLeaf = (ll === undefined || ll.length === 0) && (rl === undefined || rl.length === 0);
-      if (t.elementRelationship === 'atomic' || emptyPromoteToLeaf) {
-        doLeaf();
-        return [];
-      }
-      if (ll === undefined && rl === undefined) return [];
-      const res = listItems(s, t, ll, rl);
-      if (res.out !== undefined) state.out = res.out;
-      return res.errors;
-    },
-    doMap: (t: MapType) => {
-      const l = lhs === undefined ? undefined : mapValue(lhs);
-      const r = rhs === undefined ? undefined : mapValue(rhs);
-      const lm = typeof l === 'string' ? undefined : l;
-      const rm = typeof r === 'string' ? undefined : r;
-      const emptyPromoteToLeaf = (lm === undefined || Object.keys(lm).length === 0) && (rm === undefined || Object.keys(rm).length === 0);
-      if (t.elementRelationship === 'atomic' || emptyPromoteToLeaf) {
-        doLeaf();
-        return [];
-      }
-      if (lm === undefined && rm === undefined) return [];
-      const errs: ValidationError[] = [];
-      const out: Record<string, unknown> = {};
-      const keys = [...new Set([...Object.keys(lm ?? {}), ...Object.keys(rm ?? {})])];
-      for (const key of keys) {
-        const lv = lm !== undefined && Object.prototype.hasOwnProperty.call(lm, key) ? lm[key] : undefined;
-        const rv = rm !== undefined && Object.prototype.hasOwnProperty.call(rm, key) ? rm[key] : undefined;
-        const res = merge(s, fieldType(t, key), lv, rv, () => '.' + key);
-        errs.push(...res.errors);
-        if (res.out !== undefined) out[key] = res.out;
-      }
-      if (Object.keys(out).length > 0) state.out = out;
-      return errs;
-    },
-  };
+    validateScalar,
+  );
 }
 
 interface Indexed {
