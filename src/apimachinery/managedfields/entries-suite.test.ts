@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { deserializeElement } from '../smd/fieldpath/element.ts';
+import { capUpdateManagers } from './cap-managers.ts';
 import { newConflictError } from './conflict.ts';
 import { buildManagerIdentifier, decodeManagedFields, encodeManagedFields, sortManagedFieldsEntries, type ManagedFieldsEntry } from './entries.ts';
 
@@ -54,4 +55,15 @@ test('NewConflictError: 409 Conflict with a cause per path', () => {
 test('a decoding error names the entry as Go prints it', () => {
   const e: ManagedFieldsEntry = { manager: 'm', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'x:bad': 1 } };
   assert.throws(() => decodeManagedFields([e]), { message: /^error decoding versioned set from \{m Update v1 <nil> FieldsV1 \{"x:bad":1\} \}: error decoding set: / });
+});
+
+test('capUpdateManagers folds the oldest update managers per version into ancient-changes', () => {
+  const cases = (file as unknown as { capManagers: { name: string; max: number; input: ManagedFieldsEntry[]; expected: ManagedFieldsEntry[] }[] }).capManagers;
+  assert.equal(cases.length, 6);
+  for (const c of cases) {
+    const capped = capUpdateManagers(decodeManagedFields(c.input), c.max);
+    assert.deepEqual(encodeManagedFields(capped), c.expected, c.name);
+    // Idempotent: capping again changes nothing.
+    assert.deepEqual(encodeManagedFields(capUpdateManagers(decodeManagedFields(c.expected), c.max)), c.expected, `${c.name} (again)`);
+  }
 });
