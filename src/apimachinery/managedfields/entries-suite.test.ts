@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { deserializeElement } from '../smd/fieldpath/element.ts';
+import { checkManagedFieldsAfterAdmission } from './admission.ts';
 import { capUpdateManagers } from './cap-managers.ts';
 import { newConflictError } from './conflict.ts';
 import { buildManagerIdentifier, decodeManagedFields, encodeManagedFields, sortManagedFieldsEntries, type ManagedFieldsEntry } from './entries.ts';
@@ -66,4 +67,15 @@ test('capUpdateManagers folds the oldest update managers per version into ancien
     // Idempotent: capping again changes nothing.
     assert.deepEqual(encodeManagedFields(capUpdateManagers(decodeManagedFields(c.expected), c.max)), c.expected, `${c.name} (again)`);
   }
+});
+
+test('managedFields broken by a mutating admission step are restored, with upstream\'s warning', () => {
+  const before: ManagedFieldsEntry[] = [{ manager: 'a', operation: 'Apply', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:x': {} } }];
+  const obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', managedFields: [{ manager: 'a', operation: 'Patch', apiVersion: 'v1', fieldsType: 'FieldsV1' }] } };
+  assert.equal(
+    checkManagedFieldsAfterAdmission(obj, before),
+    '.metadata.managedFields was in an invalid state after admission; this could be caused by an outdated mutating admission controller; please fix your requests: operation must be `Apply` or `Update`',
+  );
+  assert.deepEqual(obj.metadata.managedFields, before);
+  assert.equal(checkManagedFieldsAfterAdmission(obj, []), undefined);
 });

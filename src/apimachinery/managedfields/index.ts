@@ -20,4 +20,6 @@ export { NoCorrespondingTypeError, type Manager, type Obj, type TypeConverter } 
 export { rewriteAPIVersion, versionConverter } from './structured-merge.ts';
 export { beforeFirstApplyManager } from './before-first-apply.ts';
 export { lastAppliedConfigAnnotation } from './last-applied.ts';
-export { defaultMaxUpdateManagers } from './cap-managers.ts';
+export { capUpdateManagers, defaultMaxUpdateManagers } from './cap-managers.ts';
+export { checkManagedFieldsAfterAdmission } from './admission.ts';
+export { setLastApplied } from './last-applied.ts';
