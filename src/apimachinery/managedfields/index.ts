@@ -22,4 +22,5 @@ export { beforeFirstApplyManager } from './before-first-apply.ts';
 export { lastAppliedConfigAnnotation } from './last-applied.ts';
 export { capUpdateManagers, defaultMaxUpdateManagers } from './cap-managers.ts';
 export { checkManagedFieldsAfterAdmission } from './admission.ts';
+export { customResourceResetFields } from './reset-fields.ts';
 export { setLastApplied } from './last-applied.ts';

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { newFieldManager } from '../../managedfields/field-manager.ts';
+import { customResourceResetFields } from '../../managedfields/reset-fields.ts';
 import type { Obj } from '../../managedfields/manager.ts';
 import { newTypeConverter } from '../../managedfields/type-converter.ts';
 import { TypedError } from '../typed/errors.ts';
@@ -123,4 +124,25 @@ test('without a schema every field is deduced: maps granular, lists atomic', () 
   const set = asTyped({ a: { b: [1, 2] }, c: 'd' }, schema, typeRef).toFieldSet();
   // Undeclared fields are members themselves, so the parent map is owned too.
   assert.equal(setToJSON(set), '{"f:a":{".":{},"f:b":{}},"f:c":{}}');
+});
+
+test('with a status subresource, the main resource owns no status and the status endpoint no spec', () => {
+  const { schema, typeRef } = schemaFromStructural(
+    node({ type: 'object', properties: { spec: { type: 'object', properties: { a: { type: 'string' } } }, status: { type: 'object', properties: { b: { type: 'string' } } } } }),
+    { name: 'com.example.stable.v1.Thing', components },
+  );
+  const typeConverter = newTypeConverter(schema, new Map([['stable.example.com/v1/Thing', typeRef]]));
+  const gv = 'stable.example.com/v1';
+  const opts = { typeConverter, apiVersion: gv, kind: 'Thing', now: () => '2026-01-01T00:00:00Z' };
+  const main = newFieldManager({ ...opts, resetFields: customResourceResetFields([gv], '') });
+  const status = newFieldManager({ ...opts, subresource: 'status', resetFields: customResourceResetFields([gv], 'status') });
+  const obj = { apiVersion: gv, kind: 'Thing', metadata: { name: 't' }, spec: { a: 'x' }, status: { b: 'y' } };
+  const created = main.update({ apiVersion: gv, kind: 'Thing' }, obj, 'creator');
+  const mf = (o: Obj) => (o.metadata as { managedFields: { manager: string; subresource?: string; fieldsV1: unknown }[] }).managedFields;
+  assert.equal(JSON.stringify(mf(created)[0]!.fieldsV1), '{"f:spec":{".":{},"f:a":{}}}');
+  const viaStatus = status.update(created, { ...obj, spec: { a: 'changed' }, status: { b: 'z' } }, 'controller');
+  const ctl = mf(viaStatus).find((e) => e.manager === 'controller')!;
+  assert.equal(ctl.subresource, 'status');
+  assert.equal(JSON.stringify(ctl.fieldsV1), '{"f:status":{"f:b":{}}}');
+  assert.equal(customResourceResetFields([], ''), undefined);
 });
