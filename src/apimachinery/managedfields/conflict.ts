@@ -5,9 +5,8 @@
  */
 import { goQuote } from '../field/govalue.ts';
 import { newApplyConflict, type StatusError } from '../status.ts';
-import { pathString, type Path } from '../smd/fieldpath/element.ts';
-import type { Conflict } from '../smd/merge/conflict.ts';
-import { compareStrings } from '../smd/value.ts';
+import { pathString } from '../smd/fieldpath/element.ts';
+import { conflictsString, type Conflict } from '../smd/merge/conflict.ts';
 import { parseManagerIdentifier } from './entries.ts';
 
 /** printManager: a manager identifier as conflict messages print it. */
@@ -28,17 +27,8 @@ export function printManager(manager: string): string {
 }
 
 function conflictMessage(conflicts: readonly Conflict[]): string {
-  if (conflicts.length === 1) {
-    return `Apply failed with 1 conflict: conflict with ${printManager(conflicts[0]!.manager)}: ${pathString(conflicts[0]!.path)}`;
-  }
-  const byManager = new Map<string, Path[]>();
-  for (const c of conflicts) byManager.set(c.manager, [...(byManager.get(c.manager) ?? []), c.path]);
-  const lines: string[] = [];
-  for (const m of [...byManager.keys()].sort(compareStrings)) {
-    lines.push(`conflicts with ${printManager(m)}:`);
-    for (const p of byManager.get(m)!) lines.push(`- ${pathString(p)}`);
-  }
-  return `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
+  const n = conflicts.length === 1 ? '1 conflict' : `${conflicts.length} conflicts`;
+  return `Apply failed with ${n}: ${conflictsString(conflicts, printManager)}`;
 }
 
 /** NewConflictError: the 409 Status of an apply's conflicts. */

@@ -14,18 +14,18 @@ export interface Conflict {
   path: Path;
 }
 
-export function conflictString(c: Conflict): string {
-  return `conflict with ${goQuote(c.manager)}: ${pathString(c.path)}`;
+export function conflictString(c: Conflict, name: (manager: string) => string = goQuote): string {
+  return `conflict with ${name(c.manager)}: ${pathString(c.path)}`;
 }
 
-/** Conflicts.Error(). */
-export function conflictsString(cs: readonly Conflict[]): string {
-  if (cs.length === 1) return conflictString(cs[0]!);
+/** Conflicts.Error(); `name` prints a manager (kube-apiserver prints identifiers more kindly). */
+export function conflictsString(cs: readonly Conflict[], name: (manager: string) => string = goQuote): string {
+  if (cs.length === 1) return conflictString(cs[0]!, name);
   const byManager = new Map<string, Path[]>();
   for (const c of cs) byManager.set(c.manager, [...(byManager.get(c.manager) ?? []), c.path]);
   const lines: string[] = [];
   for (const m of [...byManager.keys()].sort(compareStrings)) {
-    lines.push(`conflicts with ${goQuote(m)}:`);
+    lines.push(`conflicts with ${name(m)}:`);
     for (const p of byManager.get(m)!) lines.push(`- ${pathString(p)}`);
   }
   return lines.join('\n');
