@@ -40,6 +40,20 @@ export function handleAtom(a: Atom, tr: TypeRef, h: AtomHandler): ValidationErro
   return errorf(`schema error: invalid atom: ${name}`);
 }
 
+/**
+ * The deduced atom of tr for v, or the errors of resolveSchema when there is none or it is empty;
+ * for walks on the hot path that branch themselves instead of building an AtomHandler.
+ */
+export function resolveAtom(s: Schema, tr: TypeRef, v: Value): Atom | ValidationError[] {
+  const a = resolve(s, tr);
+  if (a === undefined) return errorf(`schema error: no type found matching: ${tr.namedType ?? 'inlined type'}`);
+  const d = deduceAtom(a, v);
+  if (d.map === undefined && d.scalar === undefined && d.list === undefined) {
+    return errorf(`schema error: invalid atom: ${tr.namedType !== undefined ? 'named type: ' + tr.namedType : 'inlined'}`);
+  }
+  return d;
+}
+
 export function resolveSchema(s: Schema, tr: TypeRef, v: Value, h: AtomHandler): ValidationError[] {
   const a = resolve(s, tr);
   if (a === undefined) {

@@ -9,7 +9,7 @@ import type { Path, PathElement } from '../fieldpath/element.ts';
 import { findField, type ListType, type MapType, type Schema, type TypeRef } from '../schema/schema.ts';
 import { isMap, type Value } from '../value.ts';
 import type { ValidationError } from './errors.ts';
-import { fieldType, itemElement, listValue, mapValue, resolveSchema } from './helpers.ts';
+import { fieldType, itemElement, listValue, mapValue, resolveAtom } from './helpers.ts';
 
 export function toFieldSet(s: Schema, tr: TypeRef, v: Value): { set: FieldSet; errors: ValidationError[] } {
   const set = new FieldSet();
@@ -18,30 +18,27 @@ export function toFieldSet(s: Schema, tr: TypeRef, v: Value): { set: FieldSet; e
 }
 
 function walk(s: Schema, tr: TypeRef, v: Value, path: PathElement[], set: FieldSet): ValidationError[] {
-  return resolveSchema(s, tr, v, {
-    doScalar: () => {
+  const a = resolveAtom(s, tr, v);
+  if (Array.isArray(a)) return a;
+  if (a.map !== undefined) {
+    if (a.map.elementRelationship === 'atomic') {
       set.insert(path);
       return [];
-    },
-    doList: (t) => {
-      const l = listValue(v);
-      if (t.elementRelationship === 'atomic') {
-        set.insert(path);
-        return [];
-      }
-      if (l === undefined || typeof l === 'string') return [];
-      return listItems(s, t, l, path, set);
-    },
-    doMap: (t) => {
-      const m = mapValue(v);
-      if (t.elementRelationship === 'atomic') {
-        set.insert(path);
-        return [];
-      }
-      if (m === undefined || typeof m === 'string') return [];
-      return mapItems(s, t, m, path, set);
-    },
-  });
+    }
+    const m = mapValue(v);
+    return m === undefined || typeof m === 'string' ? [] : mapItems(s, a.map, m, path, set);
+  }
+  if (a.scalar !== undefined) {
+    set.insert(path);
+    return [];
+  }
+  const t = a.list!;
+  if (t.elementRelationship === 'atomic') {
+    set.insert(path);
+    return [];
+  }
+  const l = listValue(v);
+  return l === undefined || typeof l === 'string' ? [] : listItems(s, t, l, path, set);
 }
 
 function listItems(s: Schema, t: ListType, list: unknown[], path: PathElement[], set: FieldSet): ValidationError[] {

@@ -10,7 +10,7 @@ import type { ListType, MapType, Scalar, Schema, TypeRef } from '../schema/schem
 import { compareStrings, goTypeName, goVerbSharpV, isNumber, isScalar, type Value } from '../value.ts';
 import { errorf, withPrefix, type ValidationError } from './errors.ts';
 import { findField } from '../schema/schema.ts';
-import { itemElement, listValue, mapValue, resolveSchema, valueV } from './helpers.ts';
+import { itemElement, listValue, mapValue, resolveAtom, valueV } from './helpers.ts';
 
 /** validateScalar: errors when v is not of scalar type t (null and absent always pass). */
 export function validateScalar(t: Scalar, v: Value, prefix: string): ValidationError[] {
@@ -39,21 +39,17 @@ export function isEmptyTypeRef(tr: TypeRef | undefined): boolean {
 
 /** Validate: every error in v against type tr of schema s. */
 export function validate(s: Schema, tr: TypeRef, v: Value, allowDuplicates: boolean): ValidationError[] {
-  return resolveSchema(s, tr, v, {
-    doScalar: (t) => validateScalar(t, v, ''),
-    doList: (t) => {
-      const l = listValue(v);
-      if (typeof l === 'string') return errorf(l);
-      if (l === undefined) return [];
-      return validateListItems(s, t, l, allowDuplicates);
-    },
-    doMap: (t) => {
-      const m = mapValue(v);
-      if (typeof m === 'string') return errorf(m);
-      if (m === undefined) return [];
-      return validateMapItems(s, t, m, allowDuplicates);
-    },
-  });
+  const a = resolveAtom(s, tr, v);
+  if (Array.isArray(a)) return a;
+  if (a.map !== undefined) {
+    const m = mapValue(v);
+    if (typeof m === 'string') return errorf(m);
+    return m === undefined ? [] : validateMapItems(s, a.map, m, allowDuplicates);
+  }
+  if (a.scalar !== undefined) return validateScalar(a.scalar, v, '');
+  const l = listValue(v);
+  if (typeof l === 'string') return errorf(l);
+  return l === undefined ? [] : validateListItems(s, a.list!, l, allowDuplicates);
 }
 
 function validateListItems(s: Schema, t: ListType, list: unknown[], allowDuplicates: boolean): ValidationError[] {
