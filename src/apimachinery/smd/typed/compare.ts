@@ -1,0 +1,187 @@
+/**
+ * Compare (structured-merge-diff `typed/compare.go`): the paths removed, modified and added
+ * between two values of one type. Atomic lists and maps compare as one leaf; an associative list
+ * matches items by key, and a key duplicated on either side is compared as a whole.
+ */
+import type { PathElement } from '../fieldpath/element.ts';
+import { FieldSet } from '../fieldpath/set.ts';
+import { resolve, type ListType, type Schema, type TypeRef } from '../schema/schema.ts';
+import { equals, isMap, type Value } from '../value.ts';
+import { errorf, withPrefix, type ValidationError } from './errors.ts';
+import { elementString } from '../fieldpath/element.ts';
+import { atomsEqual, deduceAtom, fieldType, handleAtom, itemElement, twoSidedHandler, zipMaps } from './helpers.ts';
+import { validateScalar } from './validate.ts';
+
+export interface Comparison {
+  removed: FieldSet;
+  modified: FieldSet;
+  added: FieldSet;
+}
+
+export function isSame(c: Comparison): boolean {
+  return c.removed.empty() && c.modified.empty() && c.added.empty();
+}
+
+/** Comparison.String. */
+export function comparisonString(c: Comparison): string {
+  let out = '';
+  if (!c.modified.empty()) out += `- Modified Fields:\n${c.modified.toString()}\n`;
+  if (!c.added.empty()) out += `- Added Fields:\n${c.added.toString()}\n`;
+  if (!c.removed.empty()) out += `- Removed Fields:\n${c.removed.toString()}\n`;
+  return out;
+}
+
+export function compareValues(s: Schema, tr: TypeRef, lhs: Value, rhs: Value): { comparison: Comparison; errors: ValidationError[] } {
+  const comparison: Comparison = { removed: new FieldSet(), modified: new FieldSet(), added: new FieldSet() };
+  const errors = new Walker(s, comparison).compare(tr, lhs, rhs, []);
+  return { comparison, errors };
+}
+
+class Walker {
+  constructor(
+    readonly s: Schema,
+    readonly c: Comparison,
+  ) {}
+
+  compare(tr: TypeRef, lhs: Value, rhs: Value, path: PathElement[], prefix?: () => string): ValidationError[] {
+    if (lhs === undefined && rhs === undefined) return errorf('at least one of lhs and rhs must be provided');
+    const a = resolve(this.s, tr);
+    if (a === undefined) return errorf(`schema error: no type found matching: ${tr.namedType}`);
+    const alhs = deduceAtom(a, lhs);
+    const arhs = deduceAtom(a, rhs);
+    const state = { inLeaf: false };
+    const errs: ValidationError[] = [];
+    if (rhs === undefined) errs.push(...handleAtom(alhs, tr, this.handler(lhs, rhs, path, state)));
+    else if (lhs === undefined || atomsEqual(alhs, arhs)) errs.push(...handleAtom(arhs, tr, this.handler(lhs, rhs, path, state)));
+    else {
+      // Go copies the walker here: the lhs pass's leaf flag does not carry to the rhs pass.
+      errs.push(...handleAtom(alhs, tr, this.handler(lhs, rhs, path, { inLeaf: state.inLeaf })));
+      errs.push(...handleAtom(arhs, tr, this.handler(lhs, rhs, path, state)));
+    }
+    if (!state.inLeaf) {
+      if (lhs === undefined) this.c.added.insert(path);
+      else if (rhs === undefined) this.c.removed.insert(path);
+    }
+    return withPrefix(errs, prefix);
+  }
+
+  handler(lhs: Value, rhs: Value, path: PathElement[], state: { inLeaf: boolean }) {
+    const doLeaf = () => {
+      if (state.inLeaf) return;
+      state.inLeaf = true;
+      if (lhs === undefined) this.c.added.insert(path);
+      else if (rhs === undefined) this.c.removed.insert(path);
+      else if (!equals(rhs, lhs)) this.c.modified.insert(path);
+    };
+    return twoSidedHandler(
+      lhs,
+      rhs,
+      doLeaf,
+      {
+        list: (t, l, r) => this.listItems(t, l, r, path),
+        map: (t, l, r) => {
+          const errs: ValidationError[] = [];
+          for (const [key, lv, rv] of zipMaps(l, r)) {
+            errs.push(...this.compare(fieldType(t, key), lv, rv, [...path, { kind: 'field', name: key }], () => '.' + key));
+          }
+          return errs;
+        },
+      },
+      validateScalar,
+    );
+  }
+
+  listItems(t: ListType, lhs: unknown[] | undefined, rhs: unknown[] | undefined, path: PathElement[]): ValidationError[] {
+    const errs: ValidationError[] = [];
+    const allPEs: PathElement[] = [];
+    const lValues = new ElementMap<Value[]>();
+    const rValues = new ElementMap<Value[]>();
+    (lhs ?? []).forEach((child, i) => {
+      const pe = itemElement(this.s, t, child, i);
+      if (typeof pe === 'string') {
+        errs.push(...errorf(`element ${i}: ${pe}`));
+        return;
+      }
+      const got = lValues.get(pe);
+      if (got !== undefined) got.push(child);
+      else {
+        lValues.set(pe, [child]);
+        allPEs.push(pe);
+      }
+    });
+    (rhs ?? []).forEach((child, i) => {
+      const pe = itemElement(this.s, t, child, i);
+      if (typeof pe === 'string') {
+        errs.push(...errorf(`element ${i}: ${pe}`));
+        return;
+      }
+      const got = rValues.get(pe);
+      if (got !== undefined) got.push(child);
+      else {
+        rValues.set(pe, [child]);
+        if (lValues.get(pe) === undefined) allPEs.push(pe);
+      }
+    });
+    for (const pe of allPEs) {
+      const lList = lValues.get(pe) ?? [];
+      const rList = rValues.get(pe) ?? [];
+      const childPath = [...path, pe];
+      const item = (l: Value, r: Value) => this.compare(t.elementType, l, r, childPath, () => elementString(pe));
+      if (lList.length === 0 && rList.length === 0) return errs;
+      if (lList.length <= 1 && rList.length <= 1) errs.push(...item(lList[0], rList[0]));
+      else if (lList.length >= 2 && rList.length >= 2) {
+        if (lList.length !== rList.length || !lList.every((x, i) => equals(x, rList[i]))) this.c.modified.insert(childPath);
+      } else if (lList.length >= 2) {
+        if (rList.length !== 0) errs.push(...item(undefined, rList[0]));
+        this.c.removed.insert(childPath);
+      } else {
+        if (lList.length !== 0) errs.push(...item(lList[0], undefined));
+        this.c.added.insert(childPath);
+      }
+    }
+    return errs;
+  }
+}
+
+/** A map keyed by path element (PathElementValueMap). */
+export class ElementMap<T> {
+  private readonly values = new Map<string, T>();
+
+  private id(pe: PathElement): string {
+    return JSON.stringify([pe.kind, canonical(pe)]);
+  }
+
+  has(pe: PathElement): boolean {
+    return this.values.has(this.id(pe));
+  }
+
+  get(pe: PathElement): T | undefined {
+    return this.values.get(this.id(pe));
+  }
+
+  set(pe: PathElement, v: T): void {
+    this.values.set(this.id(pe), v);
+  }
+}
+
+/** A canonical form in which equal elements (an int and the equal float included) agree. */
+function canonical(pe: PathElement): unknown {
+  switch (pe.kind) {
+    case 'field':
+      return pe.name;
+    case 'index':
+      return pe.index;
+    case 'value':
+      return canon(pe.value);
+    case 'key':
+      return pe.fields.map((f) => [f.name, canon(f.value)]);
+  }
+}
+
+function canon(v: Value): unknown {
+  if (Array.isArray(v)) return v.map(canon);
+  if (isMap(v)) return Object.keys(v).sort().map((k) => [k, canon(v[k])]);
+  if (typeof v === 'bigint') return Number(v);
+  if (v !== null && typeof v === 'object' && 'value' in v) return (v as { value: number }).value;
+  return v;
+}
