@@ -1,11 +1,13 @@
 /**
- * The stores the served binary runs on: one SQLite file under the data directory, GenericStores
+ * The stores the served binary runs on: one SQLite file under the data directory, or an etcd
+ * cluster when `--etcd-servers` names one (several servers can then share it), GenericStores
  * for Namespaces and CRDs (the registry's NamespaceStore and CRDStore), and a GenericStore per served CRD version with the strategy the
  * registry compiles for it (schema pruning, defaulting and validation). Also makes sure the namespaces kube-apiserver creates at start
  * (`default`, `kube-system`, `kube-public`, `kube-node-lease`) exist.
  */
 import { join } from 'node:path';
 import { openSqliteStore } from '../storage/sqlite/index.ts';
+import { openEtcdStore, type EtcdStoreOptions } from '../storage/etcd/index.ts';
 import type { Store } from '../storage/store.ts';
 import { GenericStore } from '../registry/generic-store.ts';
 import { NamespaceStore } from '../registry/namespace/rest.ts';
@@ -20,14 +22,22 @@ export interface Backend {
   deps: ApiServerDeps;
   /** The MVCC store everything is kept in. */
   store: Store;
+  /** Readiness of the storage (kube-apiserver's `etcd` readyz check); throws when it does not answer. */
+  checkStorage(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Where the objects are kept: the SQLite file under the data directory unless etcd is named. */
+export interface StorageChoice {
+  etcd?: EtcdStoreOptions;
 }
 
 const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
-/** Opens (or creates) the SQLite database in `dataDir` and the stores over it. */
-export async function openBackend(dataDir: string): Promise<Backend> {
-  const store = await openSqliteStore({ path: join(dataDir, 'crd-apiserver.sqlite') });
+/** Opens (or creates) the SQLite database in `dataDir`, or connects to etcd, and the stores over it. */
+export async function openBackend(dataDir: string, storage: StorageChoice = {}): Promise<Backend> {
+  const etcd = storage.etcd ? await openEtcdStore(storage.etcd) : undefined;
+  const store = etcd ?? (await openSqliteStore({ path: join(dataDir, 'crd-apiserver.sqlite') }));
   const namespaces = new NamespaceStore(store);
   const crds = new CRDStore(store);
   for (const name of systemNamespaces) {
@@ -54,6 +64,7 @@ export async function openBackend(dataDir: string): Promise<Backend> {
   return {
     deps: { namespaces, crds, customResourceStore },
     store,
+    checkStorage: etcd ? () => etcd.checkHealth() : async () => {},
     close: () => {
       namespaceGate.stop();
       return store.close();

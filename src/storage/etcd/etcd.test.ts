@@ -15,6 +15,8 @@ import { compactStep } from './compactor.ts';
 import { KeyMapper } from './keys.ts';
 import { StorageUnavailableError } from './errors.ts';
 import { etcdMissing, freePort, startEtcdCluster, type EtcdCluster } from './process.ts';
+import { clusterTLS, makeTestCertificates } from './certs.ts';
+import { readFileSync } from 'node:fs';
 
 const missing = etcdMissing();
 let cluster: Promise<EtcdCluster> | undefined;
@@ -186,3 +188,31 @@ async function versionOfCompactKey(s: EtcdStore): Promise<number> {
   const r = await s.client.kv.range({ key: Buffer.from('compact_rev_key') });
   return r.kvs[0] ? Number(r.kvs[0].version) : 0;
 }
+
+describe('etcd store over TLS', { skip: missing }, () => {
+  test('with --etcd-cafile, --etcd-certfile and --etcd-keyfile it serves the contract; without a client certificate or with another CA it cannot connect', async () => {
+    const certs = makeTestCertificates();
+    const tls = clusterTLS(certs);
+    const c = await startEtcdCluster({ tls });
+    try {
+      assert.match(c.endpoints[0]!, /^https:\/\/127\.0\.0\.1:\d+$/);
+      const s = await openEtcdStore({ endpoints: c.endpoints, tls: { ca: tls.ca, cert: tls.cert, key: tls.key }, compactionIntervalMs: 0 });
+      const kv = await s.create('/registry/t/a', 'secure');
+      assert.deepEqual(await s.get('/registry/t/a'), kv);
+      await s.close();
+
+      await assert.rejects(
+        openEtcdStore({ endpoints: c.endpoints, tls: { ca: tls.ca }, compactionIntervalMs: 0, requestTimeoutMs: 1500 }),
+        'no client certificate: etcd (--client-cert-auth) refuses the connection',
+      );
+      await assert.rejects(
+        openEtcdStore({ endpoints: c.endpoints, tls: { ca: readFileSync(certs.otherCaFile), cert: tls.cert, key: tls.key }, compactionIntervalMs: 0, requestTimeoutMs: 1500 }),
+        'a CA that did not sign the server certificate',
+      );
+      await assert.rejects(openEtcdStore({ endpoints: [c.endpoints[0]!.replace('https', 'http')], compactionIntervalMs: 0, requestTimeoutMs: 1500 }), 'plain HTTP to a TLS member');
+    } finally {
+      await c.stop();
+      certs.remove();
+    }
+  });
+});
