@@ -123,3 +123,46 @@ export async function listCronTabs(base: string): Promise<{ names: string[]; res
   const body = (await res.json()) as { metadata: { resourceVersion: string }; items: { metadata: { name: string; resourceVersion: string } }[] };
   return { names: body.items.map((i) => i.metadata.name), rvs: body.items.map((i) => i.metadata.resourceVersion), resourceVersion: body.metadata.resourceVersion };
 }
+
+/** A watch on CronTabs over HTTP from `resourceVersion`, collecting events (type, name, resourceVersion). */
+export function watchCronTabs(base: string, resourceVersion: string) {
+  const events: { type: string; name: string; rv: string }[] = [];
+  const ctl = new AbortController();
+  let ended = false;
+  const done = (async () => {
+    try {
+      const res = await fetch(`${base}${crontabsPath}?watch=1&resourceVersion=${resourceVersion}&allowWatchBookmarks=false`, { signal: ctl.signal });
+      if (res.status !== 200) throw new Error(`watch: ${res.status} ${await res.text()}`);
+      const reader = res.body!.getReader();
+      const dec = new TextDecoder();
+      let buf = '';
+      for (;;) {
+        const { value, done: eof } = await reader.read();
+        if (eof) break;
+        buf += dec.decode(value, { stream: true });
+        let nl: number;
+        while ((nl = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, nl).trim();
+          buf = buf.slice(nl + 1);
+          if (!line) continue;
+          const ev = JSON.parse(line) as { type: string; object: { metadata: { name: string; resourceVersion: string } } };
+          events.push({ type: ev.type, name: ev.object.metadata.name, rv: ev.object.metadata.resourceVersion });
+        }
+      }
+    } catch {
+      // Aborted, or the server went away: the caller looks at `ended` and what arrived.
+    } finally {
+      ended = true;
+    }
+  })();
+  return {
+    events,
+    get ended() {
+      return ended;
+    },
+    async stop() {
+      ctl.abort();
+      await done;
+    },
+  };
+}

@@ -47,6 +47,9 @@ export interface EtcdMember {
   kill(signal?: NodeJS.Signals): Promise<void>;
   /** Start it again on the same ports and data directory. */
   start(): Promise<void>;
+  /** SIGSTOP / SIGCONT: the member hangs with its connections open, then goes on. */
+  pause(): void;
+  resume(): void;
 }
 
 export interface EtcdCluster {
@@ -103,6 +106,7 @@ export async function startEtcdCluster(
     tls,
     waitReady: (timeoutMs = 20_000) => waitReady(endpoints, tls, timeoutMs),
     async stop() {
+      for (const m of members) m.resume();
       await Promise.all(members.map((m) => m.kill('SIGKILL')));
       rmSync(dir, { recursive: true, force: true });
     },
@@ -156,6 +160,14 @@ class Member implements EtcdMember {
     if (!p) return;
     p.kill(signal);
     await this.exited;
+  }
+
+  pause(): void {
+    this.proc?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.proc?.kill('SIGCONT');
   }
 
   /** The last lines etcd wrote to stderr (for failure messages). */

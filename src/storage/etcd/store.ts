@@ -12,7 +12,7 @@
  * cannot be reached the call fails with StorageUnavailableError instead of waiting for it.
  */
 
-import { Etcd3, type IKeyValue, type IOptions, type IWatchResponse, type Watcher } from 'etcd3';
+import { Etcd3, type KVClient, type IKeyValue, type IOptions, type IWatchResponse, type Watcher } from 'etcd3';
 import {
   CompactedError,
   ConflictError,
@@ -54,6 +54,12 @@ export interface EtcdStoreOptions {
   onError?: (err: unknown) => void;
 }
 
+/** The gRPC options of one call (its deadline). */
+type CallOptions = NonNullable<Parameters<KVClient['range']>[1]>;
+
+/** How long one storage call may wait for etcd, all retries included. */
+export const defaultRequestTimeoutMs = 10_000;
+
 const CompareTarget = { Version: 0, Mod: 2 } as const;
 const CompareResult = { Equal: 0, Greater: 1 } as const;
 
@@ -79,7 +85,7 @@ export async function openEtcdStore(opts: EtcdStoreOptions): Promise<EtcdStore> 
 
 /** The etcd client options for endpoints, TLS and per-request deadlines. */
 export function etcdClientOptions(opts: Pick<EtcdStoreOptions, 'endpoints' | 'tls' | 'requestTimeoutMs'>): IOptions {
-  const timeout = opts.requestTimeoutMs ?? 10_000;
+  const timeout = opts.requestTimeoutMs ?? defaultRequestTimeoutMs;
   const o: IOptions = {
     hosts: opts.endpoints,
     dialTimeout: Math.min(timeout, 5000),
@@ -99,27 +105,29 @@ export class EtcdStore implements Store {
   private readonly compactor: Compactor;
   private readonly watches = new Set<EtcdWatch>();
   private closed = false;
+  private readonly timeoutMs: number;
 
   constructor(opts: EtcdStoreOptions) {
+    this.timeoutMs = opts.requestTimeoutMs ?? defaultRequestTimeoutMs;
     this.keys = new KeyMapper(opts.prefix);
     this.client = new Etcd3(etcdClientOptions(opts));
-    this.leases = new LeaseManager(async (ttl) => (await this.call(() => this.client.leaseClient.leaseGrant({ TTL: ttl }))).ID);
+    this.leases = new LeaseManager(async (ttl) => (await this.call((o) => this.client.leaseClient.leaseGrant({ TTL: ttl }, o))).ID);
     this.compactor = new Compactor(this.client.kv, opts.compactionIntervalMs ?? defaultCompactionIntervalMs, opts.onError);
   }
 
   async currentRevision(): Promise<number> {
-    const r = await this.call(() => this.client.kv.range({ key: Buffer.from(compactRevKey), count_only: true }));
+    const r = await this.call((o) => this.client.kv.range({ key: Buffer.from(compactRevKey), count_only: true }, o));
     return Number(r.header.revision);
   }
 
   async compactedRevision(): Promise<number> {
-    const r = await this.call(() => this.client.kv.range({ key: Buffer.from(compactRevKey) }));
+    const r = await this.call((o) => this.client.kv.range({ key: Buffer.from(compactRevKey) }, o));
     const kv = r.kvs[0];
     return kv ? Number(kv.value.toString()) : 0;
   }
 
   async get(key: string, revision?: number): Promise<KeyValue | undefined> {
-    const r = await this.read(revision, () => this.client.kv.range({ key: this.etcdKey(key), revision: revision || 0 }));
+    const r = await this.read(revision, (o) => this.client.kv.range({ key: this.etcdKey(key), revision: revision || 0 }, o));
     const kv = r.kvs[0];
     return kv ? this.toKeyValue(kv) : undefined;
   }
@@ -132,7 +140,7 @@ export class EtcdStore implements Store {
       return { items: [], revision: revision || (await this.currentRevision()), more: false, count: 0 };
     }
     const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
-    const r = await this.read(revision, () =>
+    const r = await this.read(revision, (o) =>
       this.client.kv.range({
         key: this.etcdKey(startKey),
         // No end: every key from startKey (the empty prefix); etcd's "\0" means "to the end".
@@ -140,7 +148,7 @@ export class EtcdStore implements Store {
         revision,
         limit,
         count_only: opts.countOnly ?? false,
-      }),
+      }, o),
     );
     const items = opts.countOnly ? [] : r.kvs.map((kv) => this.toKeyValue(kv));
     return { items, revision: revision || Number(r.header.revision), more: !opts.countOnly && r.more, count: Number(r.count) };
@@ -149,12 +157,12 @@ export class EtcdStore implements Store {
   async create(key: string, value: string, opts?: WriteOptions): Promise<KeyValue> {
     const k = this.etcdKey(key);
     const lease = await this.leaseFor(opts);
-    const r = await this.call(() =>
+    const r = await this.call((o) =>
       this.client.kv.txn({
         compare: [{ key: k, target: CompareTarget.Mod, result: CompareResult.Equal, mod_revision: 0 }],
         success: [{ request_put: { key: k, value: Buffer.from(value), lease } }],
         failure: [{ request_range: { key: k } }],
-      }),
+      }, o),
     );
     if (!r.succeeded) {
       const cur = r.responses[0]?.response_range?.kvs?.[0];
@@ -167,12 +175,12 @@ export class EtcdStore implements Store {
   async update(key: string, value: string, expectedModRevision: number, opts?: WriteOptions): Promise<KeyValue> {
     const k = this.etcdKey(key);
     const lease = await this.leaseFor(opts);
-    const r = await this.call(() =>
+    const r = await this.call((o) =>
       this.client.kv.txn({
         compare: this.expect(k, expectedModRevision),
         success: [{ request_put: { key: k, value: Buffer.from(value), lease, prev_kv: true } }],
         failure: [{ request_range: { key: k } }],
-      }),
+      }, o),
     );
     if (!r.succeeded) throw this.conflict(key, r.responses[0]?.response_range?.kvs?.[0]);
     const prev = r.responses[0]?.response_put?.prev_kv;
@@ -182,12 +190,12 @@ export class EtcdStore implements Store {
 
   async delete(key: string, expectedModRevision: number): Promise<KeyValue> {
     const k = this.etcdKey(key);
-    const r = await this.call(() =>
+    const r = await this.call((o) =>
       this.client.kv.txn({
         compare: this.expect(k, expectedModRevision),
         success: [{ request_delete_range: { key: k, prev_kv: true } }],
         failure: [{ request_range: { key: k } }],
-      }),
+      }, o),
     );
     if (!r.succeeded) throw this.conflict(key, r.responses[0]?.response_range?.kvs?.[0]);
     const prev = r.responses[0]?.response_delete_range?.prev_kvs?.[0];
@@ -209,22 +217,22 @@ export class EtcdStore implements Store {
    */
   async compact(revision: number): Promise<void> {
     const key = Buffer.from(compactRevKey);
-    const cur = await this.call(() => this.client.kv.range({ key }));
+    const cur = await this.call((o) => this.client.kv.range({ key }, o));
     const current = Number(cur.header.revision);
     if (revision > current) throw new FutureRevisionError(revision, current);
     const recorded = cur.kvs[0];
     const compacted = recorded ? Number(recorded.value.toString()) : 0;
     if (revision <= compacted) throw new CompactedError(revision, compacted);
     const version = recorded ? Number(recorded.version) : 0;
-    await this.call(() =>
+    await this.call((o) =>
       this.client.kv.txn({
         compare: [{ key, target: CompareTarget.Version, result: CompareResult.Equal, version }],
         success: [{ request_put: { key, value: Buffer.from(String(revision)) } }],
         failure: [],
-      }),
+      }, o),
     );
     try {
-      await this.call(() => this.client.kv.compact({ revision }));
+      await this.call((o) => this.client.kv.compact({ revision }, o));
     } catch (e) {
       if (isCompacted(e)) throw new CompactedError(revision, await this.compactedRevision());
       throw e;
@@ -233,7 +241,7 @@ export class EtcdStore implements Store {
 
   /** Readiness as kube-apiserver's etcd check asks it: a read of `<prefix>/health` answers in time. */
   async checkHealth(): Promise<void> {
-    await this.call(() => this.client.kv.range({ key: Buffer.from(`${this.keys.prefix}/health`), count_only: true }));
+    await this.call((o) => this.client.kv.range({ key: Buffer.from(`${this.keys.prefix}/health`), count_only: true }, o));
   }
 
   async close(): Promise<void> {
@@ -264,11 +272,14 @@ export class EtcdStore implements Store {
     };
   }
 
-  /** Run one etcd request; unreachable-cluster failures become StorageUnavailableError. */
-  async call<T>(fn: () => Promise<T>): Promise<T> {
+  /**
+   * Run one etcd request under one deadline for all of the client's attempts (it retries on
+   * another member when one fails); unreachable-cluster failures become StorageUnavailableError.
+   */
+  async call<T>(fn: (o: CallOptions) => Promise<T>): Promise<T> {
     if (this.closed) throw new EtcdStoreClosedError();
     try {
-      return await fn();
+      return await fn({ deadline: Date.now() + this.timeoutMs });
     } catch (e) {
       if (isUnavailable(e)) throw new StorageUnavailableError(e);
       throw e;
@@ -276,7 +287,7 @@ export class EtcdStore implements Store {
   }
 
   /** A read at `revision`, with etcd's compacted/future answers turned into the contract's errors. */
-  private async read<T>(revision: number | undefined, fn: () => Promise<T>): Promise<T> {
+  private async read<T>(revision: number | undefined, fn: (o: CallOptions) => Promise<T>): Promise<T> {
     try {
       return await this.call(fn);
     } catch (e) {
