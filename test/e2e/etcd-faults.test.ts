@@ -165,12 +165,13 @@ describe('etcd faults', { skip: missing }, () => {
 
       // A hung member (stopped, its connections open) fails the request within its deadline
       // (10 s for all of the client's attempts), not after the client's own timeout.
+      assert.ok(cluster.members[0]!.running);
       cluster.members[0]!.pause();
       const t1 = Date.now();
       const hung = await createCronTab(r.url, 'while-hung', 30000);
       const took = Date.now() - t1;
       cluster.members[0]!.resume();
-      assert.equal(hung.status, 500);
+      assert.equal(hung.status, 500, `after ${took} ms, member running: ${cluster.members[0]!.running}: ${JSON.stringify(hung.body)}`);
       assert.equal(hung.body.message, 'context deadline exceeded');
       assert.ok(took >= 9000 && took < 16000, `failed after ${took} ms`);
       await eventually('the replica to recover from the pause', async () => (await createCronTab(r.url, 'resumed')).status === 201, 20000);

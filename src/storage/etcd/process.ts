@@ -20,16 +20,24 @@ export function etcdMissing(): string | undefined {
   return existsSync(etcdBinary) ? undefined : 'etcd is not installed (apt-get install etcd-server)';
 }
 
-/** A free TCP port on 127.0.0.1 (closed again before it is returned). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A free TCP port on 127.0.0.1, below the kernel's ephemeral range (32768 and up): a member killed
+ * and restarted must get its port back, and ports in that range are handed to every `listen(0)`
+ * and outgoing connection on the machine in the meantime.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = 20000 + Math.floor(Math.random() * 12000);
+    if (await canListen(port)) return port;
+  }
+  throw new Error('no free port found between 20000 and 32000');
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      s.close(() => resolve(port));
-    });
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
   });
 }
 
@@ -45,7 +53,8 @@ export interface EtcdMember {
   readonly running: boolean;
   /** Send `signal` (default SIGKILL) and wait for the process to exit. */
   kill(signal?: NodeJS.Signals): Promise<void>;
-  /** Start it again on the same ports and data directory. */
+  /** Start it again on the same ports and data directory; resolves once this member (not another
+   * process that took its port meanwhile) answers on its client URL. */
   start(): Promise<void>;
   /** SIGSTOP / SIGCONT: the member hangs with its connections open, then goes on. */
   pause(): void;
@@ -95,9 +104,9 @@ export async function startEtcdCluster(
     if (opts.tls) {
       args.push(`--cert-file=${opts.tls.certFile}`, `--key-file=${opts.tls.keyFile}`, `--trusted-ca-file=${opts.tls.caFile}`, '--client-cert-auth');
     }
-    return new Member(name, clientURL, args);
+    return new Member(name, clientURL, args, opts.tls ? { ca: opts.tls.ca, cert: opts.tls.cert, key: opts.tls.key } : undefined);
   });
-  await Promise.all(members.map((m) => m.start()));
+  await Promise.all(members.map((m) => m.spawn()));
   const endpoints = members.map((m) => m.clientURL);
   const tls = opts.tls ? { ca: opts.tls.ca, cert: opts.tls.cert, key: opts.tls.key } : undefined;
   const cluster: EtcdCluster = {
@@ -113,6 +122,7 @@ export async function startEtcdCluster(
   };
   try {
     await cluster.waitReady();
+    await Promise.all(members.map((m) => m.learnIdentity()));
   } catch (e) {
     await cluster.stop();
     throw e;
@@ -124,18 +134,55 @@ class Member implements EtcdMember {
   private proc: ChildProcess | undefined;
   private exited: Promise<void> = Promise.resolve();
   private stderr = '';
+  /** etcd's id of this member, learnt once the cluster first formed. */
+  private memberId = '';
 
   constructor(
     readonly name: string,
     readonly clientURL: string,
     private readonly args: string[],
+    private readonly tls: EtcdTLS | undefined,
   ) {}
 
   get running(): boolean {
     return this.proc !== undefined;
   }
 
+  /** The member id this member's own URL reports ('' when it does not answer). */
+  private async reportedId(): Promise<string> {
+    const client = new Etcd3(etcdClientOptions({ endpoints: [this.clientURL], tls: this.tls, requestTimeoutMs: 1000 }));
+    try {
+      return (await client.maintenance.status()).header.member_id;
+    } catch {
+      return '';
+    } finally {
+      client.close();
+    }
+  }
+
+  async learnIdentity(): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while (!(this.memberId = await this.reportedId())) {
+      if (Date.now() > deadline) throw new Error(`etcd member ${this.name} does not answer on ${this.clientURL}:\n${this.stderr}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
   async start(): Promise<void> {
+    await this.spawn();
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      if (!this.proc) throw new Error(`etcd member ${this.name} exited on restart:\n${this.stderr}`);
+      const id = await this.reportedId();
+      if (id === this.memberId) return;
+      if (id !== '') throw new Error(`another etcd (member ${id}) answers on ${this.clientURL}, the port of ${this.name}`);
+      if (Date.now() > deadline) throw new Error(`etcd member ${this.name} did not answer after restart:\n${this.stderr}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Start the process (without waiting for it to serve). */
+  async spawn(): Promise<void> {
     if (this.proc) return;
     const p = spawn(etcdBinary, this.args, { stdio: ['ignore', 'ignore', 'pipe'] });
     this.proc = p;
