@@ -12,7 +12,8 @@
  * cannot be reached the call fails with StorageUnavailableError instead of waiting for it.
  */
 
-import { Etcd3, type KVClient, type IKeyValue, type IOptions, type IWatchResponse, type Watcher } from 'etcd3';
+import { circuitBreaker, ConsecutiveBreaker, handleWhen } from 'cockatiel';
+import { Etcd3, isRecoverableError, type KVClient, type IKeyValue, type IOptions, type IWatchResponse, type Watcher } from 'etcd3';
 import {
   CompactedError,
   ConflictError,
@@ -91,6 +92,12 @@ export function etcdClientOptions(opts: Pick<EtcdStoreOptions, 'endpoints' | 'tl
     dialTimeout: Math.min(timeout, 5000),
     // Streams (watch, keepalive) live as long as they are wanted; unary calls get a deadline.
     defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeout }),
+    // A member that failed three calls in a row is skipped, and tried again after a second (the
+    // client's default is five): after a restart or a leader election the member that answers
+    // again is used again at once, as Go's client, which has no breaker, would.
+    faultHandling: {
+      host: () => circuitBreaker(handleWhen(isRecoverableError), { halfOpenAfter: 1000, breaker: new ConsecutiveBreaker(3) }),
+    },
   };
   if (opts.tls?.ca || opts.tls?.cert) {
     o.credentials = { rootCertificate: opts.tls.ca ?? Buffer.alloc(0), privateKey: opts.tls.key, certChain: opts.tls.cert };
