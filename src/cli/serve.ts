@@ -1,13 +1,15 @@
 /**
- * `crd-apiserver serve`: opens the SQLite store under --data-dir, serves the API over plain HTTP
+ * `crd-apiserver serve`: opens the SQLite store under --data-dir (or the etcd cluster that
+ * --etcd-servers names, with kube-apiserver's --etcd-* flags), serves the API over plain HTTP
  * on a loopback --listen address (no TLS or authentication yet, so nothing else is allowed),
  * writes DIR/kubeconfig for kubectl and the client libraries, and shuts down cleanly on SIGINT
  * or SIGTERM.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve, join } from 'node:path';
-import { openBackend } from '../server/backend.ts';
+import { openBackend, type StorageChoice } from '../server/backend.ts';
+import { defaultCompactionIntervalMs, defaultEtcdPrefix } from '../storage/etcd/index.ts';
 import { ApiServer } from '../server/server.ts';
 
 const usage = `usage: crd-apiserver serve [--listen 127.0.0.1:PORT] [--data-dir DIR]
@@ -15,12 +17,55 @@ const usage = `usage: crd-apiserver serve [--listen 127.0.0.1:PORT] [--data-dir 
   --listen ADDR     address to serve plain HTTP on (default 127.0.0.1:6443; port 0 picks a free port);
                     only loopback addresses are accepted until TLS and authentication exist
   --data-dir DIR    where the SQLite database and the kubeconfig live (default ./data)
+
+  --etcd-servers URL[,URL...]      keep objects in this etcd cluster instead of SQLite; several
+                                   servers on one cluster serve the same objects
+  --etcd-prefix PREFIX             the root of every key in etcd (default /registry)
+  --etcd-cafile FILE               CA bundle to verify the etcd members' certificates
+  --etcd-certfile FILE             client certificate for etcd
+  --etcd-keyfile FILE              client key for etcd
+  --etcd-compaction-interval DUR   how often etcd is compacted (default 5m0s; 0 disables)
 `;
+
+export interface EtcdArgs {
+  servers: string[];
+  prefix: string;
+  caFile?: string;
+  certFile?: string;
+  keyFile?: string;
+  compactionIntervalMs: number;
+}
 
 export interface ServeArgs {
   host: string;
   port: number;
   dataDir: string;
+  /** Set when --etcd-servers is given. */
+  etcd?: EtcdArgs;
+}
+
+const durationUnits: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** A Go duration (`5m0s`, `90s`, `1h`, `0`) in milliseconds, as pflag's DurationVar parses it. */
+export function parseDuration(flag: string, text: string): number {
+  const bad = () => new Error(`invalid argument ${JSON.stringify(text)} for "${flag}" flag: time: invalid duration ${JSON.stringify(text)}`);
+  let s = text;
+  let sign = 1;
+  if (s.startsWith('-') || s.startsWith('+')) {
+    if (s[0] === '-') sign = -1;
+    s = s.slice(1);
+  }
+  if (s === '0') return 0;
+  if (s === '') throw bad();
+  let total = 0;
+  const re = /^(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/;
+  while (s.length > 0) {
+    const m = re.exec(s);
+    if (!m) throw bad();
+    total += Number(m[1]) * durationUnits[m[2]!]!;
+    s = s.slice(m[0].length);
+  }
+  return sign * total;
 }
 
 /** Splits `host:port` (`[::1]:6443` for IPv6). */
@@ -45,6 +90,8 @@ export function isLoopback(host: string): boolean {
 export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
   let listen = '127.0.0.1:6443';
   let dataDir = './data';
+  let etcdServers: string[] | undefined;
+  const etcd: Omit<EtcdArgs, 'servers'> = { prefix: defaultEtcdPrefix, compactionIntervalMs: defaultCompactionIntervalMs };
   for (let i = 0; i < argv.length; i++) {
     let a = argv[i]!;
     let value: string | undefined;
@@ -69,6 +116,30 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
       case '--data-dir':
         dataDir = next();
         break;
+      case '--etcd-servers':
+        etcdServers = next()
+          .split(',')
+          .map((u) => u.trim())
+          .filter((u) => u !== '');
+        for (const u of etcdServers) {
+          if (!/^https?:\/\/[^/]+\/?$/.test(u)) throw new Error(`invalid --etcd-servers URL ${JSON.stringify(u)}: expected http://HOST:PORT or https://HOST:PORT`);
+        }
+        break;
+      case '--etcd-prefix':
+        etcd.prefix = next();
+        break;
+      case '--etcd-cafile':
+        etcd.caFile = next();
+        break;
+      case '--etcd-certfile':
+        etcd.certFile = next();
+        break;
+      case '--etcd-keyfile':
+        etcd.keyFile = next();
+        break;
+      case '--etcd-compaction-interval':
+        etcd.compactionIntervalMs = Math.max(0, parseDuration(a, next()));
+        break;
       default:
         throw new Error(`unknown flag ${JSON.stringify(a)}`);
     }
@@ -79,7 +150,31 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
       `refusing to listen on ${listen}: only loopback addresses (127.0.0.1, ::1, localhost) are allowed, because the server has no TLS or authentication yet`,
     );
   }
-  return { host, port, dataDir };
+  if (etcdServers === undefined) {
+    const stray = (['caFile', 'certFile', 'keyFile'] as const).find((k) => etcd[k] !== undefined);
+    if (stray) throw new Error('the --etcd-* flags need --etcd-servers');
+    return { host, port, dataDir };
+  }
+  if (etcdServers.length === 0) throw new Error('--etcd-servers must name at least one URL');
+  if ((etcd.certFile === undefined) !== (etcd.keyFile === undefined)) throw new Error('--etcd-certfile and --etcd-keyfile go together');
+  return { host, port, dataDir, etcd: { servers: etcdServers, ...etcd } };
+}
+
+/** The storage the parsed flags choose; reads the TLS files. */
+export function storageChoice(args: ServeArgs): StorageChoice {
+  const e = args.etcd;
+  if (!e) return {};
+  const read = (f: string | undefined) => (f === undefined ? undefined : readFileSync(f));
+  const tls = e.caFile || e.certFile ? { ca: read(e.caFile), cert: read(e.certFile), key: read(e.keyFile) } : undefined;
+  return {
+    etcd: {
+      endpoints: e.servers.map((u) => u.replace(/\/$/, '')),
+      prefix: e.prefix,
+      tls,
+      compactionIntervalMs: e.compactionIntervalMs,
+      onError: (err) => process.stderr.write(`crd-apiserver serve: etcd compaction failed: ${err instanceof Error ? err.message : String(err)}\n`),
+    },
+  };
 }
 
 /** The kubeconfig for a server at `url` (client-node needs insecure-skip-tls-verify to accept http). */
@@ -122,11 +217,12 @@ export async function runServe(argv: string[]): Promise<number> {
   mkdirSync(dataDir, { recursive: true });
   let backend: Awaited<ReturnType<typeof openBackend>>;
   try {
-    backend = await openBackend(dataDir);
+    backend = await openBackend(dataDir, storageChoice(args));
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     const hint = /locked|busy/i.test(msg) ? ' (is another crd-apiserver serving this data directory?)' : '';
-    process.stderr.write(`crd-apiserver serve: cannot open the store in ${dataDir}: ${msg}${hint}\n`);
+    const where = args.etcd ? `etcd at ${args.etcd.servers.join(',')}` : dataDir;
+    process.stderr.write(`crd-apiserver serve: cannot open the store in ${where}: ${msg}${hint}\n`);
     return 1;
   }
   const server = new ApiServer(backend.deps);
@@ -143,7 +239,7 @@ export async function runServe(argv: string[]): Promise<number> {
   const kubeconfig = join(dataDir, 'kubeconfig');
   writeFileSync(kubeconfig, kubeconfigYAML(url), { mode: 0o600 });
   process.stdout.write(
-    `crd-apiserver listening on ${url} (data in ${dataDir})\n` +
+    `crd-apiserver listening on ${url} (${args.etcd ? `objects in etcd at ${args.etcd.servers.join(',')} under ${args.etcd.prefix}` : `data in ${dataDir}`})\n` +
       `kubeconfig written to ${kubeconfig}; use it with:\n` +
       `  export KUBECONFIG=${kubeconfig}\n` +
       `  kubectl get crds\n`,

@@ -1,11 +1,13 @@
 /**
- * What the served binary runs on: one SQLite file under the data directory, and the admission
+ * What the served binary runs on: one SQLite file under the data directory, or an etcd cluster
+ * when `--etcd-servers` names one (several servers can then share it), and the admission
  * chain every write passes (NamespaceLifecycle first). Also makes sure the namespaces
  * kube-apiserver creates at start (`default`, `kube-system`, `kube-public`, `kube-node-lease`)
  * exist. The server builds the registry's kinds over these.
  */
 import { join } from 'node:path';
 import { openSqliteStore } from '../storage/sqlite/index.ts';
+import { openEtcdStore, type EtcdStoreOptions } from '../storage/etcd/index.ts';
 import type { Store } from '../storage/store.ts';
 import { NamespaceStore } from '../registry/index.ts';
 import { isAlreadyExists } from '../apimachinery/status.ts';
@@ -16,14 +18,22 @@ export interface Backend {
   deps: ApiServerDeps;
   /** The MVCC store everything is kept in. */
   store: Store;
+  /** Readiness of the storage (kube-apiserver's `etcd` readyz check); throws when it does not answer. */
+  checkStorage(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Where the objects are kept: the SQLite file under the data directory unless etcd is named. */
+export interface StorageChoice {
+  etcd?: EtcdStoreOptions;
 }
 
 const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
-/** Opens (or creates) the SQLite database in `dataDir`, the admission chain over it, and the system namespaces. */
-export async function openBackend(dataDir: string): Promise<Backend> {
-  const store = await openSqliteStore({ path: join(dataDir, 'crd-apiserver.sqlite') });
+/** Opens (or creates) the SQLite database in `dataDir`, or connects to etcd; the admission chain over it; the system namespaces. */
+export async function openBackend(dataDir: string, storage: StorageChoice = {}): Promise<Backend> {
+  const etcd = storage.etcd ? await openEtcdStore(storage.etcd) : undefined;
+  const store = etcd ?? (await openSqliteStore({ path: join(dataDir, 'crd-apiserver.sqlite') }));
   const namespaces = new NamespaceStore(store);
   for (const name of systemNamespaces) {
     try {
@@ -39,6 +49,7 @@ export async function openBackend(dataDir: string): Promise<Backend> {
   return {
     deps: { store, admission: admissionChain([lifecycle]) },
     store,
+    checkStorage: etcd ? () => etcd.checkHealth() : async () => {},
     close: () => {
       lifecycle.stop();
       return store.close();

@@ -61,6 +61,16 @@ export interface WatchOptions {
   onEvent: (ev: WatchEvent) => void;
   /** Called once if the watch cannot continue (e.g. Compacted); no further events follow. */
   onError?: (err: Error) => void;
+  /** Called when the backend reports that every change up to `revision` has been delivered (etcd's
+   * progress notifications); backends that deliver synchronously after commit may never call it. */
+  onProgress?: (revision: number) => void;
+}
+
+/** How a write is kept. */
+export interface WriteOptions {
+  /** Let the key expire this many seconds after the write (objects upstream stores with a TTL,
+   * such as Events). Backends without expiry keep the key until it is deleted. */
+  ttlSeconds?: number;
 }
 
 export interface Watch {
@@ -112,9 +122,9 @@ export interface Store {
   /** Keys with the given prefix, in key order. */
   range(prefix: string, opts?: RangeOptions): Promise<RangeResult>;
   /** Create a key; ConflictError('exists') if it is present. Resolves after the write is durable. */
-  create(key: string, value: string): Promise<KeyValue>;
+  create(key: string, value: string, opts?: WriteOptions): Promise<KeyValue>;
   /** Replace a key's value if its modRevision equals expectedModRevision, else ConflictError. */
-  update(key: string, value: string, expectedModRevision: number): Promise<KeyValue>;
+  update(key: string, value: string, expectedModRevision: number, opts?: WriteOptions): Promise<KeyValue>;
   /** Delete a key if its modRevision equals expectedModRevision, else ConflictError.
    * Resolves to the deleted KeyValue with modRevision set to the delete's revision. */
   delete(key: string, expectedModRevision: number): Promise<KeyValue>;
