@@ -47,7 +47,7 @@ export async function openBackend(dataDir: string, storage: StorageChoice = {}):
   // live when the cache lacks one.
   const lifecycle = cachedNamespaceLifecycle(store, (name) => namespaces.get(undefined, name));
   return {
-    deps: { store, admission: admissionChain([lifecycle]) },
+    deps: { store, admission: admissionChain([lifecycle]), ...(etcd ? { checkStorage: () => etcd.checkHealth(), leaderElection: true } : {}) },
     store,
     checkStorage: etcd ? () => etcd.checkHealth() : async () => {},
     close: () => {

@@ -9,6 +9,9 @@ import type { Socket } from 'node:net';
 import { failureStatus, newMethodNotAllowed, newNotFound } from '../apimachinery/status.ts';
 import { builtinRegistry, type Admission, type BuiltinRegistry, type Obj, type RESTStore } from '../registry/index.ts';
 import type { Store } from '../storage/store.ts';
+import { runLeaderElection, type LeaderElector } from '../storage/leader.ts';
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
 import { readBody, decodeObjectBody } from './http/body.ts';
 import { negotiate } from './http/negotiate.ts';
 import { Query } from './http/query.ts';
@@ -30,6 +33,10 @@ import { storageVersion } from '../registry/crd/strategy.ts';
 export interface ApiServerDeps {
   store: Store;
   admission?: Admission;
+  /** Several servers share the store: run the controllers only while holding their leader Lease. */
+  leaderElection?: boolean;
+  /** The storage health check of /readyz and /healthz (etcd: a read answered in time); throws when unhealthy. */
+  checkStorage?: () => Promise<void>;
 }
 
 const notFoundStatus = () =>
@@ -68,6 +75,7 @@ export class ApiServer {
   readonly openapi: OpenAPIService;
   readonly crdServing: CRDServing;
   private controllers: Controller[] = [];
+  private elector: LeaderElector | undefined;
   readonly http: Server;
   private readonly sockets = new Set<Socket>();
   private serverAddress = '127.0.0.1:6443';
@@ -100,7 +108,7 @@ export class ApiServer {
   /** Starts the CRD and Namespace controllers and listens; resolves with the bound address (`host:port`). */
   async listen(host: string, port: number): Promise<{ host: string; port: number }> {
     await this.crdServing.start();
-    this.startControllers();
+    this.startControllersOnce();
     try {
       await new Promise<void>((resolve, reject) => {
         this.http.once('error', reject);
@@ -118,6 +126,30 @@ export class ApiServer {
     const bound = typeof addr === 'object' && addr ? { host, port: addr.port } : { host, port };
     this.serverAddress = `${bound.host}:${bound.port}`;
     return bound;
+  }
+
+  /**
+   * Controllers that must run once: with several servers on one store (etcd), only the holder of
+   * the controllers' Lease runs them (as kube-controller-manager's --leader-elect), handing over
+   * when it stops renewing; alone, the server runs them itself.
+   */
+  private startControllersOnce(): void {
+    if (!this.deps.leaderElection) {
+      this.startControllers();
+      return;
+    }
+    this.elector = runLeaderElection({
+      store: this.deps.store,
+      name: 'crd-apiserver-controllers',
+      identity: `${hostname()}_${randomUUID()}`,
+      onStartedLeading: () => this.startControllers(),
+      onStoppedLeading: () => this.stopControllers(),
+    });
+  }
+
+  private stopControllers(): void {
+    for (const c of this.controllers) c.stop();
+    this.controllers = [];
   }
 
   /**
@@ -155,8 +187,9 @@ export class ApiServer {
   /** Stops the CRD watch and the controllers. */
   private stopBackground(): void {
     this.crdServing.stop();
-    for (const c of this.controllers) c.stop();
-    this.controllers = [];
+    void this.elector?.stop();
+    this.elector = undefined;
+    this.stopControllers();
   }
 
   /** Stops accepting, ends open connections (watches included) and the CRD watch. */
@@ -222,10 +255,23 @@ export class ApiServer {
       case 'livez/ping':
       case 'readyz/ping': {
         if (!isRead) throw newMethodNotAllowed('the server does not allow this method on the requested resource');
-        // As kube-apiserver's healthz handlers: `ok`, or the list of checks with `?verbose`.
-        const verbose = query.has('verbose') && !segs[1];
-        res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
-        res.end(verbose ? `[+]ping ok\n${segs[0]} check passed\n` : 'ok');
+        // As kube-apiserver's healthz handlers: `ok`, or the list of checks with `?verbose`; a
+        // failing check is withheld from the body and makes it a 500. Liveness does not ask storage.
+        const checks: [string, boolean][] = [['ping', true]];
+        if (this.deps.checkStorage && segs[0] !== 'livez' && !segs[1]) {
+          let ok = true;
+          try {
+            await this.deps.checkStorage();
+          } catch {
+            ok = false;
+          }
+          checks.push(['etcd', ok]);
+        }
+        const failed = checks.some(([, ok]) => !ok);
+        const verbose = (query.has('verbose') || failed) && !segs[1];
+        const lines = checks.map(([n, ok]) => (ok ? `[+]${n} ok` : `[-]${n} failed: reason withheld`)).join('\n');
+        res.writeHead(failed ? 500 : 200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+        res.end(verbose ? `${lines}\n${segs[0]} check ${failed ? 'failed' : 'passed'}\n` : 'ok');
         return true;
       }
       case 'version':

@@ -158,11 +158,17 @@ describe('etcd faults', { skip: missing }, () => {
       assert.equal(get.code, 1);
       assert.equal(get.stderr, 'Error from server: context deadline exceeded\n');
       assert.ok(Date.now() - t0 < 15000, `failed after ${Date.now() - t0} ms`);
+      // Readiness says so (the check's reason withheld, as kube-apiserver's); liveness does not ask etcd.
+      const ready = await fetch(`${r.url}/readyz`);
+      assert.equal(ready.status, 500);
+      assert.equal(await ready.text(), '[+]ping ok\n[-]etcd failed: reason withheld\nreadyz check failed\n');
+      assert.equal((await fetch(`${r.url}/livez`)).status, 200);
 
       await cluster.members[0]!.start();
       await cluster.waitReady();
       await eventually('the replica to reach etcd again', async () => (await createCronTab(r.url, 'back')).status === 201, 20000);
       assert.deepEqual((await listCronTabs(r.url)).names, ['back', 'before']);
+      assert.equal(await (await fetch(`${r.url}/readyz?verbose`)).text(), '[+]ping ok\n[+]etcd ok\nreadyz check passed\n');
 
       // A hung member (stopped, its connections open) fails the request within its deadline
       // (10 s for all of the client's attempts), not after the client's own timeout.

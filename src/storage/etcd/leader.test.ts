@@ -7,7 +7,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openEtcdStore, type EtcdStore } from './store.ts';
-import { leaseKey, runLeaderElection, type LeaderElector } from './leader.ts';
+import { leaseKey, runLeaderElection, type LeaderElector } from '../leader.ts';
 import { etcdMissing, startEtcdCluster, type EtcdCluster } from './process.ts';
 
 const missing = etcdMissing();

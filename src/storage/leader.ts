@@ -12,7 +12,7 @@
  * lets controllers that must run once run on exactly one of them.
  */
 
-import { ConflictError, type KeyValue, type Store } from '../store.ts';
+import { ConflictError, type KeyValue, type Store } from './store.ts';
 
 export interface LeaderElectionOptions {
   store: Store;
