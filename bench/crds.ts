@@ -203,6 +203,7 @@ async function createAll(base: string, crds: Obj[]): Promise<number[]> {
     const list = `/apis/${c.spec.group}/${v.name}/${c.spec.names.plural}?limit=1`;
     while ((await call(base, 'GET', list)).status === 404) await new Promise((r) => setTimeout(r, 1));
     lat.push(performance.now() - t0);
+    if (lat.length % 100 === 0) console.log(`  ... ${lat.length} CRDs created`);
   }
   return lat;
 }
