@@ -257,7 +257,7 @@ function validateRun(crds: Obj[], work: string): { s: number; mb: number } {
   return { s: Number(m[1]), mb: Number(m[2]) / 1024 };
 }
 
-async function measure(real: Obj[], n: number, baselineRSS: number): Promise<Figures> {
+async function measure(real: Obj[], n: number): Promise<Figures> {
   const crds = crdSet(real, n);
   const work = mkdtempSync(join(tmpdir(), 'bench-crds-'));
   const data = join(work, 'data');
@@ -363,7 +363,7 @@ async function main(): Promise<void> {
 
   const all: Figures[] = [];
   for (const n of COUNTS) {
-    const f = await measure(real, n, baselineRSS);
+    const f = await measure(real, n);
     all.push(f);
     const perCRD = (mb: number) => `${(((mb - baselineRSS) * 1024) / n).toFixed(0)} kB/CRD`;
     console.log(`\n${n} CRDs (${yamlMB(crdSet(real, n)).toFixed(1)} MB as JSON):`);
