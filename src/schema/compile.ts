@@ -1,8 +1,9 @@
 /**
- * Everything the server needs to process objects of one CRD version, compiled once when the CRD
- * is established: the structural schema, the pruner, the defaulter and the validator (OpenAPI
- * schema, embedded resources, list-type sets and maps). The registry holds one CompiledSchema per
- * version and only calls these functions on the request path.
+ * Everything the server needs to process objects of one CRD version: the structural schema, the
+ * pruner, the defaulter and the validator (OpenAPI schema, embedded resources, list-type sets and
+ * maps), each compiled once, when first needed, and shared by every version and CRD with an equal
+ * schema. The registry holds one CompiledSchema per version and only calls these functions on the
+ * request path.
  */
 import { Path } from '../apimachinery/field/path.ts';
 import { errorString, invalid, type FieldError } from '../apimachinery/field/errors.ts';
@@ -13,7 +14,9 @@ import { decodeObjectMeta, encodeObjectMeta } from '../apimachinery/validation/o
 import { compilePruner } from './prune.ts';
 import { newStructural, type Structural } from './structural.ts';
 import type { JSONSchemaProps } from './types.ts';
-import { compileValidator } from './validate/validator.ts';
+import { compileValidator, type SchemaValidator } from './validate/validator.ts';
+import { contentKey, sharedByContent } from './compile-cache.ts';
+import { deferStructural } from './deferred.ts';
 import { isObject } from './value.ts';
 
 // Bound once: under the CommonJS interop tsx runs sources with, every use of an imported name is a
@@ -81,82 +84,135 @@ export interface CompiledSchema {
   validateStatus(obj: unknown, oldObj: unknown): FieldError[];
 }
 
-/** compileSchema: compile one CRD version's openAPIV3Schema. Throws StructuralError if unconvertible. */
+/**
+ * compileSchema: one CRD version's openAPIV3Schema, compiled when first used. Each artefact (the
+ * structural schema, pruners, defaulter, validators) is built on the first call that needs it, so
+ * that serving a CRD costs nothing until a request for its kind arrives, and versions or CRDs with
+ * an equal schema share one compiled form (compile-cache.ts). A schema that newStructural cannot
+ * convert throws StructuralError from the first use (CRDs are checked to be structural before
+ * they are stored, so a served one never does).
+ */
 export function compileSchema(openAPIV3Schema: JSONSchemaProps | null | undefined, opts: CompileOptions = {}): CompiledSchema {
-  const structural = newStructural(openAPIV3Schema);
-  const pruneRoot = compilePruner(structural, true);
-  const pruneNested = compilePruner(structural, false);
-  const pruneNulls = compileNullPruner(structural);
-  const defaulter = compileDefaulter(structural);
-  // The list-type checks ride along with the validator's fast pass where the schema allows.
-  const validator = compileValidator(openAPIV3Schema, { compatibilityVersion: opts.compatibilityVersion, listTypes: true });
-  const embedded = compileEmbeddedValidator(structural, false);
-  const hasEmbedded = embedded !== noEmbeddedResources;
-  const listTypes = compileListSetsAndMaps(structural);
-  const coerceNested = compileCoercer(structural, false);
-  const root = Path.root();
-  const statusSchema = openAPIV3Schema?.properties?.status;
-  const statusValidator = compileValidator(statusSchema ?? {}, { compatibilityVersion: opts.compatibilityVersion });
-  const validateParts = (obj: unknown, oldObj?: unknown): { schema: FieldError[]; structure: FieldError[] } => {
+  let parts: SchemaParts | undefined;
+  const get = (): SchemaParts => (parts ??= sharedParts(openAPIV3Schema, opts));
+  const structural = openAPIV3Schema === null || openAPIV3Schema === undefined ? undefined : deferStructural(openAPIV3Schema, () => get().structural!);
+  return {
+    structural,
+    prune: (obj, o) => get().prune(obj, o),
+    default: (obj) => get().default(obj),
+    validate: (obj, oldObj) => get().validate(obj, oldObj),
+    validateParts: (obj, oldObj) => get().validateParts(obj, oldObj),
+    validateStatus: (obj, oldObj) => get().validateStatus(obj, oldObj),
+  };
+}
+
+function sharedParts(schema: JSONSchemaProps | null | undefined, opts: CompileOptions): SchemaParts {
+  const o: CompileOptions = { compatibilityVersion: opts.compatibilityVersion, preserveUnknownFields: opts.preserveUnknownFields === true };
+  return sharedByContent(contentKey(`compileSchema ${JSON.stringify(o)}`, schema ?? null), () => new SchemaParts(schema, o));
+}
+
+/** The artefacts of one schema, each built on first use. */
+class SchemaParts implements CompiledSchema {
+  private built?: Structural | undefined;
+  private hasStructural = false;
+  private pruners?: { root: Pruner; nested: Pruner; nulls: (obj: unknown) => void; coerce: Coercer };
+  private defaulter?: (obj: unknown) => void;
+  private checks?: { validator: SchemaValidator; embedded: EmbeddedValidator; hasEmbedded: boolean; listTypes: ListTypeCheck };
+  private statusValidator?: SchemaValidator;
+
+  constructor(
+    private readonly schema: JSONSchemaProps | null | undefined,
+    private readonly opts: CompileOptions,
+  ) {}
+
+  get structural(): Structural | undefined {
+    if (!this.hasStructural) {
+      this.built = newStructural(this.schema);
+      this.hasStructural = true;
+    }
+    return this.built;
+  }
+
+  prune(obj: unknown, o: PruneCallOptions = {}): PruneResult {
+    const isRoot = o.isResourceRoot ?? true;
+    const track = o.trackUnknown === true;
+    const p = (this.pruners ??= {
+      root: compilePruner(this.structural, true),
+      nested: compilePruner(this.structural, false),
+      nulls: compileNullPruner(this.structural),
+      coerce: compileCoercer(this.structural, false),
+    });
+    let paths: string[] = [];
+    // unstructuredSchemaCoercer.apply: the root ObjectMeta is decoded first (unknown fields
+    // reported as metadata.<field>) and written back last, in its canonical encoding.
+    let rootMeta: Record<string, unknown> | undefined;
+    if (isRoot && isObject(obj) && Object.hasOwn(obj, 'metadata')) {
+      const md = obj.metadata;
+      const d = decodeObjectMeta(md, { dropMalformedFields: o.dropInvalidMetadata === true });
+      if (d.error !== undefined) return { prunedPaths: [], error: d.error };
+      if (track) paths.push(...unknownObjectMetaPaths(md, 'metadata'));
+      rootMeta = encodeObjectMeta(d.meta);
+    }
+    if (!this.opts.preserveUnknownFields) {
+      // PruneWithOptions sorts its own paths; those of ObjectMeta come before, coercion's after.
+      const pruned = (isRoot ? p.root : p.nested)(obj, { trackUnknown: track });
+      if (pruned.length > 1) pruned.sort();
+      paths.push(...pruned);
+      p.nulls(obj);
+    }
+    const c: CoerceResult = p.coerce(undefined, obj, { dropInvalidFields: o.dropInvalidMetadata, returnUnknownFieldPaths: track });
+    if (c.error !== undefined) return { prunedPaths: [], error: errorString(c.error) };
+    paths.push(...c.unknownFieldPaths);
+    if (rootMeta !== undefined) (obj as Record<string, unknown>).metadata = rootMeta;
+    return { prunedPaths: paths };
+  }
+
+  default(obj: unknown): void {
+    (this.defaulter ??= compileDefaulter(this.structural))(obj);
+  }
+
+  validate(obj: unknown, oldObj?: unknown): FieldError[] {
+    const p = this.validateParts(obj, oldObj);
+    return p.structure.length === 0 ? p.schema : [...p.schema, ...p.structure];
+  }
+
+  validateParts(obj: unknown, oldObj?: unknown): { schema: FieldError[]; structure: FieldError[] } {
+    const structural = this.structural;
+    const k = (this.checks ??= (() => {
+      // The list-type checks ride along with the validator's fast pass where the schema allows.
+      const validator = compileValidator(this.schema, { compatibilityVersion: this.opts.compatibilityVersion, listTypes: true });
+      const embedded = compileEmbeddedValidator(structural, false);
+      return { validator, embedded, hasEmbedded: embedded !== noEmbeddedResources, listTypes: compileListSetsAndMaps(structural) };
+    })());
     let errs: FieldError[];
     let listsClean = false;
     if (oldObj === undefined && isObj(obj)) {
-      const r = validator.validateResource(obj);
+      const r = k.validator.validateResource(obj);
       errs = r.errors;
       listsClean = r.listTypesClean;
     } else {
-      errs = oldObj === undefined ? validator.validate(obj) : validator.validateUpdate(obj, oldObj);
+      errs = oldObj === undefined ? k.validator.validate(obj) : k.validator.validateUpdate(obj, oldObj);
     }
-    const e2 = hasEmbedded ? embedded(obj) : undefined;
+    const e2 = k.hasEmbedded ? k.embedded(obj) : undefined;
     // On update, list-type errors are only reported when the old object had none (ratcheting).
-    const e3 = listsClean || (oldObj !== undefined && listTypes(oldObj, root).length > 0) ? undefined : listTypes(obj, root);
+    const e3 = listsClean || (oldObj !== undefined && k.listTypes(oldObj, root).length > 0) ? undefined : k.listTypes(obj, root);
     if ((e2 === undefined || e2.length === 0) && (e3 === undefined || e3.length === 0)) return { schema: errs, structure: noErrors };
     return { schema: errs, structure: [...(e2 ?? []), ...(e3 ?? [])] };
-  };
-  return {
-    structural,
-    prune(obj, o = {}) {
-      const isRoot = o.isResourceRoot ?? true;
-      const track = o.trackUnknown === true;
-      let paths: string[] = [];
-      // unstructuredSchemaCoercer.apply: the root ObjectMeta is decoded first (unknown fields
-      // reported as metadata.<field>) and written back last, in its canonical encoding.
-      let rootMeta: Record<string, unknown> | undefined;
-      if (isRoot && isObject(obj) && Object.hasOwn(obj, 'metadata')) {
-        const md = obj.metadata;
-        const d = decodeObjectMeta(md, { dropMalformedFields: o.dropInvalidMetadata === true });
-        if (d.error !== undefined) return { prunedPaths: [], error: d.error };
-        if (track) paths.push(...unknownObjectMetaPaths(md, 'metadata'));
-        rootMeta = encodeObjectMeta(d.meta);
-      }
-      if (!opts.preserveUnknownFields) {
-        // PruneWithOptions sorts its own paths; those of ObjectMeta come before, coercion's after.
-        const pruned = (isRoot ? pruneRoot : pruneNested)(obj, { trackUnknown: track });
-        if (pruned.length > 1) pruned.sort();
-        paths.push(...pruned);
-        pruneNulls(obj);
-      }
-      const c: CoerceResult = coerceNested(undefined, obj, { dropInvalidFields: o.dropInvalidMetadata, returnUnknownFieldPaths: track });
-      if (c.error !== undefined) return { prunedPaths: [], error: errorString(c.error) };
-      paths.push(...c.unknownFieldPaths);
-      if (rootMeta !== undefined) (obj as Record<string, unknown>).metadata = rootMeta;
-      return { prunedPaths: paths };
-    },
-    default(obj) {
-      defaulter(obj);
-    },
-    validate(obj, oldObj) {
-      const p = validateParts(obj, oldObj);
-      return p.structure.length === 0 ? p.schema : [...p.schema, ...p.structure];
-    },
-    validateParts,
-    validateStatus(obj, oldObj) {
-      if (!isObject(obj) || !Object.hasOwn(obj, 'status')) return [];
-      const old = isObject(oldObj) ? oldObj.status : undefined;
-      return statusValidator.validateUpdate(obj.status, old, 'status');
-    },
-  };
+  }
+
+  validateStatus(obj: unknown, oldObj: unknown): FieldError[] {
+    if (!isObject(obj) || !Object.hasOwn(obj, 'status')) return [];
+    const old = isObject(oldObj) ? oldObj.status : undefined;
+    this.statusValidator ??= compileValidator(this.schema?.properties?.status ?? {}, { compatibilityVersion: this.opts.compatibilityVersion });
+    return this.statusValidator.validateUpdate(obj.status, old, 'status');
+  }
 }
+
+const root = Path.root();
+type Pruner = ReturnType<typeof compilePruner>;
+type Coercer = ReturnType<typeof compileCoercer>;
+type EmbeddedValidator = ReturnType<typeof compileEmbeddedValidator>;
+type ListTypeCheck = ReturnType<typeof compileListSetsAndMaps>;
 
 /**
  * hasBlockingErr (customresource strategy): CEL rules are not evaluated when the schema errors

@@ -11,6 +11,9 @@ import { duplicate, errorString, forbidden, invalid, omitValue, required, type F
 import { goQuote } from '../../apimachinery/field/govalue.ts';
 import { CelMap, Optional, type Val } from '../../cel/index.ts';
 import type { Structural, NestedValueValidation } from '../structural.ts';
+import { contentKey, sharedByContent } from '../compile-cache.ts';
+import { deferredSource, hasRulesInJSON } from '../deferred.ts';
+import type { JSONSchemaProps } from '../types.ts';
 import { deepEqualJSON, isObject } from '../value.ts';
 import { compileRules, type CompiledRule, type CompileRulesOptions } from './compile.ts';
 import { MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES, RUNTIME_CEL_COST_BUDGET } from './env.ts';
@@ -165,9 +168,37 @@ function build(validationSchema: Structural, nodeSchema: Structural, isResourceR
 /**
  * NewValidator: compiles every rule of the schema. Undefined when the schema has no rules.
  * isResourceRoot: s is a resource root (apiVersion, kind, metadata.name and metadata.generateName
- * are accessible even when the schema does not declare them).
+ * are accessible even when the schema does not declare them). The structural schema of a
+ * compileSchema result is built when first read: its rules are compiled on the first validation.
  */
 export function compileCELValidator(s: Structural | undefined, isResourceRoot: boolean, opts: CELCompileOptions = {}): CELValidator | undefined {
+  const d = deferredSource(s);
+  if (d !== undefined) return deferredValidator(d.schema, d.resolve, isResourceRoot, opts);
+  return compileNow(s, isResourceRoot, opts);
+}
+
+/**
+ * The validator of a structural schema not built yet (compile.ts hands those out): whether there is
+ * one is read from the JSON schema; its rules are compiled on the first validation, once for every
+ * holder of an equal schema.
+ */
+function deferredValidator(schema: JSONSchemaProps, resolve: () => Structural, isResourceRoot: boolean, opts: CELCompileOptions): CELValidator | undefined {
+  if (!hasRulesInJSON(schema) && opts.force !== true) return undefined;
+  let compiled: { v: CELValidator | undefined } | undefined;
+  const get = (): CELValidator | undefined => {
+    const key = contentKey(`compileCELValidator ${isResourceRoot} ${JSON.stringify(opts)}`, schema);
+    return (compiled ??= sharedByContent(key, () => ({ v: compileNow(resolve(), isResourceRoot, opts) }))).v;
+  };
+  return {
+    validate(obj, oldObj, o = {}) {
+      const v = get();
+      return v !== undefined ? v.validate(obj, oldObj, o) : { errors: [], warnings: [], remainingBudget: o.budget ?? RUNTIME_CEL_COST_BUDGET };
+    },
+    rules: () => get()?.rules() ?? [],
+  };
+}
+
+function compileNow(s: Structural | undefined, isResourceRoot: boolean, opts: CELCompileOptions): CELValidator | undefined {
   if (s === undefined || (!hasXValidations(s) && opts.force !== true)) return undefined;
   const root = build(s, s, isResourceRoot, schemaDeclType(s, isResourceRoot), opts);
   if (root === undefined) return undefined;

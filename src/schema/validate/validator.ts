@@ -281,6 +281,68 @@ interface Env {
   bind: Map<Node, (fast: (v: unknown) => boolean, id: number) => void>;
   /** The context of the validation under way (the generated error pass reports into it). */
   current: Ctx | undefined;
+  /** Compiled nodes by schema content: equal subschemas share one node, and one generated check. */
+  nodes: Map<string, Node>;
+  keys: SchemaKeys;
+}
+
+/**
+ * Content keys of schema nodes, built bottom-up: a node's key is its own JSON with each subschema
+ * replaced by that subschema's number, so each node's JSON is read once and two subschemas get
+ * the same number exactly when their JSON is equal (keys in the same order). Real CRDs repeat
+ * large subschemas (a container, a pod template, a selector) many times over.
+ */
+class SchemaKeys {
+  private readonly numbers = new Map<string, number>();
+  private readonly memo = new WeakMap<object, string>();
+
+  key(s: JSONSchemaProps): string {
+    let k = this.memo.get(s);
+    if (k !== undefined) return k;
+    const sub = (x: unknown): unknown => (x !== null && typeof x === 'object' && !Array.isArray(x) ? { '\u0000': this.number(x as JSONSchemaProps) } : x);
+    const subs = (m: unknown, each: (x: unknown) => unknown): unknown => {
+      if (m === null || typeof m !== 'object' || Array.isArray(m)) return m;
+      const o: Record<string, unknown> = {};
+      for (const [name, x] of Object.entries(m)) o[name] = each(x);
+      return o;
+    };
+    const shallow: Record<string, unknown> = {};
+    for (const [name, v] of Object.entries(s)) {
+      switch (name) {
+        case 'properties':
+        case 'patternProperties':
+        case 'definitions':
+          shallow[name] = subs(v, sub);
+          break;
+        case 'dependencies':
+          shallow[name] = subs(v, (d) => (Array.isArray(d) ? d : sub(d)));
+          break;
+        case 'items':
+        case 'allOf':
+        case 'anyOf':
+        case 'oneOf':
+          shallow[name] = Array.isArray(v) ? v.map(sub) : sub(v);
+          break;
+        case 'additionalProperties':
+        case 'additionalItems':
+        case 'not':
+          shallow[name] = sub(v);
+          break;
+        default:
+          shallow[name] = v;
+      }
+    }
+    k = JSON.stringify(shallow);
+    this.memo.set(s, k);
+    return k;
+  }
+
+  private number(s: JSONSchemaProps): number {
+    const k = this.key(s);
+    let n = this.numbers.get(k);
+    if (n === undefined) this.numbers.set(k, (n = this.numbers.size));
+    return n;
+  }
 }
 
 /** The generated error pass's reporting: the errors the nodes below would push, into env.current. */
@@ -339,7 +401,7 @@ const KIND_SAMPLES: readonly unknown[] = [null, true, 1, 0.5, 'a', [], {}];
 
 /** Compile a schema (JSONSchemaProps, structural or not) into a validator. */
 export function compileValidator(schema: JSONSchemaProps | null | undefined, opts: ValidatorOptions = {}): SchemaValidator {
-  const env: Env = { version: opts.compatibilityVersion, facts: new Map(), bind: new Map(), current: undefined };
+  const env: Env = { version: opts.compatibilityVersion, facts: new Map(), bind: new Map(), current: undefined, nodes: new Map(), keys: new SchemaKeys() };
   const root: Node | undefined = schema === null || schema === undefined ? undefined : compileNode(schema, env);
   // Every node first asks its generated check whether its value is valid (the usual case), so the
   // detailed walk only descends where an error is.
@@ -354,6 +416,7 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
   }
   env.facts.clear();
   env.bind.clear();
+  env.nodes.clear();
   // One context is kept for reuse: validation is synchronous, and a re-entrant call (a validator
   // used while it runs) simply gets a fresh one.
   let spare: Ctx | undefined = new Ctx();
@@ -535,6 +598,13 @@ function oldForKey(ctx: Ctx, k: string): unknown {
 }
 
 function compileNode(s: JSONSchemaProps, env: Env): Node {
+  const key = env.keys.key(s);
+  let node = env.nodes.get(key);
+  if (node === undefined) env.nodes.set(key, (node = compileNewNode(s, env)));
+  return node;
+}
+
+function compileNewNode(s: JSONSchemaProps, env: Env): Node {
   // ConvertJSONSchemaProps: type -> [type]; int-or-string -> [integer, string]; formats stripped.
   // spec.Schema's type is a string or a list (only a string in CRDs).
   const rawType = s.type as string | string[] | undefined;

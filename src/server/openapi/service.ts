@@ -1,15 +1,15 @@
 /**
  * `/openapi/v3` and its group-version documents: an index of `paths` with `serverRelativeURL`s
- * carrying a content hash (kubectl caches by it), each document rendered once per change of the
- * served table and answered with kube-openapi's caching headers and redirects. `/openapi/v2` is
- * v2.ts's document, as JSON or protobuf per Accept.
+ * carrying a content hash (kubectl caches by it), each document rendered again only when the
+ * resources of its group version change, and answered with kube-openapi's caching headers and
+ * redirects. `/openapi/v2` is v2.ts's document, as JSON or protobuf per Accept.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Query } from '../http/query.ts';
 import { writeJSON, writeStatus } from '../http/respond.ts';
 import { failureStatus } from '../../apimachinery/status.ts';
-import type { ServedTable } from '../served.ts';
+import type { ServedResource, ServedTable } from '../served.ts';
 import { builtinOpenAPIDocument } from '../../registry/index.ts';
 import { openAPIV2, protobufV2MediaTypes } from './v2.ts';
 import { groupVersionDocument } from './v3.ts';
@@ -24,28 +24,50 @@ export class OpenAPIService {
   private docs = new Map<string, Rendered>();
   /** Built-in group-versions' documents, served as Kubernetes ships them (rendered once). */
   private readonly builtin = new Map<string, Rendered>();
+  /** Each group version's document and the served resources it was rendered from. */
+  private rendered = new Map<string, { from: ServedResource[]; doc: Rendered }>();
 
   constructor(private readonly table: ServedTable) {}
 
-  /** The rendered documents keyed `api/v1` / `apis/<group>/<version>`, rebuilt after table changes. */
+  /**
+   * The rendered documents keyed `api/v1` / `apis/<group>/<version>`. After a change of the served
+   * table only the group versions whose resources changed are rendered again: a CRD created among
+   * hundreds costs one document, not all of them.
+   */
   documents(): Map<string, Rendered> {
     if (this.cacheGeneration === this.table.generation) return this.docs;
+    const byGV = new Map<string, ServedResource[]>();
+    for (const r of this.table.all()) {
+      const k = r.group === '' ? `api/${r.version}` : `apis/${r.group}/${r.version}`;
+      const list = byGV.get(k);
+      if (list === undefined) byGV.set(k, [r]);
+      else list.push(r);
+    }
     const docs = new Map<string, Rendered>();
-    const resources = this.table.all();
+    const rendered = new Map<string, { from: ServedResource[]; doc: Rendered }>();
     for (const g of this.table.groups()) {
       for (const v of g.versions) {
-        if (!resources.some((r) => r.group === g.name && r.version === v)) continue;
         const key = g.name === '' ? `api/${v}` : `apis/${g.name}/${v}`;
+        const from = byGV.get(key);
+        if (from === undefined) continue;
         const shipped = this.builtin.get(key) ?? this.shipped(key, g.name, v);
         if (shipped) {
           docs.set(key, shipped);
           continue;
         }
-        const body = JSON.stringify(groupVersionDocument(resources, g.name, v));
-        docs.set(key, { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() });
+        const prev = this.rendered.get(key);
+        let doc: Rendered;
+        if (prev !== undefined && prev.from.length === from.length && prev.from.every((r, i) => r === from[i])) doc = prev.doc;
+        else {
+          const body = JSON.stringify(groupVersionDocument(from, g.name, v));
+          doc = { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
+        }
+        docs.set(key, doc);
+        rendered.set(key, { from, doc });
       }
     }
     this.docs = docs;
+    this.rendered = rendered;
     this.cacheGeneration = this.table.generation;
     return docs;
   }
