@@ -51,18 +51,8 @@ export function toNumber(v: unknown): number {
   return 0;
 }
 
-/** runtime.DeepCopyJSONValue: a deep copy of a JSON value (GoFloat and bigint kept). */
-export function deepCopyJSON<T>(v: T): T {
-  if (typeof v !== 'object' || v === null || (made.any && v instanceof GoFloat)) return v;
-  if (Array.isArray(v)) {
-    const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = deepCopyJSON(v[i]);
-    return out as T;
-  }
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) out[k] = deepCopyJSON((v as Record<string, unknown>)[k]);
-  return out as T;
-}
+/** runtime.DeepCopyJSONValue: apimachinery's one deep copy (GoFloat and bigint kept). */
+export { deepCopyJSON } from '../apimachinery/json/copy.ts';
 
 /**
  * reflect.DeepEqual over decoded JSON: int64 and float64 are different types in Go, so `1` and
