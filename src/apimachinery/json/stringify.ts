@@ -61,8 +61,31 @@ export function canonicalJSON(v: unknown): string {
 
 type Task = string | { v: unknown; level: number };
 
-/** JSON.stringify's output (toJSON honoured, undefined members dropped) written with an explicit stack. */
-function writeJSON(root: unknown, indent: number, sorted: boolean): string {
+/** How writeJSONIteratively spells a document. */
+export interface JSONWriter {
+  /** Spaces per level; 0 for compact text. */
+  indent?: number;
+  /** Orders each object's keys; insertion order when absent. */
+  compareKeys?: (a: string, b: string) => number;
+  /** Text of a value that is neither an array nor an object written member by member. */
+  scalar?: (v: unknown) => string;
+  /** True for a value written as a scalar even though it is an object (a wrapper such as GoFloat). */
+  isScalar?: (v: unknown) => boolean;
+  /** Text of an object key. */
+  key?: (k: string) => string;
+}
+
+const jsonScalar = (v: unknown): string => JSON.stringify(v) ?? 'null';
+
+/**
+ * JSON text written with an explicit stack, for any depth. Defaults follow JSON.stringify
+ * (toJSON honoured, undefined members dropped, undefined array elements as null); encoders with
+ * other spellings (Go's) pass their own scalar and key writers.
+ */
+export function writeJSONIteratively(root: unknown, w: JSONWriter = {}): string {
+  const indent = w.indent ?? 0;
+  const scalar = w.scalar ?? jsonScalar;
+  const keyText = w.key ?? JSON.stringify;
   const out: string[] = [];
   const stack: Task[] = [{ v: root, level: 0 }];
   const pad = (level: number) => (indent > 0 ? '\n' + ' '.repeat(indent * level) : '');
@@ -75,7 +98,9 @@ function writeJSON(root: unknown, indent: number, sorted: boolean): string {
       continue;
     }
     let v = t.v;
-    if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function') v = (v as { toJSON(): unknown }).toJSON();
+    if (w.scalar === undefined && v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function') {
+      v = (v as { toJSON(): unknown }).toJSON();
+    }
     if (Array.isArray(v)) {
       if (v.length === 0) {
         out.push('[]');
@@ -88,10 +113,10 @@ function writeJSON(root: unknown, indent: number, sorted: boolean): string {
       }
       continue;
     }
-    if (v !== null && typeof v === 'object') {
+    if (v !== null && typeof v === 'object' && !(w.isScalar?.(v) ?? false)) {
       const o = v as Record<string, unknown>;
       const keys = Object.keys(o).filter((k) => !skipped(o[k]));
-      if (sorted) keys.sort();
+      if (w.compareKeys) keys.sort(w.compareKeys);
       if (keys.length === 0) {
         out.push('{}');
         continue;
@@ -99,11 +124,18 @@ function writeJSON(root: unknown, indent: number, sorted: boolean): string {
       stack.push(pad(t.level) + '}');
       for (let i = keys.length - 1; i >= 0; i--) {
         const k = keys[i]!;
-        stack.push({ v: o[k], level: t.level + 1 }, (i === 0 ? '{' : ',') + pad(t.level + 1) + JSON.stringify(k) + colon);
+        stack.push({ v: o[k], level: t.level + 1 }, (i === 0 ? '{' : ',') + pad(t.level + 1) + keyText(k) + colon);
       }
       continue;
     }
-    out.push(JSON.stringify(v) ?? 'null');
+    out.push(scalar(v));
   }
   return out.join('');
 }
+
+/** JSON.stringify's output for any depth, keys optionally sorted by code unit. */
+function writeJSON(root: unknown, indent: number, sorted: boolean): string {
+  return writeJSONIteratively(root, sorted ? { indent, compareKeys: byCodeUnit } : { indent });
+}
+
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -13,6 +13,7 @@ import {
   newUnsupportedMediaType,
   StatusError,
 } from '../../apimachinery/status.ts';
+import { deepCopyJSON } from '../../apimachinery/json/copy.ts';
 import type { Obj, ObjList, Subresource, UpdateOptions } from '../../registry/rest.ts';
 import { decodeJSON, decodeObjectBody, JSONSyntaxError, mediaTypeOf, readBody, summarizeData, type DecodedBody } from '../http/body.ts';
 import { negotiate, type Negotiated, type Produces } from '../http/negotiate.ts';
@@ -279,7 +280,7 @@ async function handleUpdate(r: ResourceRequest): Promise<void> {
     ensureName(r, body);
     tryUpdate = (cur) => {
       if (cur === undefined) throw newNotFound(gr(r.served), r.info.name!);
-      return applyScale(structuredClone(cur), body, r.served.scale!);
+      return applyScale(deepCopyJSON(cur), body, r.served.scale!);
     };
   } else {
     checkTypeMeta(r, body);
@@ -309,9 +310,7 @@ async function handlePatch(r: ResourceRequest): Promise<void> {
   try {
     patch = decodeJSON(buf.toString('utf8'));
   } catch (e) {
-    // jsonpatch.MergePatch answers any undecodable merge patch with ErrBadJSONPatch;
-    // DecodePatch passes the decoder's own message on.
-    if (e instanceof JSONSyntaxError) throw newBadRequest(mt === 'application/json-patch+json' ? e.message : 'Invalid JSON Patch');
+    if (e instanceof JSONSyntaxError) throw undecodablePatch(mt, opts.fieldValidation, e.message);
     throw e;
   }
   const warnings: string[] = [];
@@ -322,9 +321,9 @@ async function handlePatch(r: ResourceRequest): Promise<void> {
     if (cur === undefined) throw newNotFound(gr(r.served), r.info.name!);
     if (sub === 'scale') {
       const scale = applyPatch(mt, scaleFromCustomResource(cur, r.served.scale!), patch.value);
-      return applyScale(structuredClone(cur), scale, r.served.scale!);
+      return applyScale(deepCopyJSON(cur), scale, r.served.scale!);
     }
-    const next = applyPatch(mt, toRequestVersion(r.served, structuredClone(cur)), patch.value);
+    const next = applyPatch(mt, toRequestVersion(r.served, deepCopyJSON(cur)), patch.value);
     checkTypeMeta(r, next);
     ensureNamespace(r, next);
     ensureName(r, next);
@@ -335,6 +334,19 @@ async function handlePatch(r: ResourceRequest): Promise<void> {
   setWarnings(r.res, [...warnings, ...result.warnings]);
   const out = sub === 'scale' ? scaleFromCustomResource(result.object, r.served.scale!) : transform(r, n, result.object, false);
   writeObject(r.res, result.created ? 201 : 200, out, n);
+}
+
+/**
+ * The 400 for a patch body the decoder refuses (bad syntax, or nested too deep), worded by the
+ * step that meets it first upstream: under Strict and Warn the json and merge patchers decode
+ * the patch strictly first (`error decoding patch: ...`); under Ignore jsonpatch.DecodePatch
+ * passes the decoder's message on and jsonpatch.MergePatch answers ErrBadJSONPatch. A strategic
+ * merge patch is decoded into a map, which passes the message on as is.
+ */
+function undecodablePatch(mt: string, fieldValidation: string, message: string): StatusError {
+  if (mt === 'application/strategic-merge-patch+json') return newBadRequest(message);
+  if (fieldValidation !== 'Ignore') return newBadRequest(`error decoding patch: ${message}`);
+  return newBadRequest(mt === 'application/json-patch+json' ? message : 'Invalid JSON Patch');
 }
 
 async function readDeleteBody(r: ResourceRequest): Promise<unknown> {
