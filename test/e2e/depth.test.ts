@@ -202,3 +202,77 @@ test('lists, Tables with a printer column over the deep part, and watches serve 
   const ev = events.find((e) => e.object.metadata.name === 'max');
   assert.equal(ev?.type, 'ADDED');
 });
+
+// A CRD whose schema nests deeply: levels of {"type":"object","properties":{"v":...,"a":<next>}}
+// below spec; the leaf carries a CEL rule.
+const leafSchema = '{"type":"object","x-kubernetes-validations":[{"rule":"self.v != \'bad\'"}],"properties":{"v":{"type":"string","maxLength":3,"default":"d"}}}';
+function deepSchemaCRD(levels: number): string {
+  const level = '{"type":"object","properties":{"v":{"type":"string","maxLength":3,"default":"d"},"a":';
+  const schema = `{"type":"object","properties":{"spec":${level.repeat(levels)}${leafSchema}${'}}'.repeat(levels)}}}`;
+  return (
+    '{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"trees.deep.example.com"},' +
+    '"spec":{"group":"deep.example.com","scope":"Namespaced","names":{"plural":"trees","singular":"tree","kind":"Tree","listKind":"TreeList"},' +
+    `"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":${schema}}}]}}`
+  );
+}
+// Schema levels: the root, `levels` objects (spec the first), the leaf and its v: levels + 3 in all.
+const maxSchemaDepth = 500;
+const schemaLevels = maxSchemaDepth - 3;
+const trees = '/apis/deep.example.com/v1/namespaces/default/trees';
+const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+
+test('a CRD body nested past 10000 levels is a 400; a schema past the schema bound is a 422; one at the bound registers', async () => {
+  // The body bound: 10 + 2 * levels JSON levels; its 10001st container is the leaf's rule list.
+  const deepest = deepSchemaCRD((max - 10) / 2 + 1);
+  assert.equal(depthOf(deepest), max + 2);
+  assertBadRequest(await send('POST', crds, deepest), unrecognized('CustomResourceDefinition', deepest, '['));
+  // The schema bound, reported where the schema sits once hoisted (spec.validation).
+  const deeper = await send('POST', crds, deepSchemaCRD(schemaLevels + 1));
+  assert.equal(deeper.status, 422, deeper.text.slice(0, 300));
+  assert.equal(
+    deeper.json.message,
+    `CustomResourceDefinition.apiextensions.k8s.io "trees.deep.example.com" is invalid: spec.validation.openAPIV3Schema: Forbidden: must not nest more than ${maxSchemaDepth} levels of schemas`,
+  );
+  assert.equal((await call(s.url, 'GET', `${crds}/trees.deep.example.com`)).status, 404);
+  const body = deepSchemaCRD(schemaLevels);
+  const r = await send('POST', crds, body);
+  assert.equal(r.status, 201, r.text.slice(0, 300));
+  await waitEstablished('trees.deep.example.com');
+  const got = await call(s.url, 'GET', `${crds}/trees.deep.example.com`);
+  assert.equal(depthOf(got.text), depthOf(body));
+  // Its OpenAPI document (what kubectl explain and validation read) is published.
+  const doc = await call(s.url, 'GET', '/openapi/v3/apis/deep.example.com/v1');
+  assert.equal(doc.status, 200);
+  assert.ok(doc.text.includes('trees'));
+});
+
+test('custom resources of the deep schema are pruned, defaulted and validated all the way down', async () => {
+  const spec = (leaf: string) => '{"a":'.repeat(schemaLevels) + leaf + '}'.repeat(schemaLevels);
+  const tree = (name: string, leaf: string) => `{"apiVersion":"deep.example.com/v1","kind":"Tree","metadata":{"name":"${name}"},"spec":${spec(leaf)}}`;
+  const created = await send('POST', trees, tree('t', '{"unknown":1}'));
+  assert.equal(created.status, 201, created.text.slice(0, 300));
+  assert.equal(depthOf(created.text), schemaLevels + 2);
+  // Defaulted at every level, the unknown field pruned at the bottom.
+  assert.equal(created.text.split('"v":"d"').length - 1, schemaLevels + 1);
+  assert.ok(!created.text.includes('unknown'));
+
+  const deepPath = `spec${'.a'.repeat(schemaLevels)}.v`;
+  const tooLong = await send('POST', trees, tree('long', '{"v":"toolong"}'));
+  assert.equal(tooLong.status, 422, tooLong.text.slice(0, 300));
+  assert.deepEqual(
+    tooLong.json.details.causes.map((c: { field: string; reason: string }) => [c.field, c.reason]),
+    // The schema error stops the CEL rules, as upstream says.
+    [
+      [deepPath, 'FieldValueTooLong'],
+      ['<nil>', 'FieldValueInvalid'],
+    ],
+  );
+  const rule = await send('POST', trees, tree('bad', '{"v":"bad"}'));
+  assert.equal(rule.status, 422, rule.text.slice(0, 300));
+  assert.equal(rule.json.details.causes[0].field, `spec${'.a'.repeat(schemaLevels)}`);
+  assert.equal((await call(s.url, 'GET', `${trees}/long`)).status, 404);
+
+  const patched = await send('PATCH', `${trees}/t`, `{"spec":${spec('{"v":"xyz"}')}}`, 'application/merge-patch+json');
+  assert.equal(patched.status, 200, patched.text.slice(0, 300));
+  assert.ok(patched.text.includes('"v":"xyz"'));
+});

@@ -5,6 +5,7 @@
  * Discovery and OpenAPI follow, since both derive from the served table. Naming, establishing
  * and instance cleanup are the registry's controllers, started beside this by the server.
  */
+import { stringifyJSON } from '../../apimachinery/json/stringify.ts';
 import type { Obj, RESTStore, ResourceInfo } from '../../registry/rest.ts';
 import { isConditionTrue } from '../../registry/crd/conditions.ts';
 import { storageVersionHash, type SubresourceInfo } from '../discovery/model.ts';
@@ -182,13 +183,22 @@ export class CRDServing {
 
   private serve(name: string, crd: Obj, terminating: boolean): void {
     const spec = obj(crd.spec);
-    const specKey = JSON.stringify([spec, servedNames(crd), terminating]);
+    const specKey = stringifyJSON([spec, servedNames(crd), terminating]);
     const prev = this.built.get(name);
     if (prev && prev.specKey === specKey) return;
     const group = String(spec.group ?? '');
     const plural = String(servedNames(crd).plural ?? '');
     if (prev && (prev.group !== group || prev.plural !== plural)) this.table.setCustom(prev.group, prev.plural, []);
-    const resources = servedResourcesFor(crd, this.factory);
+    let resources: ServedResource[];
+    try {
+      resources = servedResourcesFor(crd, this.factory);
+    } catch (e) {
+      // This runs in a watch callback: an error here would end the process. A CRD whose schema
+      // cannot be compiled is not served, and says why.
+      console.error(`crd-apiserver: not serving ${name}: ${e instanceof Error ? e.message : String(e)}`);
+      this.forgetName(name);
+      return;
+    }
     for (const r of resources) if (terminating) r.terminating = true;
     this.table.setCustom(group, plural, resources);
     this.built.set(name, { specKey, group, plural });
