@@ -187,7 +187,7 @@ test('JSON patch at the maximum depth applies; one level more is a 400; a result
   assert.equal((await call(s.url, 'GET', `${blobs}/jp`)).json.metadata.resourceVersion, rv);
 });
 
-test('lists, Tables with a printer column over the deep part, and watches serve deep objects', async () => {
+test('lists, Tables with a printer column over the deep part, YAML and watches serve deep objects', async () => {
   const list = await call(s.url, 'GET', blobs);
   assert.equal(list.status, 200);
   assert.equal(depthOf(list.text), max + 2);
@@ -196,6 +196,10 @@ test('lists, Tables with a printer column over the deep part, and watches serve 
   const row = table.json.rows.find((x: { object: { metadata: { name: string } } }) => x.object.metadata.name === 'max');
   assert.equal(row.cells[0], 'max');
   assert.ok(String(row.cells[1]).startsWith('{"a":{"a":'), String(row.cells[1]).slice(0, 50));
+  const yaml = await call(s.url, 'GET', `${blobs}/max`, undefined, { Accept: 'application/yaml' });
+  assert.equal(yaml.status, 200, yaml.text.slice(0, 300));
+  assert.equal(yaml.headers['content-type'], 'application/yaml');
+  assert.equal(depthOf(yaml.text), max);
   const watch = await call(s.url, 'GET', `${blobs}?watch=true&timeoutSeconds=1`);
   assert.equal(watch.status, 200);
   const events = watch.text.trim().split('\n').map((l) => JSON.parse(l) as { type: string; object: { metadata: { name: string } } });

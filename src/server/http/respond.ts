@@ -25,7 +25,16 @@ export function setWarnings(res: ServerResponse, warnings: readonly string[]): v
 
 /** Serializes a value in the negotiated encoding. */
 export function encode(value: unknown, n: Pick<Negotiated, 'encoding' | 'pretty'>): string {
-  if (n.encoding === 'yaml') return stringifyYaml(value, { lineWidth: 0 });
+  if (n.encoding === 'yaml') {
+    try {
+      return stringifyYaml(value, { lineWidth: 0 });
+    } catch (e) {
+      // The YAML writer recurses; for a value nested deeper than it can go, JSON (which is
+      // YAML's flow style) says the same.
+      if (!(e instanceof RangeError)) throw e;
+      return stringifyJSON(value) + '\n';
+    }
+  }
   return stringifyJSON(value, n.pretty ? 2 : 0) + '\n';
 }
 
