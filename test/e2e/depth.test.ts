@@ -280,3 +280,21 @@ test('custom resources of the deep schema are pruned, defaulted and validated al
   assert.equal(patched.status, 200, patched.text.slice(0, 300));
   assert.ok(patched.text.includes('"v":"xyz"'));
 });
+
+test('deep values where metadata, kind or a pruned field belong are answered 4xx, never 5xx', async () => {
+  const d = objects(max - 5);
+  const bodies: Array<[string, number]> = [
+    [`{"apiVersion":"deep.example.com/v1","kind":"Blob","metadata":{"name":"m1","annotations":${d}}}`, 422],
+    [`{"apiVersion":"deep.example.com/v1","kind":"Blob","metadata":{"name":"m2","labels":{"x":${d}}}}`, 422],
+    [`{"apiVersion":"deep.example.com/v1","kind":"Blob","metadata":{"name":"m3","managedFields":[{"fieldsV1":${d}}]}}`, 422],
+    [`{"apiVersion":"deep.example.com/v1","kind":${d},"metadata":{"name":"m4"}}`, 400],
+  ];
+  for (const [body, code] of bodies) {
+    const r = await send('POST', `${blobs}?fieldValidation=Strict`, body);
+    assert.equal(r.status, code, r.text.slice(0, 300));
+  }
+  // A field the schema does not have is pruned whole, however deep, and reported under Strict.
+  const pruned = await send('POST', `${blobs}?fieldValidation=Strict`, `{"apiVersion":"deep.example.com/v1","kind":"Blob","metadata":{"name":"m5"},"spec":{"a":1},"status":${d}}`);
+  assert.equal(pruned.status, 400, pruned.text.slice(0, 300));
+  assert.equal(pruned.json.message, 'Blob in version "v1" cannot be handled as a Blob: strict decoding error: unknown field "status"');
+});

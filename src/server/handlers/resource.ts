@@ -14,6 +14,7 @@ import {
   StatusError,
 } from '../../apimachinery/status.ts';
 import { deepCopyJSON } from '../../apimachinery/json/copy.ts';
+import { stringifyJSON } from '../../apimachinery/json/stringify.ts';
 import type { Obj, ObjList, Subresource, UpdateOptions } from '../../registry/rest.ts';
 import { decodeJSON, decodeObjectBody, JSONSyntaxError, mediaTypeOf, readBody, summarizeData, type DecodedBody } from '../http/body.ts';
 import { negotiate, type Negotiated, type Produces } from '../http/negotiate.ts';
@@ -164,7 +165,7 @@ function checkTypeMeta(r: ResourceRequest, obj: Obj, expectKind = r.served.kind,
   const kind = obj.kind;
   const av = obj.apiVersion;
   if (r.served.custom && (typeof kind !== 'string' || kind === '')) {
-    const body = JSON.stringify(obj);
+    const body = stringifyJSON(obj);
     throw newBadRequest(
       `the object provided is unrecognized (must be of type ${expectKind}): Object 'Kind' is missing in '${body}' (${summarizeData(Buffer.from(body))})`,
     );
