@@ -29,6 +29,7 @@ import { ConflictError, type KeyValue, type Store } from '../storage/store.ts';
 import { KeyLayout } from './keys.ts';
 import {
   canonicalJSON,
+  deepCopy,
   getFinalizers,
   getGeneration,
   getName,
@@ -68,29 +69,6 @@ import {
 } from './rest.ts';
 import type { RequestContext, Strategy } from './strategy.ts';
 import { patchedObjectJSON, reportDecoding, type Codec } from './codec.ts';
-
-/**
- * A deep copy of JSON data (plain objects, arrays, scalars), several times cheaper than
- * structuredClone on the small objects every write copies. Anything else is shared, as in the
- * objects the handlers decode there is nothing else.
- */
-function deepCopy<T>(v: T): T {
-  if (v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) {
-    const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = deepCopy(v[i]);
-    return out as T;
-  }
-  if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) return structuredClone(v);
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) {
-    const x = (v as Record<string, unknown>)[k];
-    // Defined as a data property: a `__proto__` key stays a key, not the copy's prototype.
-    if (k === '__proto__') Object.defineProperty(out, k, { value: deepCopy(x), enumerable: true, writable: true, configurable: true });
-    else out[k] = deepCopy(x);
-  }
-  return out as T;
-}
 
 /** OptimisticLockErrorMsg */
 export const optimisticLockErrorMsg = 'the object has been modified; please apply your changes to the latest version and try again';

@@ -5,6 +5,11 @@
  */
 import type { Obj } from './rest.ts';
 
+// The JSON-value helpers live in apimachinery (depth-safe, one of each); re-exported for the registry.
+export { deepCopyJSON as deepCopy } from '../apimachinery/json/copy.ts';
+export { canonicalJSON } from '../apimachinery/json/stringify.ts';
+export { jsonEqual } from '../apimachinery/json/equal.ts';
+
 export type Meta = Record<string, unknown>;
 
 /** The object's metadata map, created (and replaced when not a map) so callers can write to it. */
@@ -67,51 +72,6 @@ export function getLabels(obj: Obj): Record<string, string> {
 export function hasDeletionTimestamp(obj: Obj): boolean {
   const m = obj.metadata as Meta | undefined;
   return !!m && typeof m === 'object' && m.deletionTimestamp !== undefined && m.deletionTimestamp !== null;
-}
-
-/** A deep copy of JSON data. */
-export function deepCopy<T>(v: T): T {
-  return structuredClone(v);
-}
-
-/** The value with object keys sorted recursively (Go's encoding of map[string]interface{}). */
-export function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v !== null && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(o).sort()) {
-      const x = o[k];
-      if (x !== undefined) out[k] = sortKeys(x);
-    }
-    return out;
-  }
-  return v;
-}
-
-/** Canonical JSON text: keys sorted at every level. Equal objects give equal text. */
-export function canonicalJSON(v: unknown): string {
-  return JSON.stringify(sortKeys(v));
-}
-
-/** Semantic equality of JSON values (key order ignored). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    if (a.length !== bb.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], bb[i])) return false;
-    return true;
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
-  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  if (ak.length !== bk.length) return false;
-  for (const k of ak) if (!(k in bo) || !jsonEqual(ao[k], bo[k])) return false;
-  return true;
 }
 
 /** Sets metadata.resourceVersion, keeping metadata's keys sorted (the stored order). */

@@ -41,37 +41,44 @@ objectMetaType.fields.set('managedFields', list(leaves(managedFieldsFields)));
  */
 export function dropUnknownFields(obj: Record<string, unknown>, t: GoType): string[] {
   const out: string[] = [];
-  walk(obj, t, '', out, false);
-  return out;
-}
-
-/** `quiet`: below a field with its own unmarshaling, unknown fields are dropped unreported. */
-function walk(v: unknown, t: GoType, path: string, out: string[], quiet: boolean): void {
-  if (v === null || typeof v !== 'object') return;
-  switch (t.k) {
-    case 'struct': {
-      if (Array.isArray(v)) return;
-      const o = v as Record<string, unknown>;
-      for (const k of Object.keys(o)) {
-        const p = path === '' ? k : `${path}.${k}`;
-        const ft = t.fields.get(k);
-        if (ft !== undefined) walk(o[k], ft, p, out, quiet);
-        else {
-          if (!quiet) out.push(p);
-          delete o[k];
-        }
-      }
-      return;
+  // Tasks on an explicit stack (a CRD's schema nests as deep as its body may), children pushed
+  // in reverse so that they pop in document order: reports come depth first, as Go meets them.
+  type Task = { v: unknown; t: GoType; path: string; quiet: boolean } | { drop: Record<string, unknown>; key: string; path: string; quiet: boolean };
+  const stack: Task[] = [{ v: obj, t, path: '', quiet: false }];
+  while (stack.length > 0) {
+    const task = stack.pop()!;
+    if ('drop' in task) {
+      // `quiet`: below a field with its own unmarshaling, unknown fields are dropped unreported.
+      if (!task.quiet) out.push(task.path);
+      delete task.drop[task.key];
+      continue;
     }
-    case 'list':
-      if (Array.isArray(v)) v.forEach((e, i) => walk(e, t.elem, `${path}[${i}]`, out, quiet));
-      return;
-    case 'map':
-      if (!Array.isArray(v)) for (const [k, e] of Object.entries(v)) walk(e, t.elem, `${path}.${k}`, out, quiet);
-      return;
-    case 'lenient':
-      if (Array.isArray(v)) v.forEach((e) => walk(e, t.t, path, out, true));
-      else walk(v, t.t, path, out, true);
-      return;
+    const { v, t: ty, path, quiet } = task;
+    if (v === null || typeof v !== 'object') continue;
+    const children: Task[] = [];
+    switch (ty.k) {
+      case 'struct': {
+        if (Array.isArray(v)) break;
+        const o = v as Record<string, unknown>;
+        for (const k of Object.keys(o)) {
+          const p = path === '' ? k : `${path}.${k}`;
+          const ft = ty.fields.get(k);
+          children.push(ft !== undefined ? { v: o[k], t: ft, path: p, quiet } : { drop: o, key: k, path: p, quiet });
+        }
+        break;
+      }
+      case 'list':
+        if (Array.isArray(v)) v.forEach((e, i) => children.push({ v: e, t: ty.elem, path: `${path}[${i}]`, quiet }));
+        break;
+      case 'map':
+        if (!Array.isArray(v)) for (const [k, e] of Object.entries(v)) children.push({ v: e, t: ty.elem, path: `${path}.${k}`, quiet });
+        break;
+      case 'lenient':
+        if (Array.isArray(v)) v.forEach((e) => children.push({ v: e, t: ty.t, path, quiet: true }));
+        else children.push({ v, t: ty.t, path, quiet: true });
+        break;
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
+  return out;
 }

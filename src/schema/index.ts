@@ -17,6 +17,7 @@ export type { SchemaValidationOptions } from './crd/openapi-schema.ts';
 export { validateSpecSchemas, schemaOptionsForCreate, schemaOptionsForUpdate, schemaHas, internalSpecSchemas } from './crd/spec-schemas.ts';
 export type { CRDSpecSchemas, V1SpecSchemas } from './crd/spec-schemas.ts';
 export { validateDefaults } from './crd/defaults.ts';
+export { maxSchemaDepth, schemaDepth, validateSchemaDepth } from './crd/depth.ts';
 export { compileValidator } from './validate/validator.ts';
 export type { SchemaValidator, ValidatorOptions } from './validate/validator.ts';
 export { supportedFormatsAt, unrecognizedFormats, formatCheckers } from './validate/formats.ts';

@@ -10,6 +10,7 @@
  * Everything else is plain JSON: null, boolean, string, array, object.
  */
 import { GoFloat, goFloatsMade } from '../apimachinery/field/govalue.ts';
+import { writeJSONIteratively, type JSONWriter } from '../apimachinery/json/stringify.ts';
 
 // Until the process has made a GoFloat no value is one: the instanceof (a generic one, costly on
 // every object of a walk) is skipped.
@@ -51,24 +52,22 @@ export function toNumber(v: unknown): number {
   return 0;
 }
 
-/** runtime.DeepCopyJSONValue: a deep copy of a JSON value (GoFloat and bigint kept). */
-export function deepCopyJSON<T>(v: T): T {
-  if (typeof v !== 'object' || v === null || (made.any && v instanceof GoFloat)) return v;
-  if (Array.isArray(v)) {
-    const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = deepCopyJSON(v[i]);
-    return out as T;
-  }
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) out[k] = deepCopyJSON((v as Record<string, unknown>)[k]);
-  return out as T;
-}
+/** runtime.DeepCopyJSONValue: apimachinery's one deep copy (GoFloat and bigint kept). */
+export { deepCopyJSON } from '../apimachinery/json/copy.ts';
 
 /**
  * reflect.DeepEqual over decoded JSON: int64 and float64 are different types in Go, so `1` and
  * `1.0` (GoFloat) differ; numbers of the same kind compare by value.
  */
 export function deepEqualJSON(a: unknown, b: unknown): boolean {
+  return equalAt(a, b, 0);
+}
+
+/** Levels compared by recursion; deeper pairs go on an explicit stack. */
+const equalRecursionLimit = 200;
+
+/** One level of deepEqualJSON; `sub` decides each pair of children. */
+function equalLevel(a: unknown, b: unknown, sub: (x: unknown, y: unknown) => boolean): boolean {
   if (a === b) return true;
   const ka = goKind(a);
   const kb = goKind(b);
@@ -85,7 +84,7 @@ export function deepEqualJSON(a: unknown, b: unknown): boolean {
       const x = a as unknown[];
       const y = b as unknown[];
       if (x.length !== y.length) return false;
-      for (let i = 0; i < x.length; i++) if (!deepEqualJSON(x[i], y[i])) return false;
+      for (let i = 0; i < x.length; i++) if (!sub(x[i], y[i])) return false;
       return true;
     }
     case 'object': {
@@ -95,7 +94,7 @@ export function deepEqualJSON(a: unknown, b: unknown): boolean {
       if (kx.length !== Object.keys(y).length) return false;
       for (const k of kx) {
         if (!Object.prototype.hasOwnProperty.call(y, k)) return false;
-        if (!deepEqualJSON(x[k], y[k])) return false;
+        if (!sub(x[k], y[k])) return false;
       }
       return true;
     }
@@ -104,8 +103,42 @@ export function deepEqualJSON(a: unknown, b: unknown): boolean {
   }
 }
 
+function equalAt(a: unknown, b: unknown, depth: number): boolean {
+  if (depth < equalRecursionLimit) return equalLevel(a, b, (x, y) => equalAt(x, y, depth + 1));
+  // Containers are queued rather than compared; a queued pair that differs fails when popped.
+  const pending: unknown[] = [a, b];
+  const queue = (x: unknown, y: unknown): boolean => {
+    const kx = goKind(x);
+    if ((kx === 'array' || kx === 'object') && kx === goKind(y)) {
+      pending.push(x, y);
+      return true;
+    }
+    return equalLevel(x, y, queue);
+  };
+  while (pending.length > 0) {
+    const y = pending.pop();
+    const x = pending.pop();
+    if (!equalLevel(x, y, queue)) return false;
+  }
+  return true;
+}
+
 /** encoding/json.Marshal of a decoded JSON value: object keys sorted, as Go marshals maps. */
 export function goJSONMarshal(v: unknown): string {
+  return marshal(v, 0);
+}
+
+/** Levels marshalled by recursion; deeper subtrees go to the explicit-stack writer. */
+const marshalRecursionLimit = 200;
+
+const goWriter: JSONWriter = {
+  compareKeys: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+  scalar: (v) => marshalScalar(v),
+  isScalar: (v) => made.any && v instanceof GoFloat,
+  key: (k) => goJSONString(k),
+};
+
+function marshalScalar(v: unknown): string {
   switch (goKind(v)) {
     case 'null':
       return 'null';
@@ -115,14 +148,23 @@ export function goJSONMarshal(v: unknown): string {
       return String(v);
     case 'float':
       return goFloatJSON(toNumber(v));
-    case 'string':
+    default:
       return goJSONString(v as string);
+  }
+}
+
+function marshal(v: unknown, depth: number): string {
+  switch (goKind(v)) {
     case 'array':
-      return '[' + (v as unknown[]).map(goJSONMarshal).join(',') + ']';
+      if (depth === marshalRecursionLimit) return writeJSONIteratively(v, goWriter);
+      return '[' + (v as unknown[]).map((x) => marshal(x, depth + 1)).join(',') + ']';
     case 'object': {
+      if (depth === marshalRecursionLimit) return writeJSONIteratively(v, goWriter);
       const o = v as Record<string, unknown>;
-      return '{' + Object.keys(o).sort().map((k) => goJSONString(k) + ':' + goJSONMarshal(o[k])).join(',') + '}';
+      return '{' + Object.keys(o).sort().map((k) => goJSONString(k) + ':' + marshal(o[k], depth + 1)).join(',') + '}';
     }
+    default:
+      return marshalScalar(v);
   }
 }
 

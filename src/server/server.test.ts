@@ -428,12 +428,21 @@ test('Table watches carry column definitions on the first event only', async () 
 
 test('undecodable patches are 400 with the patch library messages; strict errors in a patch are 422 on patch', async () => {
   const path = '/api/v1/namespaces/default';
+  // Under Warn (the default) and Strict the patchers decode the patch strictly first.
   const merge = await call(f.base, 'PATCH', path, '{bad', { 'Content-Type': 'application/merge-patch+json' });
   assert.equal(merge.status, 400);
-  assert.equal(merge.json.message, 'Invalid JSON Patch');
+  assert.equal(merge.json.message, "error decoding patch: invalid character 'b' looking for beginning of object key string");
   const json = await call(f.base, 'PATCH', path, '[{', { 'Content-Type': 'application/json-patch+json' });
   assert.equal(json.status, 400);
-  assert.equal(json.json.message, 'unexpected end of JSON input');
+  assert.equal(json.json.message, 'error decoding patch: unexpected end of JSON input');
+  // Under Ignore the patch libraries meet the error: MergePatch's ErrBadJSONPatch, DecodePatch's decoder error.
+  const mergeIgnore = await call(f.base, 'PATCH', path + '?fieldValidation=Ignore', '{bad', { 'Content-Type': 'application/merge-patch+json' });
+  assert.equal(mergeIgnore.json.message, 'Invalid JSON Patch');
+  const jsonIgnore = await call(f.base, 'PATCH', path + '?fieldValidation=Ignore', '[{', { 'Content-Type': 'application/json-patch+json' });
+  assert.equal(jsonIgnore.json.message, 'unexpected end of JSON input');
+  const smpBad = await call(f.base, 'PATCH', path, '{bad', { 'Content-Type': 'application/strategic-merge-patch+json' });
+  assert.equal(smpBad.status, 400);
+  assert.equal(smpBad.json.message, "invalid character 'b' looking for beginning of object key string");
   const failing = await call(f.base, 'PATCH', path, [{ op: 'test', path: '/spec/nope', value: 1 }], { 'Content-Type': 'application/json-patch+json' });
   assert.equal(failing.status, 422);
   assert.equal(failing.json.message, 'the server rejected our request due to an error in our request');

@@ -8,6 +8,8 @@
  * prints floats (`1e+06`). A bigint prints as an int64.
  */
 
+import { writeJSONIteratively, type JSONWriter } from '../json/stringify.ts';
+
 /** A number that Go held as float64. */
 export class GoFloat {
   constructor(readonly value: number) {
@@ -148,6 +150,13 @@ function compareUTF8(a: string, b: string): number {
 
 /** json.Marshal of unstructured JSON data, byte for byte as Go writes it. */
 export function goJSON(v: unknown): string {
+  return marshal(v, 0);
+}
+
+/** Levels marshalled by recursion; deeper subtrees go to the explicit-stack writer. */
+const marshalRecursionLimit = 200;
+
+function marshalScalar(v: unknown): string {
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'string') return goJSONString(v);
   if (typeof v === 'boolean') return String(v);
@@ -155,13 +164,23 @@ export function goJSON(v: unknown): string {
   if (typeof v === 'number') return goJSONFloat(v);
   if (v instanceof GoFloat) return goJSONFloat(v.value);
   if (v instanceof GoJSONText) return v.text;
-  if (Array.isArray(v)) return `[${v.map(goJSON).join(',')}]`;
-  if (typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    const keys = Object.keys(o).sort(compareUTF8);
-    return `{${keys.map((k) => `${goJSONString(k)}:${goJSON(o[k])}`).join(',')}}`;
-  }
   return goJSONString(String(v));
+}
+
+const goWriter: JSONWriter = {
+  compareKeys: compareUTF8,
+  scalar: marshalScalar,
+  isScalar: (v) => v instanceof GoFloat || v instanceof GoJSONText,
+  key: goJSONString,
+};
+
+function marshal(v: unknown, depth: number): string {
+  if (v === null || typeof v !== 'object' || v instanceof GoFloat || v instanceof GoJSONText) return marshalScalar(v);
+  if (depth === marshalRecursionLimit) return writeJSONIteratively(v, goWriter);
+  if (Array.isArray(v)) return `[${v.map((x) => marshal(x, depth + 1)).join(',')}]`;
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o).sort(compareUTF8);
+  return `{${keys.map((k) => `${goJSONString(k)}:${marshal(o[k], depth + 1)}`).join(',')}}`;
 }
 
 /** The bad-value part of a field error as field.Error.ErrorBody() prints it. */

@@ -5,12 +5,13 @@
  * report `json: cannot unmarshal number 1.5 into Go struct field ... of type int64` as Go does.
  */
 
+import { maxNestingDepth } from './depth.ts';
+
 /** A JSON number literal as written. */
 export class JSONNumber {
   constructor(readonly text: string) {}
 }
 
-const maxNestingDepth = 10000;
 const numberRe = /-?\d+(\.\d+)?([eE][+-]?\d+)?/y;
 
 /** scanner.go quoteChar */
@@ -78,17 +79,17 @@ export function goJSONSyntaxError(text: string | Uint8Array): string | undefined
     return err(c, 'after array element');
   };
   const endTopState: State = (c) => (isSpace(c) ? endTopState : err(c, 'after top-level value'));
-  const push = (k: number): string | undefined => {
+  const push = (c: number, k: number): string | undefined => {
     stack.push(k);
-    return stack.length > maxNestingDepth ? 'exceeded max depth' : undefined;
+    return stack.length > maxNestingDepth ? err(c, 'exceeded max depth') : undefined;
   };
   const beginValue: State = (c) => {
     if (isSpace(c)) return beginValue;
     switch (c) {
       case 0x7b:
-        return push(0) ?? beginStringOrEmpty;
+        return push(c, 0) ?? beginStringOrEmpty;
       case 0x5b:
-        return push(2) ?? beginValueOrEmpty;
+        return push(c, 2) ?? beginValueOrEmpty;
       case 0x22:
         return inString;
       case 0x2d:
@@ -205,41 +206,8 @@ export function parseGoJSONText(
     // Go replaces invalid UTF-16 surrogates with U+FFFD; JSON.parse keeps them; both rare.
     return JSON.parse(text.slice(start, i)) as string;
   };
-  const value = (): unknown => {
-    ws();
+  const scalar = (): unknown => {
     const c = text[i]!;
-    if (c === '{') {
-      i++;
-      const o: Record<string, unknown> = {};
-      ws();
-      if (text[i] === '}') {
-        i++;
-        return o;
-      }
-      for (;;) {
-        ws();
-        const k = str();
-        ws();
-        i++; // ':'
-        Object.defineProperty(o, k, { value: value(), writable: true, enumerable: true, configurable: true });
-        ws();
-        if (text[i++] === '}') return o;
-      }
-    }
-    if (c === '[') {
-      i++;
-      const a: unknown[] = [];
-      ws();
-      if (text[i] === ']') {
-        i++;
-        return a;
-      }
-      for (;;) {
-        a.push(value());
-        ws();
-        if (text[i++] === ']') return a;
-      }
-    }
     if (c === '"') return str();
     if (text.startsWith('true', i)) {
       i += 4;
@@ -258,5 +226,49 @@ export function parseGoJSONText(
     i += m[0].length;
     return number(m[0]);
   };
-  return { value: value() };
+  // An explicit stack of open containers (the text may nest maxNestingDepth deep). Each
+  // container is placed in its parent when it opens, so closing one only pops it.
+  let root: unknown;
+  const open: Array<{ c: Record<string, unknown> | unknown[]; key: string }> = [];
+  const put = (v: unknown): void => {
+    const top = open[open.length - 1];
+    if (top === undefined) root = v;
+    else if (Array.isArray(top.c)) top.c.push(v);
+    else Object.defineProperty(top.c, top.key, { value: v, writable: true, enumerable: true, configurable: true });
+  };
+  const key = (): void => {
+    ws();
+    const k = str();
+    ws();
+    i++; // ':'
+    open[open.length - 1]!.key = k;
+  };
+  for (;;) {
+    // A value starts here.
+    ws();
+    const c = text[i];
+    if (c === '{' || c === '[') {
+      i++;
+      const container = c === '{' ? {} : [];
+      put(container);
+      ws();
+      if (text[i] !== (c === '{' ? '}' : ']')) {
+        open.push({ c: container, key: '' });
+        if (c === '{') key();
+        continue;
+      }
+      i++;
+    } else put(scalar());
+    // After a value: close containers until one continues with another member.
+    let next = false;
+    while (open.length > 0 && !next) {
+      ws();
+      const d = text[i++];
+      if (d === ',') {
+        next = true;
+        if (!Array.isArray(open[open.length - 1]!.c)) key();
+      } else open.pop();
+    }
+    if (!next) return { value: root };
+  }
 }

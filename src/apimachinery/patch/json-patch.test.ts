@@ -85,3 +85,15 @@ test('decodeJSONPatch reports Go unmarshal errors', () => {
   assert.throws(() => decodeJSONPatch(['x']), { message: 'json: cannot unmarshal string into Go value of type jsonpatch.Operation' });
   assert.equal(decodeJSONPatch([{ op: 'add' }, null]).length, 2);
 });
+
+test('test and copy take values nested 10000 levels deep', () => {
+  const n = 9998;
+  const deep = () => JSON.parse('{"a":'.repeat(n) + '[1,{"b":null}]' + '}'.repeat(n));
+  const doc = { spec: deep() };
+  assert.doesNotThrow(() => applyJSONPatch(doc, [{ op: 'test', path: '/spec', value: deep() }]));
+  assert.throws(() => applyJSONPatch(doc, [{ op: 'test', path: '/spec', value: { a: 1 } }]), /testing value \/spec failed/);
+  const out = applyJSONPatch(doc, [{ op: 'copy', from: '/spec/a', path: '/other' }]) as Record<string, unknown>;
+  let x: any = out.other;
+  for (let i = 1; i < n; i++) x = x.a;
+  assert.deepEqual(x, [1, { b: null }]);
+});

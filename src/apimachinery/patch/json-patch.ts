@@ -12,6 +12,7 @@
  * `1` does not equal `1.0` there).
  */
 import { goJSON, goQuote } from '../field/govalue.ts';
+import { deepCopyJSON } from '../json/copy.ts';
 
 /** One decoded operation: the raw members of the JSON object (Operation is map[string]*RawMessage). */
 export type JSONPatchOperation = Readonly<Record<string, unknown>>;
@@ -66,7 +67,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 function clone<T>(v: T): T {
-  return v === undefined ? v : structuredClone(v);
+  return deepCopyJSON(v);
 }
 
 /** Sets an own property even for keys such as `__proto__`. */
@@ -188,21 +189,31 @@ function kind(op: JSONPatchOperation): string {
   return typeof op.op === 'string' ? op.op : 'unknown';
 }
 
-/** lazyNode.equal on parsed JSON (null members are nil nodes: equal only to null). */
+/**
+ * lazyNode.equal on parsed JSON (null members are nil nodes: equal only to null). Pairs still to
+ * compare are kept on a stack: a `test` value may nest as deep as the decoder allows.
+ */
 function equal(a: unknown, b: unknown): boolean {
-  if (a === null || b === null) return a === b;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((x, i) => equal(x, b[i]));
+  const pending: unknown[] = [a, b];
+  while (pending.length > 0) {
+    const y = pending.pop();
+    const x = pending.pop();
+    if (x === null || y === null) {
+      if (x !== y) return false;
+    } else if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) pending.push(x[i], y[i]);
+    } else if (isObject(x)) {
+      if (!isObject(y)) return false;
+      const kx = Object.keys(x);
+      if (kx.length !== Object.keys(y).length) return false;
+      for (const k of kx) {
+        if (!Object.prototype.hasOwnProperty.call(y, k)) return false;
+        pending.push(x[k], y[k]);
+      }
+    } else if (Array.isArray(y) || isObject(y) || goJSON(x) !== goJSON(y)) return false;
   }
-  if (isObject(a)) {
-    if (!isObject(b)) return false;
-    const ka = Object.keys(a);
-    if (ka.length !== Object.keys(b).length) return false;
-    return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equal(a[k], b[k]));
-  }
-  if (Array.isArray(b) || isObject(b)) return false;
-  return goJSON(a) === goJSON(b);
+  return true;
 }
 
 export interface ApplyJSONPatchOptions {

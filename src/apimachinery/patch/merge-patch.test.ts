@@ -52,3 +52,22 @@ test('createMergePatch round trips', () => {
   assert.deepEqual(p, { gone: null, x: 2, y: { w: [1, 2] }, add: 'n' });
   assert.deepEqual(applyMergePatch(a, p), b);
 });
+
+test('documents and patches nested 10000 levels deep merge without recursion', () => {
+  const n = 9998;
+  const doc = JSON.parse('{"a":'.repeat(n) + '{"keep":1,"drop":2}' + '}'.repeat(n));
+  const patch = JSON.parse('{"a":'.repeat(n) + '{"drop":null,"add":{"x":null,"y":[{"z":null}]}}' + '}'.repeat(n));
+  const out = applyMergePatch(doc, patch) as Record<string, unknown>;
+  let x: any = out;
+  for (let i = 0; i < n; i++) x = x.a;
+  // Nulls inside an added value are pruned, array elements kept.
+  assert.deepEqual(x, { keep: 1, add: { y: [{}] } });
+  let d: any = doc;
+  for (let i = 0; i < n; i++) d = d.a;
+  assert.deepEqual(d, { keep: 1, drop: 2 });
+  const back = createMergePatch(doc, out as Record<string, unknown>);
+  let p: any = back;
+  for (let i = 0; i < n; i++) p = p.a;
+  assert.deepEqual(p, { drop: null, add: { y: [{}] } });
+  assert.deepEqual(createMergePatch(doc, doc), {});
+});

@@ -6,8 +6,11 @@
  * kube-apiserver returns as a 400 BadRequest.
  *
  * Inputs are never mutated; the result shares no structure with them. Work is linear in the
- * size of the patch plus the parts of the document it touches.
+ * size of the patch plus the parts of the document it touches. Every walk keeps its own stack,
+ * so documents and patches as deep as the decoder allows (10000 levels) merge.
  */
+import { deepCopyJSON } from '../json/copy.ts';
+import { jsonEqual } from '../json/equal.ts';
 
 export class MergePatchError extends Error {
   constructor(message: string) {
@@ -31,46 +34,55 @@ function setOwn(o: Obj, k: string, v: unknown): void {
   Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
 }
 
-/** pruneNulls: a copy without null object members, recursively (array elements stay, even null). */
+/** pruneNulls: a copy without null object members, at every level (array elements stay, even null). */
 function pruneNulls(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map((e) => (e === null ? null : pruneNulls(e)));
-  if (isObject(v)) {
-    const out: Obj = {};
-    for (const [k, e] of Object.entries(v)) if (e !== null) setOwn(out, k, pruneNulls(e));
-    return out;
+  const empty = (x: unknown): Obj | unknown[] | undefined => (Array.isArray(x) ? [] : isObject(x) ? {} : undefined);
+  const top = empty(v);
+  if (top === undefined) return v;
+  // Pairs (source, its copy being filled).
+  const work: unknown[] = [v, top];
+  const fill = (x: unknown): unknown => {
+    const c = empty(x);
+    if (c === undefined) return x;
+    work.push(x, c);
+    return c;
+  };
+  while (work.length > 0) {
+    const dst = work.pop() as Obj | unknown[];
+    const src = work.pop() as Obj | unknown[];
+    if (Array.isArray(src)) for (const e of src) (dst as unknown[]).push(fill(e));
+    else for (const [k, e] of Object.entries(src)) if (e !== null) setOwn(dst as Obj, k, fill(e));
   }
-  return v;
+  return top;
 }
 
-/** A deep copy (JSON data only). */
-function copy(v: unknown): unknown {
-  return v === undefined ? v : structuredClone(v);
-}
-
-/** merge(cur, patch): both non-null. */
-function merge(cur: unknown, patch: unknown): unknown {
-  if (!isObject(cur)) return pruneNulls(patch);
-  if (!isObject(patch)) return copy(patch);
-  return mergeDocs(cur, patch);
-}
-
-/** mergeDocs: a new object, cur with patch applied. */
+/**
+ * mergeDocs: a new object, cur with patch applied (merge at every level where both sides hold
+ * an object; a non-object on either side is replaced by the patch's value, pruned of nulls).
+ */
 function mergeDocs(cur: Obj, patch: Obj): Obj {
-  const out: Obj = {};
-  for (const [k, v] of Object.entries(cur)) setOwn(out, k, v);
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) {
-      delete out[k];
-      continue;
+  const root: Obj = {};
+  const work: Array<[Obj, Obj, Obj]> = [[root, cur, patch]];
+  while (work.length > 0) {
+    const [out, c, p] = work.pop()!;
+    // Members the patch leaves alone are copied, so that the result is independent of cur.
+    for (const [k, v] of Object.entries(c)) setOwn(out, k, Object.prototype.hasOwnProperty.call(p, k) ? v : deepCopyJSON(v));
+    for (const [k, v] of Object.entries(p)) {
+      if (v === null) {
+        delete out[k];
+        continue;
+      }
+      const cv = Object.prototype.hasOwnProperty.call(c, k) ? c[k] : undefined;
+      if (!isObject(cv)) setOwn(out, k, pruneNulls(v));
+      else if (!isObject(v)) setOwn(out, k, deepCopyJSON(v));
+      else {
+        const child: Obj = {};
+        setOwn(out, k, child);
+        work.push([child, cv, v]);
+      }
     }
-    const c = Object.prototype.hasOwnProperty.call(out, k) ? out[k] : undefined;
-    setOwn(out, k, c === undefined || c === null ? pruneNulls(v) : merge(c, v));
   }
-  // Untouched members still alias cur; copy them so that the result is independent.
-  for (const k of Object.keys(out)) {
-    if (!Object.prototype.hasOwnProperty.call(patch, k)) setOwn(out, k, copy(out[k]));
-  }
-  return out;
+  return root;
 }
 
 /** jsonpatch.MergePatch on parsed JSON; throws MergePatchError(ErrBadJSONPatch | ErrBadJSONDoc). */
@@ -88,30 +100,33 @@ export function applyMergePatch(doc: unknown, patch: unknown): unknown {
  * removed keys, nested objects diffed, everything else replaced whole).
  */
 export function createMergePatch(original: Obj, modified: Obj): Obj {
-  const out: Obj = {};
-  for (const k of Object.keys(original)) {
-    if (!Object.prototype.hasOwnProperty.call(modified, k)) setOwn(out, k, null);
-  }
-  for (const [k, mv] of Object.entries(modified)) {
-    const has = Object.prototype.hasOwnProperty.call(original, k);
-    const ov = has ? original[k] : undefined;
-    if (has && isObject(ov) && isObject(mv)) {
-      const sub = createMergePatch(ov, mv);
-      if (Object.keys(sub).length > 0) setOwn(out, k, sub);
-    } else if (!has || !deepEqual(ov, mv)) {
-      setOwn(out, k, copy(mv));
+  const root: Obj = {};
+  // Objects present on both sides are diffed level by level; a sub-patch left empty is dropped
+  // once its own level is done, deepest first.
+  const work: Array<[Obj, Obj, Obj]> = [[root, original, modified]];
+  const made: Array<[Obj, string, Obj]> = [];
+  while (work.length > 0) {
+    const [out, o, m] = work.pop()!;
+    for (const k of Object.keys(o)) {
+      if (!Object.prototype.hasOwnProperty.call(m, k)) setOwn(out, k, null);
+    }
+    for (const [k, mv] of Object.entries(m)) {
+      const has = Object.prototype.hasOwnProperty.call(o, k);
+      const ov = has ? o[k] : undefined;
+      if (has && isObject(ov) && isObject(mv)) {
+        const sub: Obj = {};
+        setOwn(out, k, sub);
+        made.push([out, k, sub]);
+        work.push([sub, ov, mv]);
+      } else if (!has || !jsonEqual(ov, mv)) {
+        setOwn(out, k, deepCopyJSON(mv));
+      }
     }
   }
-  return out;
-}
-
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
-  if (isObject(a)) {
-    if (!isObject(b)) return false;
-    const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k]));
+  // A child is always made after its parent: going backwards removes empty leaves first.
+  for (let i = made.length - 1; i >= 0; i--) {
+    const [parent, k, sub] = made[i]!;
+    if (Object.keys(sub).length === 0) delete parent[k];
   }
-  return false;
+  return root;
 }

@@ -8,6 +8,8 @@
  * and why we convert before validating: the error paths users see must be the same.
  */
 
+import { deepCopyJSON } from '../../apimachinery/json/copy.ts';
+
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type JsonObject = { [k: string]: unknown };
 
@@ -119,22 +121,25 @@ export interface InternalCRD {
  * values do (nil and empty slices are equal).
  */
 export function semanticEqual(a: unknown, b: unknown): boolean {
-  if (isEmptyish(a) && isEmptyish(b)) return true;
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((x, i) => semanticEqual(x, b[i]));
+  // Pairs still to compare, on an explicit stack: schemas nest as deep as a CRD body may.
+  const pending: unknown[] = [a, b];
+  while (pending.length > 0) {
+    const y = pending.pop();
+    const x = pending.pop();
+    if (isEmptyish(x) && isEmptyish(y)) continue;
+    if (x === y) continue;
+    if (typeof x !== typeof y || x === null || y === null) return false;
+    if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) pending.push(x[i], y[i]);
+      continue;
+    }
+    if (typeof x !== 'object' || Array.isArray(y)) return false;
+    const xo = x as Record<string, unknown>;
+    const yo = y as Record<string, unknown>;
+    for (const k of new Set([...Object.keys(xo), ...Object.keys(yo)])) pending.push(xo[k], yo[k]);
   }
-  if (typeof a === 'object') {
-    if (Array.isArray(b)) return false;
-    const ao = a as Record<string, unknown>;
-    const bo = b as Record<string, unknown>;
-    const keys = new Set([...Object.keys(ao), ...Object.keys(bo)]);
-    for (const k of keys) if (!semanticEqual(ao[k], bo[k])) return false;
-    return true;
-  }
-  return false;
+  return true;
 }
 
 function isEmptyish(v: unknown): boolean {
@@ -143,7 +148,7 @@ function isEmptyish(v: unknown): boolean {
 
 /** A deep copy of JSON data. */
 function clone<T>(v: T): T {
-  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
+  return deepCopyJSON(v);
 }
 
 /**

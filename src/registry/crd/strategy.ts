@@ -15,7 +15,7 @@ import { defaultAttrs, strategyDefaults, type Attrs, type RequestContext, type S
 import { crdType } from './typed-fields.ts';
 import { typedCodec, type Codec } from '../codec.ts';
 import { isObject, semanticEqual, setV1Defaults, toInternal, type JsonObject } from './internal.ts';
-import { validateCRD, validateCRDStatusUpdate, validateCRDUpdate } from './validation.ts';
+import { schemaDepthErrors, validateCRD, validateCRDStatusUpdate, validateCRDUpdate } from './validation.ts';
 
 export const crdInfo: ResourceInfo = {
   group: 'apiextensions.k8s.io',
@@ -86,12 +86,16 @@ class CRDStrategy implements Strategy {
   }
 
   validate(_ctx: RequestContext, crd: Obj): FieldError[] {
-    return validateCRD(toInternal(crd));
+    const internal = toInternal(crd);
+    const tooDeep = schemaDepthErrors(internal);
+    return tooDeep.length > 0 ? tooDeep : validateCRD(internal);
   }
 
   validateUpdate(_ctx: RequestContext, crd: Obj, old: Obj): FieldError[] {
     if (this.status) return validateCRDStatusUpdate(toInternal(crd), toInternal(old));
-    return validateCRDUpdate(toInternal(crd), toInternal(old));
+    const internal = toInternal(crd);
+    const tooDeep = schemaDepthErrors(internal);
+    return tooDeep.length > 0 ? tooDeep : validateCRDUpdate(internal, toInternal(old));
   }
 
   warningsOnCreate = strategyDefaults.warningsOnCreate;

@@ -11,6 +11,7 @@
  */
 import { Path } from '../../apimachinery/field/path.ts';
 import type { JSONSchemaProps } from '../../schema/types.ts';
+import { validateSchemaDepth } from '../../schema/crd/depth.ts';
 import {
   type FieldError,
   duplicate,
@@ -64,6 +65,20 @@ interface Options extends SchemaValidationOptions {
   versionsWithUnchangedSchemas: Set<string>;
   allowInvalidCABundle: boolean;
   allowTooManySelectableFields: Record<string, boolean>;
+}
+
+/**
+ * Schemas nested deeper than the schema walks can go (schema/crd/depth.ts), at their internal
+ * paths. Checked before validateCRD and validateCRDUpdate, whose schema checks would overflow
+ * the stack on them.
+ */
+export function schemaDepthErrors(crd: InternalCRD): FieldError[] {
+  const spec = crd.spec ?? {};
+  const errs = validateSchemaDepth(spec.validation?.openAPIV3Schema as JSONSchemaProps | undefined, Path.of('spec', 'validation', 'openAPIV3Schema'));
+  (spec.versions ?? []).forEach((v, i) => {
+    errs.push(...validateSchemaDepth(v.schema?.openAPIV3Schema as JSONSchemaProps | undefined, Path.of('spec', 'versions').index(i).child('schema', 'openAPIV3Schema')));
+  });
+  return errs;
 }
 
 /** ValidateCustomResourceDefinition: checks a CRD being created. */

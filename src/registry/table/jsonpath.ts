@@ -8,6 +8,7 @@
  * numbers and bools as Go's fmt prints them).
  */
 import { goFloatString } from '../../apimachinery/field/govalue.ts';
+import { canonicalJSON, stringifyJSON } from '../../apimachinery/json/stringify.ts';
 
 type Step =
   | { kind: 'field'; name: string }
@@ -199,10 +200,15 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** v and everything below it, in document order (pre-order), with an explicit stack: data nests deep. */
 function descendants(v: unknown, out: unknown[]): void {
-  out.push(v);
-  if (Array.isArray(v)) for (const x of v) descendants(x, out);
-  else if (isObj(v)) for (const k of Object.keys(v)) descendants(v[k], out);
+  const stack: unknown[] = [v];
+  while (stack.length > 0) {
+    const x = stack.pop();
+    out.push(x);
+    const children = Array.isArray(x) ? x : isObj(x) ? Object.keys(x).map((k) => x[k]) : undefined;
+    if (children) for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  }
 }
 
 function compare(a: unknown, op: string, b: unknown): boolean {
@@ -247,7 +253,7 @@ function evalSteps(steps: Step[], input: unknown[]): unknown[] {
         break;
       case 'slice':
         for (const v of cur) {
-          if (!Array.isArray(v)) throw new Error(`${JSON.stringify(v)} is not array or slice`);
+          if (!Array.isArray(v)) throw new Error(`${stringifyJSON(v)} is not array or slice`);
           const len = v.length;
           let start = s.start ?? 0;
           if (start < 0) start += len;
@@ -263,7 +269,7 @@ function evalSteps(steps: Step[], input: unknown[]): unknown[] {
         break;
       case 'filter':
         for (const v of cur) {
-          if (!Array.isArray(v)) throw new Error(`${JSON.stringify(v)} is not array or slice and cannot be filtered`);
+          if (!Array.isArray(v)) throw new Error(`${stringifyJSON(v)} is not array or slice and cannot be filtered`);
           for (const el of v) {
             const lefts = operandValues(s.left, el);
             if (s.op === 'exists') {
@@ -303,16 +309,7 @@ export function printResult(v: unknown): string {
 
 /** encoding/json's Marshal: sorted map keys and HTML-escaped <, >, &. */
 function goJSON(v: unknown): string {
-  const sortKeys = (x: unknown): unknown => {
-    if (Array.isArray(x)) return x.map(sortKeys);
-    if (isObj(x)) {
-      const o: Record<string, unknown> = {};
-      for (const k of Object.keys(x).sort()) o[k] = sortKeys(x[k]);
-      return o;
-    }
-    return x;
-  };
-  return JSON.stringify(sortKeys(v))
+  return canonicalJSON(v)
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')
     .replace(/&/g, '\\u0026');

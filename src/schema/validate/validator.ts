@@ -409,10 +409,19 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
   let rootReport: ((v: unknown) => void) | undefined;
   let listsFolded = false;
   if (root !== undefined && opts.fastPath !== false) {
-    const g = generateFastChecks(root, (n) => env.facts.get(n)!, trail, errorSink(env), opts.listTypes === true);
-    listsFolded = g.listsFolded;
-    rootReport = g.report;
-    for (const [n, f] of g.nodes) env.bind.get(n)!(f.fast, f.id);
+    // The generator recurses over the schema: for a schema nested deeper than the stack allows
+    // it gives up, and the detailed nodes validate alone.
+    let g: ReturnType<typeof generateFastChecks<Node>> | undefined;
+    try {
+      g = generateFastChecks(root, (n) => env.facts.get(n)!, trail, errorSink(env), opts.listTypes === true);
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e;
+    }
+    if (g !== undefined) {
+      listsFolded = g.listsFolded;
+      rootReport = g.report;
+      for (const [n, f] of g.nodes) env.bind.get(n)!(f.fast, f.id);
+    }
   }
   env.facts.clear();
   env.bind.clear();

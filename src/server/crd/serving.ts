@@ -5,8 +5,9 @@
  * Discovery and OpenAPI follow, since both derive from the served table. Naming, establishing
  * and instance cleanup are the registry's controllers, started beside this by the server.
  */
+import { stringifyJSON } from '../../apimachinery/json/stringify.ts';
 import { customResourceKinds, isConditionTrue, servedNames, type KindDeps, type Obj, type RESTStore } from '../../registry/index.ts';
-import type { ServedTable } from '../served.ts';
+import type { ServedResource, ServedTable } from '../served.ts';
 
 function obj(v: unknown): Obj {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {};
@@ -86,13 +87,22 @@ export class CRDServing {
 
   private serve(name: string, crd: Obj, terminating: boolean): void {
     const spec = obj(crd.spec);
-    const specKey = JSON.stringify([spec, servedNames(crd), terminating]);
+    const specKey = stringifyJSON([spec, servedNames(crd), terminating]);
     const prev = this.built.get(name);
     if (prev && prev.specKey === specKey) return;
     const group = String(spec.group ?? '');
     const plural = String(servedNames(crd).plural ?? '');
     if (prev && (prev.group !== group || prev.plural !== plural)) this.table.setCustom(prev.group, prev.plural, []);
-    const resources = customResourceKinds(crd, this.deps, { terminating });
+    let resources: ServedResource[];
+    try {
+      resources = customResourceKinds(crd, this.deps, { terminating });
+    } catch (e) {
+      // This runs in a watch callback: an error here would end the process. A CRD whose schema
+      // cannot be compiled is not served, and says why.
+      console.error(`crd-apiserver: not serving ${name}: ${e instanceof Error ? e.message : String(e)}`);
+      this.forgetName(name);
+      return;
+    }
     this.table.setCustom(group, plural, resources);
     this.built.set(name, { specKey, group, plural });
   }

@@ -5,10 +5,13 @@
  * 10000 operations 413). Strategic merge patch is accepted for built-in kinds only, with the
  * merge keys and strategies of the kind's OpenAPI; server-side apply is not served yet.
  */
-import { failureStatus, newBadRequest, newRequestEntityTooLarge, StatusError } from '../../apimachinery/status.ts';
+import { failureStatus, newBadRequest, newInvalid, newRequestEntityTooLarge, StatusError } from '../../apimachinery/status.ts';
 import { applyJSONPatch, decodeJSONPatch, JSONPatchError, MaxJSONPatchOperations } from '../../apimachinery/patch/json-patch.ts';
 import { applyMergePatch, MergePatchError } from '../../apimachinery/patch/merge-patch.ts';
 import { strategicMergePatch, StrategicMergePatchError } from '../../apimachinery/patch/strategic/index.ts';
+import { maxNestingDepth, nestingDepthError, valueDepth } from '../../apimachinery/json/depth.ts';
+import { canonicalJSON } from '../../apimachinery/json/stringify.ts';
+import { invalid } from '../../apimachinery/field/errors.ts';
 import type { Obj } from '../../registry/rest.ts';
 import type { ServedResource } from '../served.ts';
 
@@ -59,6 +62,15 @@ export function applyPatch(served: ServedResource, mt: string, current: Obj, pat
       } catch (e) {
         if (e instanceof JSONPatchError) throw patchApplyError(e.message);
         throw e;
+      }
+      // Operations can move or copy a subtree below another: the result may nest deeper than
+      // any decoded body. Upstream the patched JSON then fails to decode, which the patcher
+      // reports as an invalid `patch`.
+      if (valueDepth(out) > maxNestingDepth) {
+        const text = canonicalJSON(out);
+        throw newInvalid({ group: '', kind: '' }, '', [
+          invalid('patch', text, `couldn't get version/kind; json parse error: ${nestingDepthError(text)}`),
+        ]);
       }
       break;
     }

@@ -13,6 +13,7 @@ import {
   newUnsupportedMediaType,
   StatusError,
 } from '../../apimachinery/status.ts';
+import { stringifyJSON } from '../../apimachinery/json/stringify.ts';
 import { hasSubresource, parseIncludeObject, reportDecoding, toTable } from '../../registry/index.ts';
 import type { Obj, ObjList, Subresource, UpdateOptions } from '../../registry/rest.ts';
 import { decodeJSON, decodeObjectBody, JSONSyntaxError, mediaTypeOf, readBody, summarizeData, YAMLSyntaxError, type DecodedBody } from '../http/body.ts';
@@ -136,7 +137,7 @@ function checkTypeMeta(r: ResourceRequest, obj: Obj, expectKind = r.served.kind,
   const kind = obj.kind;
   const av = obj.apiVersion;
   if (r.served.custom && (typeof kind !== 'string' || kind === '')) {
-    const body = JSON.stringify(obj);
+    const body = stringifyJSON(obj);
     throw newBadRequest(
       `the object provided is unrecognized (must be of type ${expectKind}): Object 'Kind' is missing in '${body}' (${summarizeData(Buffer.from(body))})`,
     );
@@ -276,9 +277,7 @@ async function handlePatch(r: ResourceRequest): Promise<void> {
   try {
     patch = decodeJSON(buf.toString('utf8'));
   } catch (e) {
-    // jsonpatch.MergePatch answers any undecodable merge patch with ErrBadJSONPatch;
-    // DecodePatch passes the decoder's own message on.
-    if (e instanceof JSONSyntaxError) throw newBadRequest(mt === 'application/json-patch+json' ? e.message : 'Invalid JSON Patch');
+    if (e instanceof JSONSyntaxError) throw undecodablePatch(mt, opts.fieldValidation, e.message);
     throw e;
   }
   const warnings: string[] = [];
@@ -308,6 +307,19 @@ async function handlePatch(r: ResourceRequest): Promise<void> {
   if (r.served.deprecationWarning) warnings.unshift(r.served.deprecationWarning);
   setWarnings(r.res, [...warnings, ...result.warnings]);
   writeObject(r.res, result.created ? 201 : 200, transform(r, n, result.object, false), n);
+}
+
+/**
+ * The 400 for a patch body the decoder refuses (bad syntax, or nested too deep), worded by the
+ * step that meets it first upstream: under Strict and Warn the json and merge patchers decode
+ * the patch strictly first (`error decoding patch: ...`); under Ignore jsonpatch.DecodePatch
+ * passes the decoder's message on and jsonpatch.MergePatch answers ErrBadJSONPatch. A strategic
+ * merge patch is decoded into a map, which passes the message on as is.
+ */
+function undecodablePatch(mt: string, fieldValidation: string, message: string): StatusError {
+  if (mt === 'application/strategic-merge-patch+json') return newBadRequest(message);
+  if (fieldValidation !== 'Ignore') return newBadRequest(`error decoding patch: ${message}`);
+  return newBadRequest(mt === 'application/json-patch+json' ? message : 'Invalid JSON Patch');
 }
 
 async function readDeleteBody(r: ResourceRequest): Promise<unknown> {

@@ -4,6 +4,7 @@
  * `kubectl get -w`, ended at timeoutSeconds or when the store ends the watch, and cleaned up
  * when the client goes away.
  */
+import { stringifyJSON } from '../../apimachinery/json/stringify.ts';
 import { parseIncludeObject, toTable, type Obj, type WatchEvent } from '../../registry/index.ts';
 import { watchOptions } from './options.ts';
 import { negotiateFor, toRequestVersion, type ResourceRequest } from './resource.ts';
@@ -27,7 +28,7 @@ export async function serveWatch(r: ResourceRequest): Promise<void> {
   const encode = (ev: WatchEvent): string => {
     // As upstream's watchEmbeddedEncoder: every object but an ERROR's Status is transformed,
     // bookmarks included, and a Table carries its column definitions only on the first event.
-    if (ev.type === 'ERROR') return JSON.stringify(ev) + '\n';
+    if (ev.type === 'ERROR') return stringifyJSON(ev) + '\n';
     let object: Obj = ev.type === 'BOOKMARK' ? ev.object : toRequestVersion(r.served, ev.object);
     if (n.target?.as === 'Table') {
       object = toTable(r.served.table, ev.object, false, {
@@ -39,7 +40,7 @@ export async function serveWatch(r: ResourceRequest): Promise<void> {
     } else if (n.target?.as === 'PartialObjectMetadata') {
       object = { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${n.target.version}`, metadata: ev.object.metadata ?? {} };
     }
-    return JSON.stringify({ type: ev.type, object }) + '\n';
+    return stringifyJSON({ type: ev.type, object }) + '\n';
   };
 
   const send = (ev: WatchEvent): void => {

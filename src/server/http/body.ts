@@ -9,6 +9,7 @@ import { newBadRequest, newRequestEntityTooLarge, newUnsupportedMediaType, Statu
 import { duplicateKeysMessage, yamlToJSON, YAMLDecodeError } from '../../apimachinery/yaml/index.ts';
 import { findDuplicateFields } from './strictjson.ts';
 import { goJSONSyntaxError } from '../../apimachinery/json/go-json.ts';
+import { nestingDepthError } from '../../apimachinery/json/depth.ts';
 import { decodeProtobufObject } from './protobuf.ts';
 
 /** kube-apiserver's MaxRequestBodyBytes. */
@@ -80,7 +81,11 @@ export class JSONSyntaxError extends Error {
   }
 }
 
-/** Parses JSON text; syntax errors throw JSONSyntaxError with Go's message. */
+/**
+ * Parses JSON text; syntax errors, and nesting deeper than Go's decoder allows, throw
+ * JSONSyntaxError with Go's message. JSON.parse itself does not recurse, so the depth is checked
+ * after it, where the text is known to be valid and depth is the only error left.
+ */
 export function decodeJSON(text: string): DecodedBody {
   let value: unknown;
   try {
@@ -88,6 +93,8 @@ export function decodeJSON(text: string): DecodedBody {
   } catch (e) {
     throw new JSONSyntaxError(goJSONSyntaxError(text) ?? (e instanceof Error ? e.message : String(e)));
   }
+  const tooDeep = nestingDepthError(text);
+  if (tooDeep !== undefined) throw new JSONSyntaxError(tooDeep);
   const duplicates = value !== null && typeof value === 'object' && mayHaveDuplicates(text, value) ? findDuplicateFields(text) : [];
   return { value, duplicates };
 }
@@ -95,15 +102,23 @@ export function decodeJSON(text: string): DecodedBody {
 /** A closing quote followed by a colon: every object key's end matches, and little else does. */
 const keyEnd = /"[ \t\n\r]*:/g;
 
-/** Number of object keys in a parsed JSON value (duplicates counted once, as JSON.parse keeps them). */
-function parsedKeyCount(v: unknown): number {
-  if (v === null || typeof v !== 'object') return 0;
+/** Number of object keys in a parsed JSON value (duplicates counted once, as JSON.parse keeps them); an explicit stack, as values nest deep. */
+function parsedKeyCount(root: unknown): number {
   let n = 0;
-  if (Array.isArray(v)) {
-    for (const x of v) n += parsedKeyCount(x);
-    return n;
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    if (Array.isArray(v)) {
+      for (const x of v) if (x !== null && typeof x === 'object') stack.push(x);
+      continue;
+    }
+    for (const k in v as Record<string, unknown>) {
+      n++;
+      const x = (v as Record<string, unknown>)[k];
+      if (x !== null && typeof x === 'object') stack.push(x);
+    }
   }
-  for (const k in v as Record<string, unknown>) n += 1 + parsedKeyCount((v as Record<string, unknown>)[k]);
   return n;
 }
 

@@ -49,3 +49,18 @@ test('anything else is a 400, never a crash', () => {
   assert.throws(() => decodeProtobufObject(envelope('v1', 'Pod', [])), isBadRequest);
   assert.throws(() => decodeProtobufObject(Buffer.from([0x6b, 0x38, 0x73, 0x00, 0x0a, 0xff])), isBadRequest);
 });
+
+test('groups in unknown fields are skipped at any depth, as gogo skips them', () => {
+  // Field 99 as a group nested 20000 levels (start-group tags, then as many end-group tags).
+  const n = 20000;
+  const groups = [...Array(n).fill(varint((99 << 3) | 3)).flat(), ...Array(n).fill(varint((99 << 3) | 4)).flat()];
+  const ns = [...field(1, field(1, 'deep')), ...groups];
+  assert.deepEqual(decodeProtobufObject(envelope('v1', 'Namespace', ns)).metadata, { name: 'deep' });
+  const unbalanced = [...field(1, field(1, 'deep')), ...varint((99 << 3) | 3), ...varint((99 << 3) | 4), ...varint((99 << 3) | 4)];
+  assert.throws(
+    () => decodeProtobufObject(envelope('v1', 'Namespace', unbalanced)),
+    (e: unknown) => e instanceof StatusError && e.status.code === 400 && e.status.message === 'unable to decode protobuf body: proto: unexpected end of group',
+  );
+  const unterminated = [...field(1, field(1, 'deep')), ...varint((99 << 3) | 3)];
+  assert.throws(() => decodeProtobufObject(envelope('v1', 'Namespace', unterminated)), (e: unknown) => e instanceof StatusError && e.status.code === 400);
+});

@@ -39,22 +39,41 @@ class Reader {
   string(): string {
     return Buffer.from(this.bytes()).toString('utf8');
   }
+  /**
+   * Skips one field's value, as gogo's generated skipGenerated does: a group (wire type 3) is
+   * skipped to its matching end with a depth counter, not recursion, so groups nested in an
+   * unknown field cost no stack however deep they go.
+   */
   skip(wire: number): void {
-    switch (wire) {
-      case 0:
-        this.varint();
-        return;
-      case 1:
-        this.pos += 8;
-        return;
-      case 2:
-        this.bytes();
-        return;
-      case 5:
-        this.pos += 4;
-        return;
-      default:
-        throw new Error(`unsupported wire type ${wire}`);
+    let depth = 0;
+    for (;;) {
+      switch (wire) {
+        case 0:
+          this.varint();
+          break;
+        case 1:
+          this.pos += 8;
+          break;
+        case 2:
+          this.bytes();
+          break;
+        case 3:
+          depth++;
+          break;
+        case 4:
+          if (depth === 0) throw new Error('proto: unexpected end of group');
+          depth--;
+          break;
+        case 5:
+          this.pos += 4;
+          break;
+        default:
+          throw new Error(`proto: illegal wireType ${wire}`);
+      }
+      if (this.pos > this.buf.length) throw new Error('unexpected EOF');
+      if (depth === 0) return;
+      if (this.eof()) throw new Error('unexpected EOF');
+      wire = this.varint() & 7;
     }
   }
 }

@@ -6,6 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import { stringify as stringifyYaml } from 'yaml';
 import { errorToStatus, type Status } from '../../apimachinery/status.ts';
+import { stringifyJSON } from '../../apimachinery/json/stringify.ts';
 import type { Negotiated } from './negotiate.ts';
 
 /** Formats one warning as kube-apiserver's header value: `299 - "<text>"`, text quoted Go-style. */
@@ -24,8 +25,17 @@ export function setWarnings(res: ServerResponse, warnings: readonly string[]): v
 
 /** Serializes a value in the negotiated encoding. */
 export function encode(value: unknown, n: Pick<Negotiated, 'encoding' | 'pretty'>): string {
-  if (n.encoding === 'yaml') return stringifyYaml(value, { lineWidth: 0 });
-  return n.pretty ? JSON.stringify(value, null, 2) + '\n' : JSON.stringify(value) + '\n';
+  if (n.encoding === 'yaml') {
+    try {
+      return stringifyYaml(value, { lineWidth: 0 });
+    } catch (e) {
+      // The YAML writer recurses; for a value nested deeper than it can go, JSON (which is
+      // YAML's flow style) says the same.
+      if (!(e instanceof RangeError)) throw e;
+      return stringifyJSON(value) + '\n';
+    }
+  }
+  return stringifyJSON(value, n.pretty ? 2 : 0) + '\n';
 }
 
 /** Writes an object with status `code` in the negotiated form. */
@@ -56,7 +66,7 @@ export function writeList(res: ServerResponse, code: number, list: Record<string
   res.writeHead(code, { 'Content-Type': n.contentType });
   let buf = head.slice(0, -1) + (head.length > 2 ? ',' : '') + `${JSON.stringify(key)}:[`;
   for (let i = 0; i < elems.length; i++) {
-    buf += (i === 0 ? '' : ',') + JSON.stringify(elems[i]);
+    buf += (i === 0 ? '' : ',') + stringifyJSON(elems[i]);
     if (buf.length >= listChunkBytes) {
       res.write(buf);
       buf = '';
@@ -67,7 +77,7 @@ export function writeList(res: ServerResponse, code: number, list: Record<string
 
 /** Writes raw JSON with an explicit content type (discovery, OpenAPI). */
 export function writeJSON(res: ServerResponse, code: number, value: unknown, contentType = 'application/json', extra?: Record<string, string>): void {
-  const body = typeof value === 'string' ? value : JSON.stringify(value);
+  const body = typeof value === 'string' ? value : stringifyJSON(value);
   res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), ...extra });
   res.end(body);
 }

@@ -14,3 +14,11 @@ test('findDuplicateFields reports nested duplicate keys with Kubernetes paths', 
   ];
   for (const c of cases) assert.deepEqual(findDuplicateFields(c.input), c.expected, c.name);
 });
+
+test('findDuplicateFields walks bodies nested as deep as the decoder allows', () => {
+  const n = 9998;
+  const text = '{"a":'.repeat(n) + '[{"b":1,"b":2}]' + '}'.repeat(n);
+  assert.deepEqual(findDuplicateFields(text), [`${'a.'.repeat(n)}`.slice(0, -1) + '[0].b']);
+  const arrays = '['.repeat(n) + '{"x":[],"x":{}}' + ']'.repeat(n);
+  assert.deepEqual(findDuplicateFields(arrays), ['[0]'.repeat(n) + '.x']);
+});

@@ -48,58 +48,49 @@ export function findDuplicateFields(text: string): string[] {
     }
   }
 
-  function value(path: string): void {
+  // Open containers, innermost last (an explicit stack: bodies nest up to 10000 levels).
+  // An object frame holds the keys seen so far, an array frame the next index.
+  type Frame = { path: string; seen: Set<string> | undefined; index: number };
+  const open: Frame[] = [];
+  const memberPath = (f: Frame): string => {
+    // At an object member: read its key (and the colon) and report a repeat.
+    ws();
+    const key = readString();
+    const child = f.path === '' ? key : `${f.path}.${key}`;
+    if (f.seen!.has(key)) out.push(child);
+    else f.seen!.add(key);
+    ws();
+    i++; // ':'
+    return child;
+  };
+  let path = '';
+  for (;;) {
     ws();
     const c = text[i];
-    if (c === '{') {
-      i++;
-      const seen = new Set<string>();
-      ws();
-      if (text[i] === '}') {
-        i++;
-        return;
-      }
-      for (;;) {
-        ws();
-        const key = readString();
-        const child = path === '' ? key : `${path}.${key}`;
-        if (seen.has(key)) out.push(child);
-        else seen.add(key);
-        ws();
-        i++; // ':'
-        value(child);
-        ws();
-        if (text[i] === ',') {
-          i++;
-          continue;
-        }
-        i++; // '}'
-        return;
-      }
-    } else if (c === '[') {
+    let opened = false;
+    if (c === '{' || c === '[') {
       i++;
       ws();
-      if (text[i] === ']') {
-        i++;
-        return;
+      if (text[i] === (c === '{' ? '}' : ']')) i++;
+      else {
+        const f: Frame = { path, seen: c === '{' ? new Set() : undefined, index: 0 };
+        open.push(f);
+        path = f.seen ? memberPath(f) : `${f.path}[0]`;
+        opened = true;
       }
-      for (let idx = 0; ; idx++) {
-        value(`${path}[${idx}]`);
-        ws();
-        if (text[i] === ',') {
-          i++;
-          continue;
-        }
-        i++; // ']'
-        return;
-      }
-    } else if (c === '"') {
-      readString();
-    } else {
-      skipScalar();
+    } else if (c === '"') readString();
+    else skipScalar();
+    if (opened) continue;
+    // After a value: close containers until one has another member.
+    let next = false;
+    while (open.length > 0 && !next) {
+      ws();
+      if (text[i++] === ',') {
+        const f = open[open.length - 1]!;
+        path = f.seen ? memberPath(f) : `${f.path}[${++f.index}]`;
+        next = true;
+      } else open.pop();
     }
+    if (!next) return out;
   }
-
-  value('');
-  return out;
 }

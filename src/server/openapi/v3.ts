@@ -6,6 +6,7 @@
  * validation), and components.schemas holding each kind's schema tagged with its GVK (what
  * `kubectl explain` reads), ObjectMeta by `$ref`.
  */
+import { deepCopyJSON } from '../../apimachinery/json/copy.ts';
 import type { ServedResource } from '../served.ts';
 import { hasSubresource } from '../../registry/index.ts';
 import {
@@ -149,7 +150,7 @@ function addPaths(paths: Obj, r: ServedResource): void {
 
 /** The kind schema of a custom resource: the CRD's schema with apiVersion, kind and metadata set. */
 export function customResourceSchema(r: ServedResource): Obj {
-  const s = structuredClone(r.schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }) as Obj;
+  const s = deepCopyJSON(r.schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }) as Obj;
   if (s.type === undefined) s.type = 'object';
   const props = { ...((s.properties as Obj | undefined) ?? {}) };
   props.apiVersion = { type: 'string', description: apiVersionDescription };

@@ -1,0 +1,141 @@
+/**
+ * JSON text of values of any depth a decoder accepts. V8's JSON.stringify recurses on the
+ * native stack and throws RangeError a few thousand levels down, well inside the 10000 levels
+ * a request may carry; these functions keep JSON.stringify for the values clients normally send
+ * and fall back to an explicit-stack writer when it gives up. Canonical JSON (keys sorted at
+ * every level) is how objects are stored and compared.
+ */
+import { isPlain } from './depth.ts';
+
+/** JSON.stringify(v, null, indent), for values nested deeper than the native stack allows too. */
+export function stringifyJSON(v: unknown, indent = 0): string {
+  try {
+    return JSON.stringify(v, null, indent);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    return writeJSON(v, indent, false);
+  }
+}
+
+/** Levels sorted by plain recursion before the iterative writer takes over. */
+const recursionLimit = 200;
+
+/** Thrown by the recursive sort when a value is deeper than it goes. */
+class TooDeep extends Error {}
+
+function sortRecursively(v: unknown, depth: number): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (depth === recursionLimit) throw new TooDeep();
+  if (Array.isArray(v)) {
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = sortRecursively(v[i], depth + 1);
+    return out;
+  }
+  if (!isPlain(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v).sort()) {
+    const x = v[k];
+    if (x === undefined) continue;
+    if (k === '__proto__') Object.defineProperty(out, k, { value: sortRecursively(x, depth + 1), enumerable: true, writable: true, configurable: true });
+    else out[k] = sortRecursively(x, depth + 1);
+  }
+  return out;
+}
+
+/** Canonical JSON text: keys sorted at every level (Go's encoding of map[string]interface{}). Equal objects give equal text. */
+export function canonicalJSON(v: unknown): string {
+  let sorted: unknown;
+  try {
+    sorted = sortRecursively(v, 0);
+  } catch (e) {
+    if (!(e instanceof TooDeep)) throw e;
+    return writeJSON(v, 0, true);
+  }
+  try {
+    return JSON.stringify(sorted);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    return writeJSON(sorted, 0, false);
+  }
+}
+
+type Task = string | { v: unknown; level: number };
+
+/** How writeJSONIteratively spells a document. */
+export interface JSONWriter {
+  /** Spaces per level; 0 for compact text. */
+  indent?: number;
+  /** Orders each object's keys; insertion order when absent. */
+  compareKeys?: (a: string, b: string) => number;
+  /** Text of a value that is neither an array nor an object written member by member. */
+  scalar?: (v: unknown) => string;
+  /** True for a value written as a scalar even though it is an object (a wrapper such as GoFloat). */
+  isScalar?: (v: unknown) => boolean;
+  /** Text of an object key. */
+  key?: (k: string) => string;
+}
+
+const jsonScalar = (v: unknown): string => JSON.stringify(v) ?? 'null';
+
+/**
+ * JSON text written with an explicit stack, for any depth. Defaults follow JSON.stringify
+ * (toJSON honoured, undefined members dropped, undefined array elements as null); encoders with
+ * other spellings (Go's) pass their own scalar and key writers.
+ */
+export function writeJSONIteratively(root: unknown, w: JSONWriter = {}): string {
+  const indent = w.indent ?? 0;
+  const scalar = w.scalar ?? jsonScalar;
+  const keyText = w.key ?? JSON.stringify;
+  const out: string[] = [];
+  const stack: Task[] = [{ v: root, level: 0 }];
+  const pad = (level: number) => (indent > 0 ? '\n' + ' '.repeat(indent * level) : '');
+  const colon = indent > 0 ? ': ' : ':';
+  const skipped = (x: unknown) => x === undefined || typeof x === 'function' || typeof x === 'symbol';
+  while (stack.length > 0) {
+    const t = stack.pop()!;
+    if (typeof t === 'string') {
+      out.push(t);
+      continue;
+    }
+    let v = t.v;
+    if (w.scalar === undefined && v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function') {
+      v = (v as { toJSON(): unknown }).toJSON();
+    }
+    if (Array.isArray(v)) {
+      if (v.length === 0) {
+        out.push('[]');
+        continue;
+      }
+      stack.push(pad(t.level) + ']');
+      for (let i = v.length - 1; i >= 0; i--) {
+        const x = v[i];
+        stack.push({ v: skipped(x) ? null : x, level: t.level + 1 }, (i === 0 ? '[' : ',') + pad(t.level + 1));
+      }
+      continue;
+    }
+    if (v !== null && typeof v === 'object' && !(w.isScalar?.(v) ?? false)) {
+      const o = v as Record<string, unknown>;
+      const keys = Object.keys(o).filter((k) => !skipped(o[k]));
+      if (w.compareKeys) keys.sort(w.compareKeys);
+      if (keys.length === 0) {
+        out.push('{}');
+        continue;
+      }
+      stack.push(pad(t.level) + '}');
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const k = keys[i]!;
+        stack.push({ v: o[k], level: t.level + 1 }, (i === 0 ? '{' : ',') + pad(t.level + 1) + keyText(k) + colon);
+      }
+      continue;
+    }
+    out.push(scalar(v));
+  }
+  return out.join('');
+}
+
+/** JSON.stringify's output for any depth, keys optionally sorted by code unit. */
+function writeJSON(root: unknown, indent: number, sorted: boolean): string {
+  return writeJSONIteratively(root, sorted ? { indent, compareKeys: byCodeUnit } : { indent });
+}
+
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
