@@ -1,6 +1,6 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { StatusError } from '../apimachinery/status.ts';
+import { StatusError } from '../apimachinery/index.ts';
 import { NamespaceStore, type Obj } from '../registry/index.ts';
 import { openTempStore, widget, widgetStore, type TempStore } from '../registry/testing.ts';
 import { admissionChain } from './chain.ts';

@@ -10,9 +10,9 @@
  * the store on every write; a namespace the cache does not hold is read live, as upstream's
  * "not found in cache -> make a call directly to storage" does, so a missing entry never refuses.
  */
-import { newForbidden, newNotFound, StatusError, type GroupResource } from '../apimachinery/status.ts';
-import { isNotFound } from '../apimachinery/status.ts';
-import type { Store, Watch, WatchEvent } from '../storage/store.ts';
+import { newForbidden, newNotFound, StatusError, type GroupResource } from '../apimachinery/index.ts';
+import { isNotFound } from '../apimachinery/index.ts';
+import type { Store, Watch, WatchEvent } from '../storage/index.ts';
 import { resourcePrefix, type AdmissionAttributes, type Obj } from '../registry/index.ts';
 import type { Plugin } from './chain.ts';
 

@@ -124,4 +124,11 @@ export { type CompiledRegex, RegexSyntaxError, compileRegex } from './lib/re2.ts
  * The cel-spec conformance harness (testdata/cel-spec/): run the suite, summarise outcomes as
  * `N passed, N failed, N skipped`, and the tests known to fail, each with its reason.
  */
-export { KNOWN_FAILURES, SPEC_DIR, type TestOutcome, runConformance, summary, testKey } from './eval/conformance.ts';
+export {
+  KNOWN_FAILURES,
+  SPEC_DIR,
+  type TestOutcome,
+  runConformance,
+  summary,
+  testKey,
+} from './eval/conformance.ts';

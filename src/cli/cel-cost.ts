@@ -9,11 +9,11 @@
  * errors.
  */
 import { readFileSync } from 'node:fs';
-import { errorString } from '../apimachinery/field/errors.ts';
-import { readYAMLDocuments } from '../apimachinery/yaml/index.ts';
-import { Path } from '../apimachinery/field/path.ts';
-import { STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT, validateRulesAtCRDWrite, type RuleCost } from '../schema/cel/crd-rules.ts';
-import type { JSONSchemaProps } from '../schema/types.ts';
+import { errorString } from '../apimachinery/index.ts';
+import { readYAMLDocuments } from '../apimachinery/index.ts';
+import { Path } from '../apimachinery/index.ts';
+import { STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT, validateRulesAtCRDWrite, type RuleCost } from '../schema/index.ts';
+import type { JSONSchemaProps } from '../schema/index.ts';
 
 const usage = 'usage: crd-apiserver cel cost --crd FILE [--json]\n';
 

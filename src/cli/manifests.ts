@@ -8,8 +8,8 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { duplicateKeysMessage, isEmptyYAMLDocument, readYAML, splitYAMLDocuments, YAMLDecodeError, type YAMLDocument } from '../apimachinery/yaml/index.ts';
-import { decodeJSON, JSONSyntaxError } from '../server/http/body.ts';
+import { duplicateKeysMessage, isEmptyYAMLDocument, readYAML, splitYAMLDocuments, YAMLDecodeError, type YAMLDocument } from '../apimachinery/index.ts';
+import { decodeJSON, JSONSyntaxError } from '../server/index.ts';
 
 export interface Manifest {
   file: string;

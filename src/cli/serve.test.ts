@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readYAML } from '../apimachinery/yaml/index.ts';
+import { readYAML } from '../apimachinery/index.ts';
 import { isLoopback, kubeconfigYAML, parseListen, parseServeArgs } from './serve.ts';
 
 test('serve flags: defaults, both flag forms, loopback only', () => {

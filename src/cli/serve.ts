@@ -8,9 +8,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve, join } from 'node:path';
-import { openBackend, type StorageChoice } from '../server/backend.ts';
-import { defaultCompactionIntervalMs, defaultEtcdPrefix } from '../storage/etcd/index.ts';
-import { ApiServer } from '../server/server.ts';
+import { openBackend, type StorageChoice } from '../server/index.ts';
+import { defaultCompactionIntervalMs, defaultEtcdPrefix } from '../storage/index.ts';
+import { ApiServer } from '../server/index.ts';
 
 const usage = `usage: crd-apiserver serve [--listen 127.0.0.1:PORT] [--data-dir DIR]
 

@@ -9,15 +9,15 @@
  * Status kube-apiserver would answer. A file or document that cannot be read is reported on its own
  * and the others are still judged. Exit codes: 0 all valid, 1 some invalid, 2 some input unusable.
  */
-import { isStatusError, type Status } from '../apimachinery/status.ts';
-import { isObject } from '../registry/crd/internal.ts';
-import { servedVersions, type ServedVersion } from '../registry/crd/serving.ts';
-import { CRDStore } from '../registry/crd/store.ts';
-import { GenericStore } from '../registry/generic-store.ts';
-import { NamespaceStore } from '../registry/namespace/rest.ts';
-import type { Obj, RESTStore } from '../registry/rest.ts';
-import type { Store } from '../storage/store.ts';
-import { openSqliteStore } from '../storage/sqlite/index.ts';
+import { isStatusError, type Status } from '../apimachinery/index.ts';
+import { isObject } from '../registry/index.ts';
+import { servedVersions, type ServedVersion } from '../registry/index.ts';
+import { CRDStore } from '../registry/index.ts';
+import { GenericStore } from '../registry/index.ts';
+import { NamespaceStore } from '../registry/index.ts';
+import type { Obj, RESTStore } from '../registry/index.ts';
+import type { Store } from '../storage/index.ts';
+import { openSqliteStore } from '../storage/index.ts';
 import { collectFiles, InputError, loadManifests, readManifests, type InputProblem, type Manifest } from './manifests.ts';
 
 const usage = `usage: crd-apiserver validate --crds PATH [--crds PATH ...] [--old FILE_OR_DIR] [--output text|json] FILE_OR_DIR...

@@ -6,9 +6,9 @@
  * (400, `Kind in version "v" cannot be handled as a Kind: ...`) or as the patch handler words a
  * patch result's (422 Invalid on field `patch`, the patched object as the value).
  */
-import { invalid } from '../apimachinery/field/errors.ts';
-import { newBadRequest, newInvalid } from '../apimachinery/status.ts';
-import type { Codec, Decoded } from '../schema/codec.ts';
+import { invalid } from '../apimachinery/index.ts';
+import { newBadRequest, newInvalid } from '../apimachinery/index.ts';
+import type { Codec, Decoded } from '../schema/index.ts';
 import { dropUnknownFields, type GoType } from './typed-fields.ts';
 import { canonicalJSON } from './meta.ts';
 import type { FieldValidation, Obj } from './rest.ts';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { StatusError } from '../apimachinery/status.ts';
+import { StatusError } from '../apimachinery/index.ts';
 import { openTempStore, widget, widgetStore } from './testing.ts';
 import type { Obj, WatchEvent } from './rest.ts';
 

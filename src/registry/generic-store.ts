@@ -9,7 +9,7 @@
  * update is recomputed from the fresh object (GuaranteedUpdate).
  */
 import { randomUUID } from 'node:crypto';
-import { invalid, type FieldError } from '../apimachinery/field/errors.ts';
+import { invalid, type FieldError } from '../apimachinery/index.ts';
 import {
   failureStatus,
   isAlreadyExists,
@@ -23,9 +23,9 @@ import {
   successStatus,
   type GroupKind,
   type GroupResource,
-} from '../apimachinery/status.ts';
-import { formatRFC3339 } from '../apimachinery/time.ts';
-import { ConflictError, type KeyValue, type Store } from '../storage/store.ts';
+} from '../apimachinery/index.ts';
+import { formatRFC3339 } from '../apimachinery/index.ts';
+import { ConflictError, type KeyValue, type Store } from '../storage/index.ts';
 import { KeyLayout } from './keys.ts';
 import {
   canonicalJSON,
@@ -44,8 +44,8 @@ import { generateName, maxNameGenerationCreateAttempts } from './names.ts';
 import { validateObjectMetaForCreate, validateObjectMetaForUpdate } from './objectmeta-checks.ts';
 import { Lister } from './list.ts';
 import { startWatch } from './watch.ts';
-import { parseGoUint } from '../apimachinery/resource-version.ts';
-import { newInvalidOptions, validateDeleteOptions } from '../apimachinery/validation/options.ts';
+import { parseGoUint } from '../apimachinery/index.ts';
+import { newInvalidOptions, validateDeleteOptions } from '../apimachinery/index.ts';
 import {
   adminUser,
   type Admission,

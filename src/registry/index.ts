@@ -14,18 +14,33 @@ export {
 } from './customresource/strategy.ts';
 export { applyScale, scaleFromCustomResource } from './customresource/scale.ts';
 export { NamespaceStore, type NamespaceStoreOptions } from './namespace/rest.ts';
-export { finalizerKubernetes, labelMetadataName, namespaceInfo, namespaceStrategy } from './namespace/strategy.ts';
+export {
+  finalizerKubernetes,
+  labelMetadataName,
+  namespaceInfo,
+  namespaceStrategy,
+} from './namespace/strategy.ts';
 export { resourcePrefix } from './keys.ts';
 export { reportDecoding, typedCodec, type Codec, type Decoded } from './codec.ts';
 export { CRDStore, customResourceCleanupFinalizer } from './crd/store.ts';
 export { crdInfo, crdStrategy, storageVersion } from './crd/strategy.ts';
 export { findCondition, isConditionTrue, setCondition } from './crd/conditions.ts';
 export { startCRDStatusController, calculateNamesAndConditions } from './controllers/crd-status.ts';
-export { bareInstanceStore, startCRDFinalizer, type CRDFinalizerOptions } from './controllers/crd-finalizer.ts';
+export {
+  bareInstanceStore,
+  startCRDFinalizer,
+  type CRDFinalizerOptions,
+} from './controllers/crd-finalizer.ts';
 export { startNamespaceController, type NamespaceControllerOptions } from './controllers/namespace.ts';
 export type { Controller, Key, Reconcile } from './controllers/loop.ts';
 export { initialEventsEndAnnotation } from './watch.ts';
-export { hasSubresource, type KindDefinition, type KindDeps, type KindSubresource, type ReviewDefinition } from './kind.ts';
+export {
+  hasSubresource,
+  type KindDefinition,
+  type KindDeps,
+  type KindSubresource,
+  type ReviewDefinition,
+} from './kind.ts';
 export { builtinRegistry, type BuiltinRegistry } from './kinds.ts';
 export { customResourceKinds } from './customresource/definition.ts';
 export { servedNames, servedVersions, type ServedVersion } from './crd/serving.ts';
@@ -41,3 +56,7 @@ export {
   type TableConvertor,
 } from './table/convert.ts';
 export { builtinOpenAPIDocument } from './builtin/openapi.ts';
+export { type BuiltinResource, builtinResources } from './builtin/catalog.ts';
+export { openAPIDocument } from './builtin/openapi.ts';
+export { kindSchema } from './builtin/schema.ts';
+export { isObject } from './crd/internal.ts';

@@ -4,9 +4,9 @@
  * (`/registry/namespaces/<name>`). Also the request checks upstream's NamespaceKeyFunc and
  * NoNamespaceKeyFunc make (`Namespace parameter required.`, `Name parameter invalid: ...`).
  */
-import { newBadRequest } from '../apimachinery/status.ts';
-import { goQuote } from '../apimachinery/field/govalue.ts';
-import { isValidPathSegmentName } from '../apimachinery/validation/names.ts';
+import { newBadRequest } from '../apimachinery/index.ts';
+import { goQuote } from '../apimachinery/index.ts';
+import { isValidPathSegmentName } from '../apimachinery/index.ts';
 
 /** The key prefix of a resource, ending in '/'. */
 export function resourcePrefix(group: string, resource: string): string {

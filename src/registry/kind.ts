@@ -7,10 +7,10 @@
  * (`customresource/definition.ts`). The server only iterates definitions.
  */
 import type { Admission, RESTStore } from './rest.ts';
-import type { Store } from '../storage/store.ts';
+import type { Store } from '../storage/index.ts';
 import type { TableConvertor } from './table/convert.ts';
 import type { ScaleStore } from './customresource/scale.ts';
-import type { PatchMetaLookup } from '../apimachinery/patch/strategic/index.ts';
+import type { PatchMetaLookup } from '../apimachinery/index.ts';
 
 /** A subresource as discovery lists it. */
 export interface KindSubresource {

@@ -4,8 +4,8 @@
  * The handler answers with `ListOptions.meta.k8s.io "" is invalid: ...` (422); the WatchList
  * feature is taken as enabled (its default since Kubernetes 1.32).
  */
-import { forbidden, notSupported, type FieldError } from '../apimachinery/field/errors.ts';
-import { newInvalid, type StatusError } from '../apimachinery/status.ts';
+import { forbidden, notSupported, type FieldError } from '../apimachinery/index.ts';
+import { newInvalid, type StatusError } from '../apimachinery/index.ts';
 import type { ListOptions, WatchOptions } from './rest.ts';
 
 /** ValidateListOptions for a list request. */

@@ -17,12 +17,12 @@ import {
   newResourceExpired,
   newTimeout,
   type StatusError,
-} from '../apimachinery/status.ts';
-import { CompactedError, FutureRevisionError, type KeyValue } from '../storage/store.ts';
+} from '../apimachinery/index.ts';
+import { CompactedError, FutureRevisionError, type KeyValue } from '../storage/index.ts';
 import type { GenericStore } from './generic-store.ts';
 import { invalidListOptions, validateListOptions } from './list-options.ts';
-import { decodeContinue, encodeContinue } from '../apimachinery/continue-token.ts';
-import { requireResourceVersion } from '../apimachinery/resource-version.ts';
+import { decodeContinue, encodeContinue } from '../apimachinery/index.ts';
+import { requireResourceVersion } from '../apimachinery/index.ts';
 import type { ListOptions, Obj, ObjList } from './rest.ts';
 import { buildPredicate, type Predicate } from './selection.ts';
 

@@ -6,9 +6,9 @@
 import type { Obj } from './rest.ts';
 
 // The JSON-value helpers live in apimachinery (depth-safe, one of each); re-exported for the registry.
-export { deepCopyJSON as deepCopy } from '../apimachinery/json/copy.ts';
-export { canonicalJSON } from '../apimachinery/json/stringify.ts';
-export { jsonEqual } from '../apimachinery/json/equal.ts';
+export { deepCopyJSON as deepCopy } from '../apimachinery/index.ts';
+export { canonicalJSON } from '../apimachinery/index.ts';
+export { jsonEqual } from '../apimachinery/index.ts';
 
 export type Meta = Record<string, unknown>;
 

@@ -4,10 +4,10 @@
  * rule each place uses upstream: path-segment names in the store, the strategy's own rule
  * (e.g. DNS subdomains for custom resources) inside strategies.
  */
-import type { FieldError } from '../apimachinery/field/errors.ts';
-import { Path } from '../apimachinery/field/path.ts';
-import { validatePathSegmentName, type ValidateNameFunc } from '../apimachinery/validation/names.ts';
-import { validateObjectMeta, validateObjectMetaUpdate } from '../apimachinery/validation/objectmeta.ts';
+import type { FieldError } from '../apimachinery/index.ts';
+import { Path } from '../apimachinery/index.ts';
+import { validatePathSegmentName, type ValidateNameFunc } from '../apimachinery/index.ts';
+import { validateObjectMeta, validateObjectMetaUpdate } from '../apimachinery/index.ts';
 import type { Obj } from './rest.ts';
 
 const metadataPath = Path.of('metadata');

@@ -4,14 +4,14 @@
  * kind does not serve (`field label not supported: x`) are 400 BadRequest, as the list handler
  * answers them.
  */
-import { newBadRequest } from '../apimachinery/status.ts';
-import { isEmpty, matches as labelsMatch, parseSelector, type Selector } from '../apimachinery/labels/selector.ts';
+import { newBadRequest } from '../apimachinery/index.ts';
+import { isEmpty, matches as labelsMatch, parseSelector, type Selector } from '../apimachinery/index.ts';
 import {
   customResourceFieldLabels,
   fieldsMatch,
   parseFieldSelector,
   type FieldSelector,
-} from '../apimachinery/fields/selector.ts';
+} from '../apimachinery/index.ts';
 import type { Obj } from './rest.ts';
 import type { Strategy } from './strategy.ts';
 

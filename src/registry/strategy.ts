@@ -6,8 +6,8 @@
  *
  * Strategies mutate the object they are given (as upstream's do); the store hands them copies.
  */
-import type { FieldError } from '../apimachinery/field/errors.ts';
-import { newBadRequest } from '../apimachinery/status.ts';
+import type { FieldError } from '../apimachinery/index.ts';
+import { newBadRequest } from '../apimachinery/index.ts';
 import type { FieldValidation, Obj, Subresource } from './rest.ts';
 import { getLabels, getName, getNamespace } from './meta.ts';
 

@@ -7,12 +7,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqliteStore } from '../storage/sqlite/index.ts';
-import type { Store } from '../storage/store.ts';
+import { openSqliteStore } from '../storage/index.ts';
+import type { Store } from '../storage/index.ts';
 import { CustomResourceStrategy, type CustomResourceHooks } from './customresource/strategy.ts';
 import { GenericStore, type GenericStoreConfig } from './generic-store.ts';
 import type { Obj, ResourceInfo } from './rest.ts';
-import { StatusError } from '../apimachinery/status.ts';
+import { StatusError } from '../apimachinery/index.ts';
 
 export interface TempStore {
   store: Store;

@@ -5,7 +5,7 @@
  * fields and map keys joined with '.', list indices in brackets, in the order met) and which
  * decoding drops either way. The kinds' own types live with their strategies.
  */
-import { managedFieldsFields, objectMetaFields, ownerReferenceFields } from '../schema/objectmeta.ts';
+import { managedFieldsFields, objectMetaFields, ownerReferenceFields } from '../schema/index.ts';
 
 export type GoType =
   | { k: 'struct'; fields: Map<string, GoType> }

@@ -15,8 +15,8 @@
  *
  * Events reach `onEvent` asynchronously, after watch() has resolved, in revision order.
  */
-import { newInternalError, newResourceExpired, StatusError } from '../apimachinery/status.ts';
-import { CompactedError, type Watch, type WatchEvent as StorageEvent } from '../storage/store.ts';
+import { newInternalError, newResourceExpired, StatusError } from '../apimachinery/index.ts';
+import { CompactedError, type Watch, type WatchEvent as StorageEvent } from '../storage/index.ts';
 import type { GenericStore } from './generic-store.ts';
 import { invalidListOptions, validateWatchOptions } from './list-options.ts';
 import type { Lister } from './list.ts';

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileSchema } from './compile.ts';
-import { errorString } from '../apimachinery/field/errors.ts';
+import { errorString } from '../apimachinery/index.ts';
 
 const schema = {
   type: 'object',

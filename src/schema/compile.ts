@@ -5,12 +5,12 @@
  * schema. The registry holds one CompiledSchema per version and only calls these functions on the
  * request path.
  */
-import { Path } from '../apimachinery/field/path.ts';
-import { errorString, invalid, type FieldError } from '../apimachinery/field/errors.ts';
+import { Path } from '../apimachinery/index.ts';
+import { errorString, invalid, type FieldError } from '../apimachinery/index.ts';
 import { compileDefaulter, compileNullPruner } from './default.ts';
 import { compileListSetsAndMaps } from './listtype.ts';
 import { compileCoercer, compileEmbeddedValidator, noEmbeddedResources, unknownObjectMetaPaths, type CoerceResult } from './objectmeta.ts';
-import { decodeObjectMeta, encodeObjectMeta } from '../apimachinery/validation/objectmeta.ts';
+import { decodeObjectMeta, encodeObjectMeta } from '../apimachinery/index.ts';
 import { compilePruner } from './prune.ts';
 import { newStructural, type Structural } from './structural.ts';
 import type { JSONSchemaProps } from './types.ts';

@@ -3,7 +3,7 @@
  * `fieldPath` (`.spec.a['b.c']`) against a structural schema, giving the field path it names and
  * the schema there, or the reason it does not resolve.
  */
-import { Path } from '../apimachinery/field/path.ts';
+import { Path } from '../apimachinery/index.ts';
 import type { Structural } from './structural.ts';
 
 export type FieldPathResult = { path: Path | undefined; schema: Structural | undefined; error?: undefined } | { error: string };

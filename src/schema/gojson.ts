@@ -4,8 +4,8 @@
  * become `GoFloat` even when integral (`1.0` is a float64 in Go). Used to load Kubernetes' test
  * tables, whose expectations depend on that distinction; see value.ts for the model.
  */
-import { GoFloat } from '../apimachinery/field/govalue.ts';
-import { parseGoJSONText } from '../apimachinery/json/go-json.ts';
+import { GoFloat } from '../apimachinery/index.ts';
+import { parseGoJSONText } from '../apimachinery/index.ts';
 
 export interface GoJSONOptions {
   /** Wrap integral float literals (`42.0`, `1e3`) in GoFloat instead of returning a number. */

@@ -14,7 +14,13 @@ export { validateStructural } from './crd/structural-checks.ts';
 export { nonStructuralCondition } from './crd/nonstructural.ts';
 export { validateCustomResourceValidation, validateOpenAPISchema } from './crd/openapi-schema.ts';
 export type { SchemaValidationOptions } from './crd/openapi-schema.ts';
-export { validateSpecSchemas, schemaOptionsForCreate, schemaOptionsForUpdate, schemaHas, internalSpecSchemas } from './crd/spec-schemas.ts';
+export {
+  validateSpecSchemas,
+  schemaOptionsForCreate,
+  schemaOptionsForUpdate,
+  schemaHas,
+  internalSpecSchemas,
+} from './crd/spec-schemas.ts';
 export type { CRDSpecSchemas, V1SpecSchemas } from './crd/spec-schemas.ts';
 export { validateDefaults } from './crd/defaults.ts';
 export { maxSchemaDepth, schemaDepth, validateSchemaDepth } from './crd/depth.ts';
@@ -22,7 +28,12 @@ export { compileValidator } from './validate/validator.ts';
 export type { SchemaValidator, ValidatorOptions } from './validate/validator.ts';
 export { supportedFormatsAt, unrecognizedFormats, formatCheckers } from './validate/formats.ts';
 export { compilePruner, prune } from './prune.ts';
-export { compileDefaulter, applyDefaults, compileNullPruner, pruneNonNullableNullsWithoutDefaults } from './default.ts';
+export {
+  compileDefaulter,
+  applyDefaults,
+  compileNullPruner,
+  pruneNonNullableNullsWithoutDefaults,
+} from './default.ts';
 export { compileListSetsAndMaps, validateListSetsAndMaps } from './listtype.ts';
 export { coerce, compileCoercer, compileEmbeddedValidator, validateEmbedded } from './objectmeta.ts';
 export { validFieldPath } from './fieldpath.ts';
@@ -30,3 +41,11 @@ export { goKind, deepCopyJSON, deepEqualJSON, goJSONMarshal } from './value.ts';
 export { parseGoJSON } from './gojson.ts';
 export { schemaWarningsOnCreate, schemaWarningsOnUpdate } from './crd/warnings.ts';
 export { unfold, stripValueValidations, stripNullable, cloneStructural } from './skeleton.ts';
+export {
+  type RuleCost,
+  STATIC_ESTIMATED_COST_LIMIT,
+  STATIC_ESTIMATED_CRD_COST_LIMIT,
+  validateRulesAtCRDWrite,
+} from './cel/crd-rules.ts';
+export { type CELValidator, compileCELValidator, RUNTIME_CEL_COST_BUDGET } from './cel/index.ts';
+export { managedFieldsFields, objectMetaFields, ownerReferenceFields } from './objectmeta.ts';

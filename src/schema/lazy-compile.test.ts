@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { parseAllDocuments } from 'yaml';
-import { errorString } from '../apimachinery/field/errors.ts';
+import { errorString } from '../apimachinery/index.ts';
 import { compileSchema } from './compile.ts';
 import { sharedCount } from './compile-cache.ts';
 import { compileCELValidator } from './cel/index.ts';

@@ -4,8 +4,8 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateListSetsAndMaps } from './listtype.ts';
 import { newStructural } from './structural.ts';
-import { Path } from '../apimachinery/field/path.ts';
-import { errorString } from '../apimachinery/field/errors.ts';
+import { Path } from '../apimachinery/index.ts';
+import { errorString } from '../apimachinery/index.ts';
 import type { JSONSchemaProps } from './types.ts';
 import { loadVectors, Tally } from './vectors.ts';
 

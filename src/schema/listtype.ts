@@ -5,8 +5,8 @@
  * A first walk only answers whether anything is wrong, without building paths; the reporting walk
  * runs only when it is.
  */
-import { Path } from '../apimachinery/field/path.ts';
-import { duplicate, invalid, type FieldError } from '../apimachinery/field/errors.ts';
+import { Path } from '../apimachinery/index.ts';
+import { duplicate, invalid, type FieldError } from '../apimachinery/index.ts';
 import type { Structural } from './structural.ts';
 import { goJSONMarshal, goKind, isObject } from './value.ts';
 

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { coerce, validateEmbedded } from './objectmeta.ts';
 import { newStructural } from './structural.ts';
-import { errorString } from '../apimachinery/field/errors.ts';
+import { errorString } from '../apimachinery/index.ts';
 
 const schema = newStructural({
   type: 'object',

@@ -6,10 +6,10 @@
  * (apiVersion, kind, metadata as for a created object). Both walks are compiled once per schema
  * and only visit subtrees that contain an embedded resource.
  */
-import { Path } from '../apimachinery/field/path.ts';
-import { invalid, required, type FieldError } from '../apimachinery/field/errors.ts';
-import { decodeObjectMeta, encodeObjectMeta, validateObjectMeta } from '../apimachinery/validation/objectmeta.ts';
-import { isDNS1035Label, validatePathSegmentName } from '../apimachinery/validation/names.ts';
+import { Path } from '../apimachinery/index.ts';
+import { invalid, required, type FieldError } from '../apimachinery/index.ts';
+import { decodeObjectMeta, encodeObjectMeta, validateObjectMeta } from '../apimachinery/index.ts';
+import { isDNS1035Label, validatePathSegmentName } from '../apimachinery/index.ts';
 import type { Structural } from './structural.ts';
 import { emptyStructural } from './structural.ts';
 import { isObject } from './value.ts';
@@ -26,8 +26,8 @@ export interface CoerceResult {
   unknownFieldPaths: string[];
 }
 
-export { managedFieldsFields, objectMetaFields, ownerReferenceFields } from '../apimachinery/validation/objectmeta-decode.ts';
-import { objectMetaFields, ownerReferenceFields, managedFieldsFields } from '../apimachinery/validation/objectmeta-decode.ts';
+export { managedFieldsFields, objectMetaFields, ownerReferenceFields } from '../apimachinery/index.ts';
+import { objectMetaFields, ownerReferenceFields, managedFieldsFields } from '../apimachinery/index.ts';
 
 /** The unknown-field paths kjson.UnmarshalStrict reports for metadata, prefixed with `prefix`. */
 export function unknownObjectMetaPaths(meta: unknown, prefix: string): string[] {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { stripNullable, stripValueValidations, unfold } from './skeleton.ts';
 import { newStructural, structuralToSchema } from './structural.ts';
 import { validateStructural } from './crd/structural-checks.ts';
-import { Path } from '../apimachinery/field/path.ts';
+import { Path } from '../apimachinery/index.ts';
 
 test('unfold expands int-or-string into anyOf, or prepends an allOf when anyOf is taken', () => {
   const s = newStructural({

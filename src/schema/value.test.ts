@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deepEqualJSON, goJSONMarshal, goKind } from './value.ts';
 import { parseGoJSON } from './gojson.ts';
-import { GoFloat } from '../apimachinery/field/govalue.ts';
+import { GoFloat } from '../apimachinery/index.ts';
 
 test('int64 and float64 stay apart where Go keeps them apart', () => {
   const v = parseGoJSON('{"i": 1, "f": 1.0, "big": 9223372036854775807, "e": 1e3, "x": 0.5}', { keepIntegralFloats: true }) as Record<string, unknown>;

@@ -9,8 +9,8 @@
  *   - `GoFloat` (from apimachinery/field/govalue.ts): a float64 even when integral (`1.0`).
  * Everything else is plain JSON: null, boolean, string, array, object.
  */
-import { GoFloat, goFloatsMade } from '../apimachinery/field/govalue.ts';
-import { writeJSONIteratively, type JSONWriter } from '../apimachinery/json/stringify.ts';
+import { GoFloat, goFloatsMade } from '../apimachinery/index.ts';
+import { writeJSONIteratively, type JSONWriter } from '../apimachinery/index.ts';
 
 // Until the process has made a GoFloat no value is one: the instanceof (a generic one, costly on
 // every object of a walk) is skipped.
@@ -53,7 +53,7 @@ export function toNumber(v: unknown): number {
 }
 
 /** runtime.DeepCopyJSONValue: apimachinery's one deep copy (GoFloat and bigint kept). */
-export { deepCopyJSON } from '../apimachinery/json/copy.ts';
+export { deepCopyJSON } from '../apimachinery/index.ts';
 
 /**
  * reflect.DeepEqual over decoded JSON: int64 and float64 are different types in Go, so `1` and

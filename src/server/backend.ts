@@ -6,11 +6,11 @@
  * exist. The server builds the registry's kinds over these.
  */
 import { join } from 'node:path';
-import { openSqliteStore } from '../storage/sqlite/index.ts';
-import { openEtcdStore, type EtcdStoreOptions } from '../storage/etcd/index.ts';
-import type { Store } from '../storage/store.ts';
+import { openSqliteStore } from '../storage/index.ts';
+import { openEtcdStore, type EtcdStoreOptions } from '../storage/index.ts';
+import type { Store } from '../storage/index.ts';
 import { NamespaceStore } from '../registry/index.ts';
-import { isAlreadyExists } from '../apimachinery/status.ts';
+import { isAlreadyExists } from '../apimachinery/index.ts';
 import { admissionChain, cachedNamespaceLifecycle } from '../admission/index.ts';
 import type { ApiServerDeps } from './server.ts';
 

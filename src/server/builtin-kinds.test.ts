@@ -6,9 +6,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { call, startFixture, type Fixture } from './testing/fixtures.ts';
-import { builtinResources, type BuiltinResource } from '../registry/builtin/catalog.ts';
-import { openAPIDocument } from '../registry/builtin/openapi.ts';
-import { kindSchema } from '../registry/builtin/schema.ts';
+import { builtinResources, type BuiltinResource } from '../registry/index.ts';
+import { openAPIDocument } from '../registry/index.ts';
+import { kindSchema } from '../registry/index.ts';
 import type { JSONSchemaProps } from '../schema/index.ts';
 
 let f: Fixture;

@@ -6,10 +6,10 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { failureStatus, newMethodNotAllowed, newNotFound } from '../apimachinery/status.ts';
+import { failureStatus, newMethodNotAllowed, newNotFound } from '../apimachinery/index.ts';
 import { builtinRegistry, type Admission, type BuiltinRegistry, type Obj, type RESTStore } from '../registry/index.ts';
-import type { Store } from '../storage/store.ts';
-import { runLeaderElection, type LeaderElector } from '../storage/leader.ts';
+import type { Store } from '../storage/index.ts';
+import { runLeaderElection, type LeaderElector } from '../storage/index.ts';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { readBody, decodeObjectBody } from './http/body.ts';
@@ -23,11 +23,11 @@ import { serveDiscovery } from './discovery/handler.ts';
 import { versionInfo } from './version.ts';
 import { OpenAPIService } from './openapi/service.ts';
 import { CRDServing } from './crd/serving.ts';
-import { startCRDStatusController } from '../registry/controllers/crd-status.ts';
-import { bareInstanceStore, startCRDFinalizer } from '../registry/controllers/crd-finalizer.ts';
-import { startNamespaceController } from '../registry/controllers/namespace.ts';
-import type { Controller } from '../registry/controllers/loop.ts';
-import { storageVersion } from '../registry/crd/strategy.ts';
+import { startCRDStatusController } from '../registry/index.ts';
+import { bareInstanceStore, startCRDFinalizer } from '../registry/index.ts';
+import { startNamespaceController } from '../registry/index.ts';
+import type { Controller } from '../registry/index.ts';
+import { storageVersion } from '../registry/index.ts';
 
 /** What the server needs from the layers below: the store everything is kept in, and the admission chain. */
 export interface ApiServerDeps {

@@ -3,7 +3,7 @@
  * group-versions are served by default, and each document read once, when first asked for.
  */
 import { readFileSync } from 'node:fs';
-import { OpenAPIV3PatchMeta, type PatchMetaLookup } from '../../apimachinery/patch/strategic/index.ts';
+import { OpenAPIV3PatchMeta, type PatchMetaLookup } from '../../apimachinery/index.ts';
 
 /** The group-versions kube-apiserver 1.35 enables by default whose kinds are stored ('' is core). */
 export const defaultGroupVersions: readonly { group: string; version: string }[] = [

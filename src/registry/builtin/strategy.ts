@@ -6,8 +6,8 @@
  * with the kind's name rule; then the kind's OpenAPI schema and list-type sets and maps. Each
  * kind's own defaults and native rules come on top of this, in its own folder.
  */
-import type { FieldError } from '../../apimachinery/field/errors.ts';
-import { nameIsDNS1035Label, nameIsDNSSubdomain, validatePathSegmentName, type ValidateNameFunc } from '../../apimachinery/validation/names.ts';
+import type { FieldError } from '../../apimachinery/index.ts';
+import { nameIsDNS1035Label, nameIsDNSSubdomain, validatePathSegmentName, type ValidateNameFunc } from '../../apimachinery/index.ts';
 import type { CompiledSchema } from '../../schema/index.ts';
 import { deepCopy, jsonEqual, metaOf } from '../meta.ts';
 import { validateObjectMetaUpdateOnly, validateObjectMetaWith } from '../objectmeta-checks.ts';

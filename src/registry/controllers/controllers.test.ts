@@ -1,6 +1,6 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { StatusError } from '../../apimachinery/status.ts';
+import { StatusError } from '../../apimachinery/index.ts';
 import { findCondition } from '../crd/conditions.ts';
 import { CRDStore } from '../crd/store.ts';
 import { NamespaceStore } from '../namespace/rest.ts';

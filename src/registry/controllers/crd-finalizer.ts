@@ -6,8 +6,8 @@
  * (InstanceDeletionInProgress, InstanceDeletionCheck, InstanceDeletionFailed,
  * InstanceDeletionCompleted, NeverEstablished).
  */
-import { isConflict, isNotFound } from '../../apimachinery/status.ts';
-import type { Store } from '../../storage/store.ts';
+import { isConflict, isNotFound } from '../../apimachinery/index.ts';
+import type { Store } from '../../storage/index.ts';
 import { isConditionTrue, setCondition } from '../crd/conditions.ts';
 import { isObject, type CRDNames } from '../crd/internal.ts';
 import { storageVersion } from '../crd/strategy.ts';

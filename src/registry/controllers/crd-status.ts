@@ -6,7 +6,7 @@
  * the NamesAccepted condition record the outcome; a CRD whose names are accepted becomes
  * Established (`InitialNamesAccepted`), after which the server serves it.
  */
-import { isConflict, isNotFound } from '../../apimachinery/status.ts';
+import { isConflict, isNotFound } from '../../apimachinery/index.ts';
 import { conditionsOf, findCondition, setCondition } from '../crd/conditions.ts';
 import { isObject, semanticEqual, type CRDNames } from '../crd/internal.ts';
 import type { CRDStore } from '../crd/store.ts';

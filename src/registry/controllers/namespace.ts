@@ -7,8 +7,8 @@
  * `kubernetes` is removed through the `finalize` subresource, which removes the namespace once no
  * finalizer is left.
  */
-import { isConflict, isNotFound } from '../../apimachinery/status.ts';
-import { formatRFC3339 } from '../../apimachinery/time.ts';
+import { isConflict, isNotFound } from '../../apimachinery/index.ts';
+import { formatRFC3339 } from '../../apimachinery/index.ts';
 import { deepCopy, getFinalizers, hasDeletionTimestamp } from '../meta.ts';
 import { finalizerKubernetes, specFinalizers } from '../namespace/strategy.ts';
 import type { NamespaceStore } from '../namespace/rest.ts';

@@ -3,7 +3,7 @@
  * FindCRDCondition, IsCRDConditionTrue): a condition's lastTransitionTime changes only when its
  * status does.
  */
-import { formatRFC3339 } from '../../apimachinery/time.ts';
+import { formatRFC3339 } from '../../apimachinery/index.ts';
 import type { Obj } from '../rest.ts';
 import { isObject, type CRDCondition } from './internal.ts';
 

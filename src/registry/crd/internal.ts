@@ -8,7 +8,7 @@
  * and why we convert before validating: the error paths users see must be the same.
  */
 
-import { deepCopyJSON } from '../../apimachinery/json/copy.ts';
+import { deepCopyJSON } from '../../apimachinery/index.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type JsonObject = { [k: string]: unknown };

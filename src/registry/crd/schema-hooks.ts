@@ -4,13 +4,13 @@
  * over a JSONSchemaProps tree, field-path resolution for selectable fields, and the validation of
  * a CRD's schema (`spec.validation` / `spec.versions[*].schema`).
  */
-import type { FieldError } from '../../apimachinery/field/errors.ts';
-import type { Path } from '../../apimachinery/field/path.ts';
-import { validateCustomResourceValidation, type SchemaValidationOptions } from '../../schema/crd/openapi-schema.ts';
-import { schemaHas, schemaOptionsForCreate, schemaOptionsForUpdate, type CRDSpecSchemas } from '../../schema/crd/spec-schemas.ts';
-import { validFieldPath } from '../../schema/fieldpath.ts';
-import { newStructural } from '../../schema/structural.ts';
-import type { JSONSchemaProps } from '../../schema/types.ts';
+import type { FieldError } from '../../apimachinery/index.ts';
+import type { Path } from '../../apimachinery/index.ts';
+import { validateCustomResourceValidation, type SchemaValidationOptions } from '../../schema/index.ts';
+import { schemaHas, schemaOptionsForCreate, schemaOptionsForUpdate, type CRDSpecSchemas } from '../../schema/index.ts';
+import { validFieldPath } from '../../schema/index.ts';
+import { newStructural } from '../../schema/index.ts';
+import type { JSONSchemaProps } from '../../schema/index.ts';
 
 export type { SchemaValidationOptions };
 export { schemaOptionsForCreate, schemaOptionsForUpdate, type CRDSpecSchemas };

@@ -4,11 +4,11 @@
  * to it. The HTTP server's CRD handler and the offline `validate` command both start from here, so
  * that a manifest is judged the same way online and offline.
  */
-import type { FieldError } from '../../apimachinery/field/errors.ts';
-import { blockingError, compileSchema, type CompiledSchema } from '../../schema/compile.ts';
-import { schemaCodec, type Codec } from '../../schema/codec.ts';
-import { compileCELValidator, RUNTIME_CEL_COST_BUDGET, type CELValidator } from '../../schema/cel/index.ts';
-import type { JSONSchemaProps } from '../../schema/types.ts';
+import type { FieldError } from '../../apimachinery/index.ts';
+import { blockingError, compileSchema, type CompiledSchema } from '../../schema/index.ts';
+import { schemaCodec, type Codec } from '../../schema/index.ts';
+import { compileCELValidator, RUNTIME_CEL_COST_BUDGET, type CELValidator } from '../../schema/index.ts';
+import type { JSONSchemaProps } from '../../schema/index.ts';
 import { CustomResourceStrategy, type ScaleSpec } from '../customresource/strategy.ts';
 import type { Obj, ResourceInfo } from '../rest.ts';
 import { isObject, type ColumnDefinition, type JsonObject } from './internal.ts';

@@ -4,8 +4,8 @@
  * `customresourcecleanup.apiextensions.k8s.io` finalizer and a Terminating condition — so the
  * finalizer controller can delete every instance before the CRD goes.
  */
-import { formatRFC3339 } from '../../apimachinery/time.ts';
-import type { Store } from '../../storage/store.ts';
+import { formatRFC3339 } from '../../apimachinery/index.ts';
+import type { Store } from '../../storage/index.ts';
 import { GenericStore } from '../generic-store.ts';
 import { getFinalizers, getUID, hasDeletionTimestamp, metaOf } from '../meta.ts';
 import type { Admission, DeleteOptions, DeleteResult } from '../rest.ts';

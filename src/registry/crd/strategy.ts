@@ -8,7 +8,7 @@
  * subresource writes only status (spec, labels, annotations, owner references and generation are
  * the stored ones).
  */
-import type { FieldError } from '../../apimachinery/field/errors.ts';
+import type { FieldError } from '../../apimachinery/index.ts';
 import { deepCopy, metaOf } from '../meta.ts';
 import type { Obj, ResourceInfo, Subresource } from '../rest.ts';
 import { defaultAttrs, strategyDefaults, type Attrs, type RequestContext, type Strategy } from '../strategy.ts';

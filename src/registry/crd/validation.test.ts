@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { errorString, type FieldError } from '../../apimachinery/field/errors.ts';
+import { errorString, type FieldError } from '../../apimachinery/index.ts';
 import type { InternalCRD } from './internal.ts';
 import { validateCRD, validateCRDUpdate } from './validation.ts';
 

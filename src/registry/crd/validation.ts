@@ -9,9 +9,9 @@
  * The schema itself (`spec.validation` / `spec.versions[*].schema`) is checked by the schema layer;
  * this module passes it the options kube-apiserver derives from the old object (ratcheting).
  */
-import { Path } from '../../apimachinery/field/path.ts';
-import type { JSONSchemaProps } from '../../schema/types.ts';
-import { validateSchemaDepth } from '../../schema/crd/depth.ts';
+import { Path } from '../../apimachinery/index.ts';
+import type { JSONSchemaProps } from '../../schema/index.ts';
+import { validateSchemaDepth } from '../../schema/index.ts';
 import {
   type FieldError,
   duplicate,
@@ -20,9 +20,9 @@ import {
   notSupported,
   required,
   tooMany,
-} from '../../apimachinery/field/errors.ts';
-import { isDNS1035Label, isDNS1123Subdomain, isValidPortNum, nameIsDNSSubdomain } from '../../apimachinery/validation/names.ts';
-import { validateObjectMeta, validateObjectMetaUpdate } from '../../apimachinery/validation/objectmeta.ts';
+} from '../../apimachinery/index.ts';
+import { isDNS1035Label, isDNS1123Subdomain, isValidPortNum, nameIsDNSSubdomain } from '../../apimachinery/index.ts';
+import { validateObjectMeta, validateObjectMetaUpdate } from '../../apimachinery/index.ts';
 import {
   type CRDNames,
   type ColumnDefinition,

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Store } from '../../storage/store.ts';
+import type { Store } from '../../storage/index.ts';
 import type { Obj } from '../rest.ts';
 import { customResourceKinds } from './definition.ts';
 

@@ -1,6 +1,6 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { StatusError } from '../../apimachinery/status.ts';
+import { StatusError } from '../../apimachinery/index.ts';
 import { openTempStore, widget, widgetStore, type TempStore } from '../testing.ts';
 import type { GenericStore } from '../generic-store.ts';
 import { applyScale, scaleFromCustomResource } from './scale.ts';

@@ -4,7 +4,7 @@
  * (spec replicas, and the Scale's resourceVersion as the update's precondition). The resource is
  * then updated through the main strategy, whose validation checks the replicas.
  */
-import { newBadRequest, newNotFound } from '../../apimachinery/status.ts';
+import { newBadRequest, newNotFound } from '../../apimachinery/index.ts';
 import { metaOf } from '../meta.ts';
 import type { Obj, RESTStore, UpdateOptions } from '../rest.ts';
 import { nestedInt64, nestedString, setNestedField, splitJSONPath } from './nested.ts';

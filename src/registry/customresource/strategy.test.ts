@@ -1,7 +1,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { invalid } from '../../apimachinery/field/errors.ts';
-import { StatusError } from '../../apimachinery/status.ts';
+import { invalid } from '../../apimachinery/index.ts';
+import { StatusError } from '../../apimachinery/index.ts';
 import { openTempStore, widget, widgetStore, type TempStore } from '../testing.ts';
 import type { GenericStore } from '../generic-store.ts';
 import type { Obj } from '../rest.ts';

@@ -6,8 +6,8 @@
  * selector paths checked as upstream. Schema work (prune, default, schema and CEL validation) comes
  * from injected hooks compiled once per CRD version by the schema layer.
  */
-import { invalid, type FieldError } from '../../apimachinery/field/errors.ts';
-import { nameIsDNSSubdomain } from '../../apimachinery/validation/names.ts';
+import { invalid, type FieldError } from '../../apimachinery/index.ts';
+import { nameIsDNSSubdomain } from '../../apimachinery/index.ts';
 import { deepCopy, jsonEqual, metaOf } from '../meta.ts';
 import { validateObjectMetaUpdateOnly, validateObjectMetaWith } from '../objectmeta-checks.ts';
 import type { Obj, Subresource } from '../rest.ts';

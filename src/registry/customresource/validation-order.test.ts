@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { StatusError } from '../../apimachinery/status.ts';
+import { StatusError } from '../../apimachinery/index.ts';
 import { servedVersions } from '../crd/serving.ts';
 import { GenericStore } from '../generic-store.ts';
 import { openTempStore } from '../testing.ts';

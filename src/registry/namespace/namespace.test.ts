@@ -1,6 +1,6 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { StatusError } from '../../apimachinery/status.ts';
+import { StatusError } from '../../apimachinery/index.ts';
 import { openTempStore, type TempStore } from '../testing.ts';
 import { NamespaceStore } from './rest.ts';
 import type { Obj } from '../rest.ts';

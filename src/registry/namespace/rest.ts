@@ -6,8 +6,8 @@
  * terminating removes it only once spec.finalizers is empty. Preconditions use upstream's
  * namespace wording.
  */
-import { formatRFC3339 } from '../../apimachinery/time.ts';
-import type { Store } from '../../storage/store.ts';
+import { formatRFC3339 } from '../../apimachinery/index.ts';
+import type { Store } from '../../storage/index.ts';
 import { GenericStore } from '../generic-store.ts';
 import { getUID, hasDeletionTimestamp, metaOf } from '../meta.ts';
 import type { Admission, DeleteOptions, DeleteResult } from '../rest.ts';

@@ -5,11 +5,11 @@
  * equals the name; ValidateNamespace's checks (DNS-label names, finalizer names). A namespace is
  * kept while spec.finalizers is non-empty (ShouldDeleteNamespaceDuringUpdate).
  */
-import { invalid, type FieldError } from '../../apimachinery/field/errors.ts';
-import { Path } from '../../apimachinery/field/path.ts';
-import { newBadRequest } from '../../apimachinery/status.ts';
-import { validateNamespaceName } from '../../apimachinery/validation/names.ts';
-import { validateFinalizerName } from '../../apimachinery/validation/objectmeta.ts';
+import { invalid, type FieldError } from '../../apimachinery/index.ts';
+import { Path } from '../../apimachinery/index.ts';
+import { newBadRequest } from '../../apimachinery/index.ts';
+import { validateNamespaceName } from '../../apimachinery/index.ts';
+import { validateFinalizerName } from '../../apimachinery/index.ts';
 import { deepCopy, hasDeletionTimestamp, metaOf } from '../meta.ts';
 import { validateObjectMetaWith } from '../objectmeta-checks.ts';
 import type { Obj, ResourceInfo, Subresource } from '../rest.ts';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { crdTableConvertor, parseIncludeObject, toTable, defaultTableConvertor } from './convert.ts';
-import { StatusError } from '../../apimachinery/status.ts';
+import { StatusError } from '../../apimachinery/index.ts';
 
 const now = Date.parse('2026-11-29T22:38:44Z');
 const ct = {

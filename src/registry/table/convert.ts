@@ -5,8 +5,8 @@
  * CRDs have the printers kube-apiserver has for them. Rows carry the object as
  * PartialObjectMetadata by default (`includeObject=Metadata`), as Object, or not at all (None).
  */
-import { newBadRequest } from '../../apimachinery/status.ts';
-import { errorString, notSupported } from '../../apimachinery/field/errors.ts';
+import { newBadRequest } from '../../apimachinery/index.ts';
+import { errorString, notSupported } from '../../apimachinery/index.ts';
 import { humanAge } from './duration.ts';
 import { findResults, parseJSONPath, printResult, type JSONPath } from './jsonpath.ts';
 

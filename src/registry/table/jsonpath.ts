@@ -7,8 +7,8 @@
  * `printResult` formats one value as PrintResults does (strings bare, maps/arrays as JSON,
  * numbers and bools as Go's fmt prints them).
  */
-import { goFloatString } from '../../apimachinery/field/govalue.ts';
-import { canonicalJSON, stringifyJSON } from '../../apimachinery/json/stringify.ts';
+import { goFloatString } from '../../apimachinery/index.ts';
+import { canonicalJSON, stringifyJSON } from '../../apimachinery/index.ts';
 
 type Step =
   | { kind: 'field'; name: string }

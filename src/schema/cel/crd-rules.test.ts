@@ -10,8 +10,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { errorString } from '../../apimachinery/field/errors.ts';
-import { Path } from '../../apimachinery/field/path.ts';
+import { errorString } from '../../apimachinery/index.ts';
+import { Path } from '../../apimachinery/index.ts';
 import type { JSONSchemaProps } from '../types.ts';
 import { costErrorMessage, validateRulesAtCRDWrite } from './crd-rules.ts';
 

@@ -8,9 +8,9 @@
  * with Kubernetes' messages and paths. Static checks of the rule entries themselves (empty rule,
  * message line breaks, reason, fieldPath) are crd/openapi-schema.ts's.
  */
-import { forbidden, internalError, invalid, required, type FieldError } from '../../apimachinery/field/errors.ts';
-import { GoJSONText, goJSON } from '../../apimachinery/field/govalue.ts';
-import type { Path } from '../../apimachinery/field/path.ts';
+import { forbidden, internalError, invalid, required, type FieldError } from '../../apimachinery/index.ts';
+import { GoJSONText, goJSON } from '../../apimachinery/index.ts';
+import type { Path } from '../../apimachinery/index.ts';
 import { newStructural, type Structural } from '../structural.ts';
 import { additionalPropertiesSchema, itemsSchema, type JSONSchemaProps, type ValidationRule } from '../types.ts';
 import { compileRules, type CompiledRule } from './compile.ts';

@@ -9,7 +9,7 @@
  * Objects' unseen fields take part in equality through values.ts (HIDDEN_FIELDS_KEY).
  */
 import { CelError, CelMap, Duration, type ListBehavior, Timestamp, Uint, type Val, equality, formatValue, withListBehavior } from '../../cel/index.ts';
-import { GoFloat } from '../../apimachinery/field/govalue.ts';
+import { GoFloat } from '../../apimachinery/index.ts';
 import { escape } from './escaping.ts';
 
 const RAW = Symbol('raw object');

@@ -6,7 +6,7 @@
  */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { errorString } from '../../apimachinery/field/errors.ts';
+import { errorString } from '../../apimachinery/index.ts';
 import { newStructural } from '../structural.ts';
 import type { JSONSchemaProps } from '../types.ts';
 import { compileValidator } from '../validate/validator.ts';

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { errorString } from '../../apimachinery/field/errors.ts';
+import { errorString } from '../../apimachinery/index.ts';
 import { newStructural } from '../structural.ts';
 import type { JSONSchemaProps } from '../types.ts';
 import { compileCELValidator } from './validation.ts';

@@ -6,9 +6,9 @@
  * node with rules and reports failures as Kubernetes does: messages, messageExpression, reason,
  * fieldPath, per-call cost limit and per-object cost budget, and ratcheting of unchanged values.
  */
-import { Path } from '../../apimachinery/field/path.ts';
-import { duplicate, errorString, forbidden, invalid, omitValue, required, type FieldError } from '../../apimachinery/field/errors.ts';
-import { goQuote } from '../../apimachinery/field/govalue.ts';
+import { Path } from '../../apimachinery/index.ts';
+import { duplicate, errorString, forbidden, invalid, omitValue, required, type FieldError } from '../../apimachinery/index.ts';
+import { goQuote } from '../../apimachinery/index.ts';
 import { CelMap, Optional, type Val } from '../../cel/index.ts';
 import type { Structural, NestedValueValidation } from '../structural.ts';
 import { contentKey, sharedByContent } from '../compile-cache.ts';

@@ -10,7 +10,7 @@
  * `==` and `+` then work as Kubernetes' unstructuredSetList / unstructuredMapList.
  */
 import { CelError, CelMap, Duration, LazyFields, type ListBehavior, Timestamp, type Val, parseDuration, withListBehavior } from '../../cel/index.ts';
-import { GoFloat } from '../../apimachinery/field/govalue.ts';
+import { GoFloat } from '../../apimachinery/index.ts';
 import { goJSONMarshal } from '../value.ts';
 import { CEL_RESERVED_SYMBOLS } from './escaping.ts';
 import { SET_LIST, mapList, recordRawObject } from './list-types.ts';

@@ -5,8 +5,8 @@
  * node's x-kubernetes-validations rules (as an update from itself and as a create), within the
  * runtime cost budget of one object.
  */
-import type { Path } from '../../apimachinery/field/path.ts';
-import { aggregateString, errorString, invalid, type FieldError } from '../../apimachinery/field/errors.ts';
+import type { Path } from '../../apimachinery/index.ts';
+import { aggregateString, errorString, invalid, type FieldError } from '../../apimachinery/index.ts';
 import { coerce, validateEmbedded } from '../objectmeta.ts';
 import { prune } from '../prune.ts';
 import { structuralToSchema, type Structural } from '../structural.ts';

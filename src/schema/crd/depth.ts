@@ -7,8 +7,8 @@
  * nested deeper than maxSchemaDepth before any of those walks runs, with a field error, rather
  * than fail at an unknown depth; real CRDs nest a few dozen levels.
  */
-import { forbidden, type FieldError } from '../../apimachinery/field/errors.ts';
-import type { Path } from '../../apimachinery/field/path.ts';
+import { forbidden, type FieldError } from '../../apimachinery/index.ts';
+import type { Path } from '../../apimachinery/index.ts';
 import type { JSONSchemaProps } from '../types.ts';
 
 /** Schema levels accepted (the root schema is level 1); half of what every walk was measured to survive. */

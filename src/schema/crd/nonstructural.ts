@@ -3,8 +3,8 @@
  * pkg/controller/nonstructuralschema): `spec.preserveUnknownFields: true` and every structural
  * violation of every version's schema, aggregated into one message.
  */
-import { Path } from '../../apimachinery/field/path.ts';
-import { aggregateString, invalid, type FieldError } from '../../apimachinery/field/errors.ts';
+import { Path } from '../../apimachinery/index.ts';
+import { aggregateString, invalid, type FieldError } from '../../apimachinery/index.ts';
 import { newStructural, StructuralError } from '../structural.ts';
 import type { JSONSchemaProps } from '../types.ts';
 import { validateStructural } from './structural-checks.ts';

@@ -5,8 +5,8 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateCustomResourceValidation, type SchemaValidationOptions } from './openapi-schema.ts';
 import { schemaOptionsForCreate, schemaOptionsForUpdate, validateSpecSchemas, type CRDSpecSchemas } from './spec-schemas.ts';
-import { Path } from '../../apimachinery/field/path.ts';
-import { errorString, type FieldError } from '../../apimachinery/field/errors.ts';
+import { Path } from '../../apimachinery/index.ts';
+import { errorString, type FieldError } from '../../apimachinery/index.ts';
 import type { JSONSchemaProps } from '../types.ts';
 import { loadVectors, Tally } from '../vectors.ts';
 

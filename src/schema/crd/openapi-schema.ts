@@ -8,8 +8,8 @@
  * Compiling the CEL rules themselves (type errors, cost limits, oldSelf correlation) belongs to
  * src/schema/cel/ and is not done here yet: rules are only checked for well-formedness.
  */
-import { Path } from '../../apimachinery/field/path.ts';
-import { forbidden, invalid, notSupported, required, type FieldError } from '../../apimachinery/field/errors.ts';
+import { Path } from '../../apimachinery/index.ts';
+import { forbidden, invalid, notSupported, required, type FieldError } from '../../apimachinery/index.ts';
 import { validFieldPath } from '../fieldpath.ts';
 import { newStructural, StructuralError } from '../structural.ts';
 import { additionalPropertiesAllows, additionalPropertiesSchema, itemsSchema, type JSONSchemaProps } from '../types.ts';

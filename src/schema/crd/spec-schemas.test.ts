@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { internalSpecSchemas, schemaOptionsForCreate, schemaOptionsForUpdate, validateSpecSchemas } from './spec-schemas.ts';
-import { errorString } from '../../apimachinery/field/errors.ts';
+import { errorString } from '../../apimachinery/index.ts';
 import type { JSONSchemaProps } from '../types.ts';
 
 const bad: JSONSchemaProps = { type: 'object', properties: { a: { type: 'string', default: 5 } } };

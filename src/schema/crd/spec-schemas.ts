@@ -5,8 +5,8 @@
  * upgrade), and the validation of the top-level and per-version schemas with them. The CRD
  * strategy calls this beside its own checks of names, versions and conversion.
  */
-import { Path } from '../../apimachinery/field/path.ts';
-import type { FieldError } from '../../apimachinery/field/errors.ts';
+import { Path } from '../../apimachinery/index.ts';
+import type { FieldError } from '../../apimachinery/index.ts';
 import { coerce } from '../objectmeta.ts';
 import { prune } from '../prune.ts';
 import { newStructural, StructuralError, type Structural } from '../structural.ts';

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { nonStructuralCondition } from './nonstructural.ts';
 import { validateStructural } from './structural-checks.ts';
 import { newStructural, StructuralError } from '../structural.ts';
-import { Path } from '../../apimachinery/field/path.ts';
-import { errorString } from '../../apimachinery/field/errors.ts';
+import { Path } from '../../apimachinery/index.ts';
+import { errorString } from '../../apimachinery/index.ts';
 import type { JSONSchemaProps } from '../types.ts';
 import { loadVectors, Tally } from '../vectors.ts';
 

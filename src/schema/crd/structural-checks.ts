@@ -5,8 +5,8 @@
  * int-or-string and embedded-resource patterns, and `metadata` at the root limited to name and
  * generateName. Errors are sorted by their rendered text, as upstream sorts them.
  */
-import { Path } from '../../apimachinery/field/path.ts';
-import { errorString, forbidden, invalid, required, type FieldError } from '../../apimachinery/field/errors.ts';
+import { Path } from '../../apimachinery/index.ts';
+import { errorString, forbidden, invalid, required, type FieldError } from '../../apimachinery/index.ts';
 import { compileRegex, RegexSyntaxError } from '../../cel/index.ts';
 import {
   isEmptyValueValidation,

@@ -3,7 +3,7 @@
  * strategy.go): formats the compatibility version does not recognize (these are silently not
  * validated), and list-type set over objects or arrays. On update only newly introduced ones warn.
  */
-import { goQuote } from '../../apimachinery/field/govalue.ts';
+import { goQuote } from '../../apimachinery/index.ts';
 import { defaultCompatibilityVersion, unrecognizedFormats } from '../validate/formats.ts';
 import { itemsSchema, type JSONSchemaProps } from '../types.ts';
 import { schemaHas, type CRDSpecSchemas } from './spec-schemas.ts';

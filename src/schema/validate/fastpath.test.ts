@@ -5,16 +5,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { errorString } from '../../apimachinery/field/errors.ts';
-import { readYAMLDocuments } from '../../apimachinery/yaml/index.ts';
-import { GoFloat } from '../../apimachinery/field/govalue.ts';
+import { errorString } from '../../apimachinery/index.ts';
+import { readYAMLDocuments } from '../../apimachinery/index.ts';
+import { GoFloat } from '../../apimachinery/index.ts';
 import type { JSONSchemaProps } from '../types.ts';
 import { loadVectors } from '../vectors.ts';
 import { compileValidator, type SchemaValidator } from './validator.ts';
 import { compileSchema } from '../compile.ts';
 import { validateListSetsAndMaps } from '../listtype.ts';
 import { newStructural } from '../structural.ts';
-import { Path } from '../../apimachinery/field/path.ts';
+import { Path } from '../../apimachinery/index.ts';
 
 /** Both validators on value (and on update against old): the same rendered errors, in order. */
 const compiled = new WeakMap<JSONSchemaProps, [SchemaValidator, SchemaValidator]>();

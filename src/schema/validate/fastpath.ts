@@ -22,7 +22,7 @@
  * by reference, so no schema text is ever spliced into the code. Every generated loop visits each
  * element or key once: both passes are linear in the input.
  */
-import { GoFloat, goFloatString, goFloatsMade } from '../../apimachinery/field/govalue.ts';
+import { GoFloat, goFloatString, goFloatsMade } from '../../apimachinery/index.ts';
 import { enumDetail, msg } from './messages.ts';
 
 /** What the generator needs to know of a compiled schema node `N` (validator.ts fills it in). */

@@ -2,8 +2,8 @@
 // goFloatsMade). This file runs in a process of its own, so it sees the flag before any GoFloat.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { errorString } from '../../apimachinery/field/errors.ts';
-import { GoFloat, goFloatsMade } from '../../apimachinery/field/govalue.ts';
+import { errorString } from '../../apimachinery/index.ts';
+import { GoFloat, goFloatsMade } from '../../apimachinery/index.ts';
 import { compileSchema } from '../compile.ts';
 import { compileValidator } from './validator.ts';
 

@@ -12,8 +12,8 @@ import {
   tooMany,
   typeInvalid,
   type FieldError,
-} from '../../apimachinery/field/errors.ts';
-import { goFloatString, goQuote } from '../../apimachinery/field/govalue.ts';
+} from '../../apimachinery/index.ts';
+import { goFloatString, goQuote } from '../../apimachinery/index.ts';
 import { goJSONMarshal } from '../value.ts';
 
 export type OpenAPICode =

@@ -3,7 +3,7 @@
 // nodes, ratcheting), and subschemas that differ in any keyword stay apart.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { errorString } from '../../apimachinery/field/errors.ts';
+import { errorString } from '../../apimachinery/index.ts';
 import type { JSONSchemaProps } from '../types.ts';
 import { compileValidator } from './validator.ts';
 

@@ -3,7 +3,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileValidator } from './validator.ts';
-import { errorString } from '../../apimachinery/field/errors.ts';
+import { errorString } from '../../apimachinery/index.ts';
 import type { JSONSchemaProps } from '../types.ts';
 import { loadVectors, Tally } from '../vectors.ts';
 import { formatCheckers } from './formats.ts';

@@ -19,9 +19,9 @@
  * (`Ctx.sub`).
  */
 import { compileRegex, RegexSyntaxError } from '../../cel/index.ts';
-import type { FieldError } from '../../apimachinery/field/errors.ts';
-import { errorString } from '../../apimachinery/field/errors.ts';
-import { GoFloat, goQuote } from '../../apimachinery/field/govalue.ts';
+import type { FieldError } from '../../apimachinery/index.ts';
+import { errorString } from '../../apimachinery/index.ts';
+import { GoFloat, goQuote } from '../../apimachinery/index.ts';
 import type { JSONSchemaProps } from '../types.ts';
 import { deepEqualJSON, goKind, isObject, type GoKind } from '../value.ts';
 import { effectiveFormat, formatCheckers, normalizeFormat, type FormatChecker } from './formats.ts';

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Obj, RESTStore, WatchEvent } from '../../registry/rest.ts';
+import type { Obj, RESTStore, WatchEvent } from '../../registry/index.ts';
 import { ServedTable } from '../served.ts';
 import { CRDServing } from './serving.ts';
-import type { Store } from '../../storage/store.ts';
+import type { Store } from '../../storage/index.ts';
 
 function crd(name: string, plural: string, established: boolean, extra: Obj = {}): Obj {
   return {

@@ -5,7 +5,7 @@
  * Discovery and OpenAPI follow, since both derive from the served table. Naming, establishing
  * and instance cleanup are the registry's controllers, started beside this by the server.
  */
-import { stringifyJSON } from '../../apimachinery/json/stringify.ts';
+import { stringifyJSON } from '../../apimachinery/index.ts';
 import { customResourceKinds, isConditionTrue, servedNames, type KindDeps, type Obj, type RESTStore } from '../../registry/index.ts';
 import type { ServedResource, ServedTable } from '../served.ts';
 

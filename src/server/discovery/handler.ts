@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { failureStatus, newMethodNotAllowed } from '../../apimachinery/status.ts';
+import { failureStatus, newMethodNotAllowed } from '../../apimachinery/index.ts';
 import { negotiate } from '../http/negotiate.ts';
 import { writeJSON, writeStatus } from '../http/respond.ts';
 import type { ServedTable } from '../served.ts';

@@ -2,15 +2,15 @@
  * Reading the options of each verb from the query (and, for DELETE, the body), validated by
  * apimachinery's meta/v1 options validation; `fieldValidation` defaults to Warn as upstream.
  */
-import { newBadRequest } from '../../apimachinery/status.ts';
+import { newBadRequest } from '../../apimachinery/index.ts';
 import {
   newInvalidOptions,
   validateCreateOptions,
   validateDeleteOptions,
   validatePatchOptions,
   validateUpdateOptions,
-} from '../../apimachinery/validation/options.ts';
-import type { DeleteOptions, FieldValidation, ListOptions, WatchOptions } from '../../registry/rest.ts';
+} from '../../apimachinery/index.ts';
+import type { DeleteOptions, FieldValidation, ListOptions, WatchOptions } from '../../registry/index.ts';
 import type { Query } from '../http/query.ts';
 
 export interface WriteOptions {

@@ -5,14 +5,14 @@
  * 10000 operations 413). Strategic merge patch is accepted for built-in kinds only, with the
  * merge keys and strategies of the kind's OpenAPI; server-side apply is not served yet.
  */
-import { failureStatus, newBadRequest, newInvalid, newRequestEntityTooLarge, StatusError } from '../../apimachinery/status.ts';
-import { applyJSONPatch, decodeJSONPatch, JSONPatchError, MaxJSONPatchOperations } from '../../apimachinery/patch/json-patch.ts';
-import { applyMergePatch, MergePatchError } from '../../apimachinery/patch/merge-patch.ts';
-import { strategicMergePatch, StrategicMergePatchError } from '../../apimachinery/patch/strategic/index.ts';
-import { maxNestingDepth, nestingDepthError, valueDepth } from '../../apimachinery/json/depth.ts';
-import { canonicalJSON } from '../../apimachinery/json/stringify.ts';
-import { invalid } from '../../apimachinery/field/errors.ts';
-import type { Obj } from '../../registry/rest.ts';
+import { failureStatus, newBadRequest, newInvalid, newRequestEntityTooLarge, StatusError } from '../../apimachinery/index.ts';
+import { applyJSONPatch, decodeJSONPatch, JSONPatchError, MaxJSONPatchOperations } from '../../apimachinery/index.ts';
+import { applyMergePatch, MergePatchError } from '../../apimachinery/index.ts';
+import { strategicMergePatch, StrategicMergePatchError } from '../../apimachinery/index.ts';
+import { maxNestingDepth, nestingDepthError, valueDepth } from '../../apimachinery/index.ts';
+import { canonicalJSON } from '../../apimachinery/index.ts';
+import { invalid } from '../../apimachinery/index.ts';
+import type { Obj } from '../../registry/index.ts';
 import type { ServedResource } from '../served.ts';
 
 /** The patch media types a resource accepts (the 415 message lists them). */

@@ -12,10 +12,10 @@ import {
   newNotFound,
   newUnsupportedMediaType,
   StatusError,
-} from '../../apimachinery/status.ts';
-import { stringifyJSON } from '../../apimachinery/json/stringify.ts';
+} from '../../apimachinery/index.ts';
+import { stringifyJSON } from '../../apimachinery/index.ts';
 import { hasSubresource, parseIncludeObject, reportDecoding, toTable } from '../../registry/index.ts';
-import type { Obj, ObjList, Subresource, UpdateOptions } from '../../registry/rest.ts';
+import type { Obj, ObjList, Subresource, UpdateOptions } from '../../registry/index.ts';
 import { decodeJSON, decodeObjectBody, JSONSyntaxError, mediaTypeOf, readBody, summarizeData, YAMLSyntaxError, type DecodedBody } from '../http/body.ts';
 import { negotiate, type Negotiated, type Produces } from '../http/negotiate.ts';
 import type { Query } from '../http/query.ts';

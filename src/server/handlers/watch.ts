@@ -4,7 +4,7 @@
  * `kubectl get -w`, ended at timeoutSeconds or when the store ends the watch, and cleaned up
  * when the client goes away.
  */
-import { stringifyJSON } from '../../apimachinery/json/stringify.ts';
+import { stringifyJSON } from '../../apimachinery/index.ts';
 import { parseIncludeObject, toTable, type Obj, type WatchEvent } from '../../registry/index.ts';
 import { watchOptions } from './options.ts';
 import { negotiateFor, toRequestVersion, type ResourceRequest } from './resource.ts';

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { decodeJSON, decodeObjectBody, JSONSyntaxError, readBody, summarizeData } from './body.ts';
 import { Query } from './query.ts';
-import { StatusError } from '../../apimachinery/status.ts';
+import { StatusError } from '../../apimachinery/index.ts';
 
 const code = (n: number) => (e: unknown) => e instanceof StatusError && e.code === n;
 

@@ -5,11 +5,11 @@
  * reports.
  */
 import type { IncomingMessage } from 'node:http';
-import { newBadRequest, newRequestEntityTooLarge, newUnsupportedMediaType, StatusError } from '../../apimachinery/status.ts';
-import { duplicateKeysMessage, yamlToJSON, YAMLDecodeError } from '../../apimachinery/yaml/index.ts';
+import { newBadRequest, newRequestEntityTooLarge, newUnsupportedMediaType, StatusError } from '../../apimachinery/index.ts';
+import { duplicateKeysMessage, yamlToJSON, YAMLDecodeError } from '../../apimachinery/index.ts';
 import { findDuplicateFields } from './strictjson.ts';
-import { goJSONSyntaxError } from '../../apimachinery/json/go-json.ts';
-import { nestingDepthError } from '../../apimachinery/json/depth.ts';
+import { goJSONSyntaxError } from '../../apimachinery/index.ts';
+import { nestingDepthError } from '../../apimachinery/index.ts';
 import { decodeProtobufObject } from './protobuf.ts';
 
 /** kube-apiserver's MaxRequestBodyBytes. */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { negotiate } from './negotiate.ts';
-import { StatusError } from '../../apimachinery/status.ts';
+import { StatusError } from '../../apimachinery/index.ts';
 
 const kubectlTable =
   'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';

@@ -4,7 +4,7 @@
  * Table, PartialObjectMetadata, or aggregated discovery) and q-values. The first acceptable
  * entry in preference order wins; none acceptable is 406.
  */
-import { newNotAcceptableMediaTypes } from '../../apimachinery/status.ts';
+import { newNotAcceptableMediaTypes } from '../../apimachinery/index.ts';
 
 export type Encoding = 'json' | 'yaml';
 

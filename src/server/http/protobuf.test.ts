@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeProtobufObject } from './protobuf.ts';
-import { StatusError } from '../../apimachinery/status.ts';
+import { StatusError } from '../../apimachinery/index.ts';
 
 // A minimal protobuf writer for building kubectl-shaped messages.
 function varint(n: number): number[] {

@@ -5,7 +5,7 @@
  * runtime.Unknown whose `raw` holds the message. Only these messages are decoded, into the JSON
  * shape the rest of the server speaks; unknown fields are skipped as protobuf decoders skip them.
  */
-import { newBadRequest } from '../../apimachinery/status.ts';
+import { newBadRequest } from '../../apimachinery/index.ts';
 
 type Obj = Record<string, unknown>;
 

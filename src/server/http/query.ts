@@ -5,8 +5,8 @@
  * true. `pretty` alone uses strconv.ParseBool, an unparsable value meaning false. Integers must
  * parse (400 otherwise).
  */
-import { newBadRequest } from '../../apimachinery/status.ts';
-import { parseGoBool, parseGoInt, queryParamBool } from '../../apimachinery/resource-version.ts';
+import { newBadRequest } from '../../apimachinery/index.ts';
+import { parseGoBool, parseGoInt, queryParamBool } from '../../apimachinery/index.ts';
 
 /** The decoded query of one request; repeated keys keep their first value, as url.Values.Get. */
 export class Query {

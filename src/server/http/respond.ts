@@ -5,8 +5,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import { stringify as stringifyYaml } from 'yaml';
-import { errorToStatus, type Status } from '../../apimachinery/status.ts';
-import { stringifyJSON } from '../../apimachinery/json/stringify.ts';
+import { errorToStatus, type Status } from '../../apimachinery/index.ts';
+import { stringifyJSON } from '../../apimachinery/index.ts';
 import type { Negotiated } from './negotiate.ts';
 
 /** Formats one warning as kube-apiserver's header value: `299 - "<text>"`, text quoted Go-style. */

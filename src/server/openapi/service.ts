@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Query } from '../http/query.ts';
 import { writeJSON, writeStatus } from '../http/respond.ts';
-import { failureStatus } from '../../apimachinery/status.ts';
+import { failureStatus } from '../../apimachinery/index.ts';
 import type { ServedResource, ServedTable } from '../served.ts';
 import { builtinOpenAPIDocument } from '../../registry/index.ts';
 import { openAPIV2, protobufV2MediaTypes } from './v2.ts';

@@ -6,7 +6,7 @@
  * validation), and components.schemas holding each kind's schema tagged with its GVK (what
  * `kubectl explain` reads), ObjectMeta by `$ref`.
  */
-import { deepCopyJSON } from '../../apimachinery/json/copy.ts';
+import { deepCopyJSON } from '../../apimachinery/index.ts';
 import type { ServedResource } from '../served.ts';
 import { hasSubresource } from '../../registry/index.ts';
 import {

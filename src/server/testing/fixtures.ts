@@ -2,7 +2,7 @@
  * Test fixtures for the HTTP layer: an ApiServer in this process over the served binary's
  * backend on a temporary SQLite file, and a tiny HTTP client. Used by the server's tests only.
  */
-import type { Store } from '../../storage/store.ts';
+import type { Store } from '../../storage/index.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,0 +1,125 @@
+/**
+ * The apimachinery layer's public face: field errors and Status as Kubernetes prints them, names,
+ * ObjectMeta rules and decoding, label and field selectors, JSON values, patches, resourceVersions
+ * and continue tokens.
+ */
+export { decodeContinue, encodeContinue } from './continue-token.ts';
+export {
+  aggregateString,
+  duplicate,
+  errorString,
+  type FieldError,
+  forbidden,
+  internalError,
+  invalid,
+  notSupported,
+  omitValue,
+  required,
+  supportedValuesDetail,
+  tooLongMaxLength,
+  tooMany,
+  typeInvalid,
+} from './field/errors.ts';
+export { GoFloat, goFloatsMade, goFloatString, goJSON, GoJSONText, goQuote } from './field/govalue.ts';
+export { Path } from './field/path.ts';
+export {
+  customResourceFieldLabels,
+  type FieldSelector,
+  fieldsMatch,
+  parseFieldSelector,
+} from './fields/selector.ts';
+export { deepCopyJSON } from './json/copy.ts';
+export { maxNestingDepth, nestingDepthError, valueDepth } from './json/depth.ts';
+export { jsonEqual } from './json/equal.ts';
+export { goJSONSyntaxError, parseGoJSONText } from './json/go-json.ts';
+export { canonicalJSON, type JSONWriter, stringifyJSON, writeJSONIteratively } from './json/stringify.ts';
+export { isEmpty, matches, parseSelector, type Selector } from './labels/selector.ts';
+export {
+  applyJSONPatch,
+  decodeJSONPatch,
+  JSONPatchError,
+  MaxJSONPatchOperations,
+} from './patch/json-patch.ts';
+export { applyMergePatch, MergePatchError } from './patch/merge-patch.ts';
+export {
+  OpenAPIV3PatchMeta,
+  type PatchMetaLookup,
+  strategicMergePatch,
+  StrategicMergePatchError,
+} from './patch/strategic/index.ts';
+export {
+  parseGoBool,
+  parseGoInt,
+  parseGoUint,
+  queryParamBool,
+  requireResourceVersion,
+} from './resource-version.ts';
+export {
+  errorToStatus,
+  failureStatus,
+  type GroupKind,
+  type GroupResource,
+  isAlreadyExists,
+  isConflict,
+  isNotFound,
+  isStatusError,
+  newAlreadyExists,
+  newBadRequest,
+  newConflict,
+  newForbidden,
+  newGenerateNameConflict,
+  newInternalError,
+  newInvalid,
+  newMethodNotAllowed,
+  newMethodNotSupported,
+  newNotAcceptableMediaTypes,
+  newNotFound,
+  newRequestEntityTooLarge,
+  newResourceExpired,
+  newTimeout,
+  newUnsupportedMediaType,
+  type Status,
+  StatusError,
+  successStatus,
+} from './status.ts';
+export { formatRFC3339 } from './time.ts';
+export {
+  isDNS1035Label,
+  isDNS1123Subdomain,
+  isValidPathSegmentName,
+  isValidPortNum,
+  nameIsDNS1035Label,
+  nameIsDNSSubdomain,
+  type ValidateNameFunc,
+  validateNamespaceName,
+  validatePathSegmentName,
+} from './validation/names.ts';
+export {
+  managedFieldsFields,
+  objectMetaFields,
+  ownerReferenceFields,
+} from './validation/objectmeta-decode.ts';
+export {
+  decodeObjectMeta,
+  encodeObjectMeta,
+  validateFinalizerName,
+  validateObjectMeta,
+  validateObjectMetaUpdate,
+} from './validation/objectmeta.ts';
+export {
+  newInvalidOptions,
+  validateCreateOptions,
+  validateDeleteOptions,
+  validatePatchOptions,
+  validateUpdateOptions,
+} from './validation/options.ts';
+export {
+  duplicateKeysMessage,
+  isEmptyYAMLDocument,
+  readYAML,
+  readYAMLDocuments,
+  splitYAMLDocuments,
+  YAMLDecodeError,
+  type YAMLDocument,
+  yamlToJSON,
+} from './yaml/index.ts';

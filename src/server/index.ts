@@ -1,0 +1,6 @@
+/**
+ * The server layer's public face: the HTTP API server and the backend it runs on.
+ */
+export { openBackend, type StorageChoice } from './backend.ts';
+export { decodeJSON, JSONSyntaxError } from './http/body.ts';
+export { ApiServer } from './server.ts';
