@@ -83,6 +83,11 @@ export interface GenericStoreConfig {
   bookmarkIntervalMs?: number;
   /** The clock for creationTimestamp and deletionTimestamp. */
   now?: () => Date;
+  /**
+   * Objects expire this many seconds after their last write (upstream stores Events with a TTL of
+   * an hour, `--event-ttl`); backends without leases ignore it.
+   */
+  ttlSeconds?: number;
   /** The kind's decoding of request and stored objects (default: none, objects are taken as they are). */
   codec?: Codec;
   /** The admission chain writes pass through (default: none). */
@@ -129,6 +134,7 @@ export class GenericStore implements RESTStore {
   private readonly now: () => Date;
   private readonly lister: Lister;
   readonly codec: Codec | undefined;
+  private readonly writeOptions: { ttlSeconds?: number } | undefined;
   private readonly admission: Admission | undefined;
   private readonly nameGenerator: (base: string) => string;
 
@@ -147,6 +153,7 @@ export class GenericStore implements RESTStore {
     this.now = cfg.now ?? (() => new Date());
     this.lister = new Lister(this);
     this.codec = cfg.codec;
+    this.writeOptions = cfg.ttlSeconds === undefined ? undefined : { ttlSeconds: cfg.ttlSeconds };
     this.admission = cfg.admission;
     this.nameGenerator = cfg.generateName ?? generateName;
   }
@@ -344,7 +351,7 @@ export class GenericStore implements RESTStore {
       return obj;
     }
     try {
-      const kv = await this.store.create(key, this.encode(obj));
+      const kv = await this.store.create(key, this.encode(obj), this.writeOptions);
       setResourceVersion(obj, String(kv.modRevision));
       this.decorate(obj);
       return obj;
@@ -531,7 +538,7 @@ export class GenericStore implements RESTStore {
     if (data === kv.value) return { object: existing, created: false }; // no-op: no write, same resourceVersion
     if (ctx.dryRun) return { object: obj, created: false };
     try {
-      const written = await this.store.update(key, data, kv.modRevision);
+      const written = await this.store.update(key, data, kv.modRevision, this.writeOptions);
       setResourceVersion(obj, String(written.modRevision));
       this.decorate(obj);
       return { object: obj, created: false };
@@ -600,7 +607,7 @@ export class GenericStore implements RESTStore {
         const data = this.encode(marked);
         if (data === kv.value || opts.dryRun) return this.deleteResult(data === kv.value ? existing : marked, false);
         try {
-          const written = await this.store.update(key, data, kv.modRevision);
+          const written = await this.store.update(key, data, kv.modRevision, this.writeOptions);
           setResourceVersion(marked, String(written.modRevision));
           this.decorate(marked);
           return this.deleteResult(marked, false);
@@ -722,7 +729,7 @@ export class GenericStore implements RESTStore {
       if (data === kv.value) return existing;
       if (opts.dryRun) return next;
       try {
-        const written = await this.store.update(key, data, kv.modRevision);
+        const written = await this.store.update(key, data, kv.modRevision, this.writeOptions);
         setResourceVersion(next, String(written.modRevision));
         this.decorate(next);
         return next;

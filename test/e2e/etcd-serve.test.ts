@@ -66,6 +66,16 @@ describe('serve --etcd-* flags', () => {
       assert.equal(ns.metadata.name, 'n1');
       const keys = await raw.getAll().prefix('/serve-e2e/namespaces/').keys();
       assert.deepEqual(keys.sort(), ['default', 'kube-node-lease', 'kube-public', 'kube-system', 'n1'].map((n) => `/serve-e2e/namespaces/${n}`));
+      // Events are kept on an hour's lease (kube-apiserver's --event-ttl); other objects on none.
+      const ev = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e1' }, involvedObject: { kind: 'Namespace', name: 'n1' }, reason: 'Test', message: 'hello' };
+      const created = await fetch(`${r.url}/api/v1/namespaces/default/events`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(ev) });
+      assert.equal(created.status, 201, await created.text());
+      const kv = (await raw.get('/serve-e2e/events/default/e1').exec()).kvs[0]!;
+      assert.notEqual(String(kv.lease), '0');
+      const granted = await raw.leaseClient.leaseTimeToLive({ ID: kv.lease });
+      assert.ok(Number(granted.grantedTTL) >= 3600, `lease of ${granted.grantedTTL} s`);
+      const nsKV = (await raw.get('/serve-e2e/namespaces/n1').exec()).kvs[0]!;
+      assert.equal(String(nsKV.lease), '0');
     } finally {
       raw.close();
       await r.stop();

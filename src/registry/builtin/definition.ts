@@ -13,6 +13,9 @@ import { openAPIDocument, patchMetaFor } from './openapi.ts';
 import { kindSchema } from './schema.ts';
 import { BuiltinStrategy } from './strategy.ts';
 
+/** kube-apiserver's default --event-ttl: Events (core/v1 and events.k8s.io/v1) expire an hour after their last write. */
+export const eventTTLSeconds = 3600;
+
 /** A kind's compiled schema and codec, built on first use. */
 function lazySchema(r: BuiltinResource): { schema: () => CompiledSchema; codec: Codec } {
   let compiled: CompiledSchema | undefined;
@@ -35,7 +38,7 @@ export function builtinKind(r: BuiltinResource, deps: KindDeps): KindDefinition 
     categories: r.categories,
     subresources: r.hasStatus ? [ownSubresource('status', r, ['get', 'patch', 'update'])] : [],
     storageVersion: r.version,
-    store: new GenericStore({ store: deps.store, info, strategy, codec, admission: deps.admission }),
+    store: new GenericStore({ store: deps.store, info, strategy, codec, admission: deps.admission, ...(r.resource === 'events' ? { ttlSeconds: eventTTLSeconds } : {}) }),
     table: defaultTableConvertor,
     strategicMerge: true,
     patchMeta: patchMetaFor(r.group, r.version, r.kind),
