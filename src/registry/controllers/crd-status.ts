@@ -89,6 +89,10 @@ export function calculateNamesAndConditions(crd: Obj, others: Obj[]) {
 
 /** Runs the controller over the CRD store; writes go through the status subresource. */
 export function startCRDStatusController(crds: CRDStore, opts: { onError?: (err: unknown) => void } = {}): Controller {
+  // The other CRDs of a group are read from the watch-fed cache (upstream's lister), not listed per
+  // reconcile: with hundreds of CRDs a list each time made startup quadratic.
+  const cache = new Map<string, Obj>();
+  const inGroup = (group: string) => [...cache.values()].filter((o) => groupOf(o) === group);
   return runController(
     crds,
     async (key) => {
@@ -100,8 +104,7 @@ export function startCRDStatusController(crds: CRDStore, opts: { onError?: (err:
         throw e;
       }
       const group = groupOf(crd);
-      const all = await crds.list(undefined, {});
-      const others = all.items.filter((o) => groupOf(o) === group && (o.metadata as { name?: string }).name !== key.name);
+      const others = inGroup(group).filter((o) => (o.metadata as { name?: string }).name !== key.name);
       const { names, namesAccepted, established } = calculateNamesAndConditions(crd, others);
       const next = deepCopy(crd);
       const status = (isObject(next.status) ? next.status : (next.status = {})) as Record<string, unknown>;
@@ -121,11 +124,10 @@ export function startCRDStatusController(crds: CRDStore, opts: { onError?: (err:
       // When a CRD goes away, the others of its group may now get the names it held.
       related: async (type, obj) => {
         if (type !== 'DELETED') return [];
-        const group = groupOf(obj);
-        const all = await crds.list(undefined, {});
-        return all.items.filter((o) => groupOf(o) === group).map((o) => ({ name: String((o.metadata as { name?: string }).name) }));
+        return inGroup(groupOf(obj)).map((o) => ({ name: String((o.metadata as { name?: string }).name) }));
       },
       onError: (_k, e) => opts.onError?.(e),
+      cache,
     },
   );
 }

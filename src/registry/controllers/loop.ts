@@ -28,6 +28,12 @@ export interface ControllerOptions {
   /** Backoff for failed reconciles (default 200 ms, doubling to 5 s). */
   baseBackoffMs?: number;
   onError?: (key: Key, err: unknown) => void;
+  /**
+   * Filled with the watched objects by key (`namespace/name`), as an informer's indexer: a
+   * reconcile reads other objects here instead of listing the store each time. An object is in it
+   * before its key is queued.
+   */
+  cache?: Map<string, Obj>;
 }
 
 function keyString(k: Key): string {
@@ -101,6 +107,11 @@ export function runController(store: RESTStore, reconcile: Reconcile, opts: Cont
           if (ev.type === 'BOOKMARK' || ev.type === 'ERROR') return;
           const m = (ev.object.metadata ?? {}) as { name?: string; namespace?: string };
           if (!m.name) return;
+          if (opts.cache) {
+            const k = `${m.namespace ?? ''}/${m.name}`;
+            if (ev.type === 'DELETED') opts.cache.delete(k);
+            else opts.cache.set(k, ev.object);
+          }
           enqueue({ name: m.name, ...(m.namespace ? { namespace: m.namespace } : {}) });
           if (opts.related) {
             void Promise.resolve(opts.related(ev.type, ev.object)).then((keys) => keys.forEach(enqueue));

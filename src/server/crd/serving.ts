@@ -5,6 +5,7 @@
  * Discovery and OpenAPI follow, since both derive from the served table. Naming, establishing
  * and instance cleanup are the registry's controllers, started beside this by the server.
  */
+import { createHash } from 'node:crypto';
 import { stringifyJSON } from '../../apimachinery/index.ts';
 import { customResourceKinds, isConditionTrue, servedNames, type KindDeps, type Obj, type RESTStore } from '../../registry/index.ts';
 import type { ServedResource, ServedTable } from '../served.ts';
@@ -87,7 +88,8 @@ export class CRDServing {
 
   private serve(name: string, crd: Obj, terminating: boolean): void {
     const spec = obj(crd.spec);
-    const specKey = stringifyJSON([spec, servedNames(crd), terminating]);
+    // A digest, not the text: hundreds of large CRDs would otherwise be held twice.
+    const specKey = createHash('sha256').update(stringifyJSON([spec, servedNames(crd), terminating])).digest('base64');
     const prev = this.built.get(name);
     if (prev && prev.specKey === specKey) return;
     const group = String(spec.group ?? '');
