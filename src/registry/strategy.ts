@@ -9,7 +9,7 @@
 import type { FieldError } from '../apimachinery/index.ts';
 import { newBadRequest } from '../apimachinery/index.ts';
 import type { FieldValidation, Obj, Subresource } from './rest.ts';
-import { getLabels, getName, getNamespace } from './meta.ts';
+import { deepCopy, getLabels, getName, getNamespace, metaOf } from './meta.ts';
 
 /** Per-request state a strategy may read and add to. */
 export interface RequestContext {
@@ -115,3 +115,20 @@ export const strategyDefaults = {
   },
   canonicalize(_obj: Obj): void {},
 };
+
+/**
+ * A status subresource's update (MUTATES obj): the object becomes the stored one except for its
+ * status and managedFields, which are the request's — nothing else changes through /status.
+ */
+export function keepOnlyStatus(obj: Obj, old: Obj): void {
+  const hasStatus = 'status' in obj;
+  const status = obj.status;
+  const managedFields = metaOf(obj).managedFields;
+  for (const k of Object.keys(obj)) delete obj[k];
+  Object.assign(obj, deepCopy(old));
+  const m = metaOf(obj);
+  if (managedFields !== undefined) m.managedFields = managedFields;
+  else delete m.managedFields;
+  if (hasStatus) obj.status = status;
+  else delete obj.status;
+}

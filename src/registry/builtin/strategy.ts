@@ -12,7 +12,7 @@ import type { CompiledSchema } from '../../schema/index.ts';
 import { deepCopy, jsonEqual, metaOf } from '../meta.ts';
 import { validateObjectMetaUpdateOnly, validateObjectMetaWith } from '../objectmeta-checks.ts';
 import type { Obj, Subresource } from '../rest.ts';
-import { defaultAttrs, strategyDefaults, type Attrs, type RequestContext, type Strategy } from '../strategy.ts';
+import { defaultAttrs, keepOnlyStatus, strategyDefaults, type Attrs, type RequestContext, type Strategy } from '../strategy.ts';
 import type { BuiltinResource } from './catalog.ts';
 
 /** Kinds whose strategies set metadata.generation (1 on create, +1 on every spec change). */
@@ -117,15 +117,7 @@ export class BuiltinStrategy implements Strategy {
 
   prepareForUpdate(_ctx: RequestContext, obj: Obj, old: Obj): void {
     if (this.only === 'status') {
-      // Only status changes through the status subresource.
-      const status = obj.status;
-      const hasStatus = 'status' in obj;
-      const managedFields = metaOf(obj).managedFields;
-      for (const k of Object.keys(obj)) delete obj[k];
-      Object.assign(obj, deepCopy(old));
-      if (managedFields !== undefined) metaOf(obj).managedFields = managedFields;
-      if (hasStatus) obj.status = status;
-      else delete obj.status;
+      keepOnlyStatus(obj, old);
       return;
     }
     if (this.resource.hasStatus) {

@@ -11,7 +11,7 @@ import { nameIsDNSSubdomain } from '../../apimachinery/index.ts';
 import { deepCopy, jsonEqual, metaOf } from '../meta.ts';
 import { validateObjectMetaUpdateOnly, validateObjectMetaWith } from '../objectmeta-checks.ts';
 import type { Obj, Subresource } from '../rest.ts';
-import { defaultAttrs, strategyDefaults, type Attrs, type RequestContext, type Strategy } from '../strategy.ts';
+import { defaultAttrs, keepOnlyStatus, strategyDefaults, type Attrs, type RequestContext, type Strategy } from '../strategy.ts';
 import { nestedField, nestedInt64, nestedString, splitJSONPath } from './nested.ts';
 
 /**
@@ -240,16 +240,7 @@ export class CustomResourceStatusStrategy implements Strategy {
   }
 
   prepareForUpdate(_ctx: RequestContext, obj: Obj, old: Obj): void {
-    const hasStatus = 'status' in obj;
-    const status = obj.status;
-    const managedFields = metaOf(obj).managedFields;
-    for (const k of Object.keys(obj)) delete obj[k];
-    Object.assign(obj, deepCopy(old));
-    const m = metaOf(obj);
-    if (managedFields !== undefined) m.managedFields = managedFields;
-    else delete m.managedFields;
-    if (hasStatus) obj.status = status;
-    else delete obj.status;
+    keepOnlyStatus(obj, old);
   }
 
   validate(ctx: RequestContext, obj: Obj): FieldError[] {
