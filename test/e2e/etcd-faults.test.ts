@@ -40,6 +40,22 @@ async function leaderIndex(c: EtcdCluster): Promise<number> {
   throw new Error('no leader found');
 }
 
+const widgetCRDYAML = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+`;
+
 describe('etcd faults', { skip: missing }, () => {
   test('kill -9 of the etcd leader under concurrent writes: no acknowledged write lost or duplicated, service continues', async () => {
     const cluster = await startEtcdCluster({ size: 3 });
@@ -136,6 +152,26 @@ describe('etcd faults', { skip: missing }, () => {
       assert.deepEqual(fromA.rvs, fromB.rvs);
       const get = await kubectl(a, ['get', 'crontab', 'b-0', '-o', 'name']);
       assert.equal(get.stdout, 'crontab.stable.example.com/b-0\n', get.stderr);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+      await cluster.stop();
+    }
+  });
+
+  test('the controllers run on one replica; when it dies the other takes their Lease over and establishes new CRDs', async () => {
+    const cluster = await startEtcdCluster();
+    // A starts first and so holds the controllers' Lease.
+    const a = await startReplica(cluster.endpoints, '/faults-leader');
+    await establishCRD(a);
+    const b = await startReplica(cluster.endpoints, '/faults-leader');
+    try {
+      await a.kill('SIGKILL');
+      const t0 = Date.now();
+      const crd = await kubectl(b, ['apply', '-f', manifest(b, 'widgets.yaml', widgetCRDYAML)]);
+      assert.equal(crd.code, 0, crd.stderr);
+      // Established by B's controllers once A's Lease (15 s) has run out.
+      await eventually('B to establish the CRD', async () => (await fetch(`${b.url}/apis/example.com/v1/namespaces/default/widgets`)).status === 200, 40000);
+      assert.ok(Date.now() - t0 >= 5000, 'taken over before the Lease ran out');
     } finally {
       await Promise.all([a.stop(), b.stop()]);
       await cluster.stop();
