@@ -85,7 +85,9 @@ describe('etcd faults', { skip: missing }, () => {
       const leader = await leaderIndex(cluster);
       killedAt = Date.now();
       await cluster.members[leader]!.kill('SIGKILL');
-      await sleep(5000);
+      // Long enough for a new etcd leader and for a request stuck on the dead member to reach its
+      // deadline (10 s) and be retried elsewhere, even on a loaded machine.
+      await sleep(12000);
       const duringOutage = ackedAfterKill;
       await cluster.members[leader]!.start();
       await sleep(2000);
