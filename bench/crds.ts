@@ -24,11 +24,12 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
+import { httpCall } from './lib/http-call.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { parseAllDocuments } from 'yaml';
+import { readYAMLDocuments } from '../src/apimachinery/index.ts';
 
 type Obj = Record<string, any>;
 
@@ -62,8 +63,9 @@ function realCRDs(): Obj[] {
   for (const f of files) {
     const raw = readFileSync(f);
     const text = (f.endsWith('.gz') ? gunzipSync(raw) : raw).toString();
-    for (const d of parseAllDocuments(text)) {
-      const o = d.toJS() as Obj | null;
+    // Read as the server reads YAML (sigs.k8s.io/yaml), so the bench stores what kubectl would send.
+    for (const d of readYAMLDocuments(text)) {
+      const o = d as Obj | null;
       if (o?.kind === 'CustomResourceDefinition' && o.apiVersion === 'apiextensions.k8s.io/v1') {
         out.push({ apiVersion: o.apiVersion, kind: o.kind, metadata: { name: o.metadata.name, ...(o.metadata.annotations ? { annotations: o.metadata.annotations } : {}) }, spec: o.spec });
       }
@@ -90,24 +92,8 @@ function crdSet(real: Obj[], n: number): Obj[] {
 // ---- HTTP ----
 
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+const call = (base: string, method: string, path: string, body?: unknown, accept?: string) => httpCall(agent, base, method, path, body, accept);
 
-function call(base: string, method: string, path: string, body?: unknown, accept = 'application/json'): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const data = body === undefined ? undefined : JSON.stringify(body);
-    const headers: Record<string, string | number> = { Accept: accept };
-    if (data !== undefined) {
-      headers['Content-Type'] = 'application/json';
-      headers['Content-Length'] = Buffer.byteLength(data);
-    }
-    const req = request(base + path, { method, agent, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
-    });
-    req.on('error', reject);
-    req.end(data);
-  });
-}
 
 async function timed<T>(f: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const t0 = performance.now();

@@ -18,6 +18,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { httpCall } from './lib/http-call.ts';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,24 +96,6 @@ async function pool(n: number, concurrency: number, task: (i: number) => Promise
   return { ms: performance.now() - t0, lat: lat.sort((a, b) => a - b) };
 }
 
-function httpCall(agent: Agent, base: string, method: string, path: string, body?: unknown, accept = 'application/json'): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const data = body === undefined ? undefined : JSON.stringify(body);
-    // Content-Length and a single end(): like Go clients, and no chunked trailer left to Nagle.
-    const headers: Record<string, string | number> = { Accept: accept };
-    if (data) {
-      headers['Content-Type'] = 'application/json';
-      headers['Content-Length'] = Buffer.byteLength(data);
-    }
-    const req = request(base + path, { method, agent, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
-    });
-    req.on('error', reject);
-    req.end(data);
-  });
-}
 
 /**
  * One keep-alive connection sending one request at a time: the request written as one buffer, the

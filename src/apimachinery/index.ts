@@ -123,3 +123,4 @@ export {
   type YAMLDocument,
   yamlToJSON,
 } from './yaml/index.ts';
+export { Tally } from './tally.ts';

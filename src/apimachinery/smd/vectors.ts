@@ -8,6 +8,9 @@ import { readFileSync } from 'node:fs';
 import { deserializeElement, type Path } from './fieldpath/element.ts';
 import { FieldSet } from './fieldpath/set.ts';
 import { setFromJSON } from './fieldpath/serialize.ts';
+import { Tally } from '../tally.ts';
+
+export { Tally };
 
 export function loadVectors<T>(name: string): T {
   return JSON.parse(readFileSync(new URL(`../../../testdata/smd/${name}`, import.meta.url), 'utf8')) as T;
@@ -23,22 +26,6 @@ export function setOfJSON(text: string | null | undefined): FieldSet {
   return text === null || text === undefined || text === '' ? new FieldSet() : setFromJSON(text);
 }
 
-export class Tally {
-  passed = 0;
-  failed = 0;
-  readonly skipped: { name: string; why: string }[] = [];
-  constructor(readonly suite: string) {}
-  skip(name: string, why: string): void {
-    this.skipped.push({ name, why });
-  }
-  summary(): string {
-    const reasons = new Map<string, number>();
-    for (const s of this.skipped) reasons.set(s.why, (reasons.get(s.why) ?? 0) + 1);
-    let out = `${this.suite}: ${this.passed} passed, ${this.failed} failed, ${this.skipped.length} skipped`;
-    for (const [why, n] of reasons) out += `\n  skipped ${n}: ${why}`;
-    return out;
-  }
-}
 
 export interface VectorRun<C> {
   /** The fewest cases the file must hold (a truncated file fails). */
@@ -73,3 +60,4 @@ export function runVectors<C>(tally: Tally, cases: readonly C[], r: VectorRun<C>
   if (failures.length > 0) console.log(failures.slice(0, 30).join('\n---\n'));
   assert.deepEqual(failures, []);
 }
+

@@ -1,0 +1,23 @@
+/**
+ * One JSON request over a keep-alive agent, as the benches make it: Content-Length and a single
+ * end() (like Go clients, and no chunked trailer left to Nagle); the answer's status and text.
+ */
+import { request, type Agent } from 'node:http';
+
+export function httpCall(agent: Agent, base: string, method: string, path: string, body?: unknown, accept = 'application/json'): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : JSON.stringify(body);
+    const headers: Record<string, string | number> = { Accept: accept };
+    if (data !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      headers['Content-Length'] = Buffer.byteLength(data);
+    }
+    const req = request(base + path, { method, agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end(data);
+  });
+}
