@@ -252,24 +252,26 @@ export class GenericStore implements RESTStore {
    * The codec stage: decodes a request object (MUTATES it) and reports what decoding found per
    * fieldValidation, as the handler that decoded it would (a body's or a patch result's).
    */
-  private decodeRequest(ctx: RequestContext, obj: Obj, opts: UpdateOptions): void {
+  private decodeRequest(ctx: RequestContext, obj: Obj, opts: UpdateOptions, patched?: Obj): void {
     if (!this.codec) {
-      if (opts.decodeErrors && opts.decodeErrors.length > 0) this.report(ctx, opts, { strictErrors: [] }, undefined);
+      if (opts.decodeErrors && opts.decodeErrors.length > 0) this.report(ctx, opts, { strictErrors: [] }, patched);
       return;
     }
-    const patchedJSON = opts.patched ? patchedObjectJSON(obj) : undefined;
     const d = this.codec.decode(obj, ctx.fieldValidation !== 'Ignore');
-    this.report(ctx, opts, d, patchedJSON);
+    this.report(ctx, opts, d, patched);
   }
 
-  private report(ctx: RequestContext, opts: UpdateOptions, d: { error?: string; strictErrors: string[] }, patchedJSON: string | undefined): void {
+  /** `patched`: the patch result as it was before decoding (quoted in the patch handler's 422; rendered only then). */
+  private report(ctx: RequestContext, opts: UpdateOptions, d: { error?: string; strictErrors: string[] }, patched: Obj | undefined): void {
+    const pre = opts.decodeErrors?.length ?? 0;
+    const refused = d.error !== undefined || (ctx.fieldValidation === 'Strict' && pre + d.strictErrors.length > 0);
     reportDecoding(
       {
         kind: this.info.kind,
         version: this.info.version,
         fieldValidation: ctx.fieldValidation,
         decodeErrors: opts.decodeErrors,
-        patchedJSON,
+        patchedJSON: refused && opts.patched && patched !== undefined ? patchedObjectJSON(patched) : undefined,
         warnings: ctx.warnings,
       },
       d,
@@ -332,7 +334,7 @@ export class GenericStore implements RESTStore {
     this.fillSystemFields(m);
     if (typeof m.generateName === 'string' && m.generateName !== '' && !m.name) m.name = this.nameGenerator(m.generateName);
     this.beforeCreate(ctx, strategy, ns, obj);
-    await this.validateAdmission(this.attributes('CREATE', opts, ctx, ns, obj, undefined), obj, undefined);
+    if (this.admission) await this.validateAdmission(this.attributes('CREATE', opts, ctx, ns, obj, undefined), obj, undefined);
     const name = getName(obj);
     const key = this.keys.key(strategy.namespaced ? getNamespace(obj) : undefined, name);
     // etcd3's Create refuses a set resourceVersion (a plain error: 500 with reason Unknown);
@@ -442,12 +444,13 @@ export class GenericStore implements RESTStore {
       const existing = kv ? this.decode(kv) : undefined;
       if (!existing && !strategy.allowCreateOnUpdate && !opts.forceAllowCreate) throw newNotFound(this.gr, name);
       if (existing) this.checkStoragePreconditions(existing, name, opts.preconditions);
-      const desired = deepCopy(await tryUpdate(existing ? deepCopy(existing) : undefined));
+      const updated = await tryUpdate(existing ? deepCopy(existing) : undefined);
+      const desired = deepCopy(updated);
       if (desired === null || typeof desired !== 'object' || Array.isArray(desired)) {
         throw newBadRequest('the body of the request must be an object');
       }
       this.checkName(desired, name, ns);
-      if (!opts.decoded) this.decodeRequest(ctx, desired, opts);
+      if (!opts.decoded) this.decodeRequest(ctx, desired, opts, updated);
       const attrs = this.attributes(existing ? 'UPDATE' : 'CREATE', opts, ctx, ns, desired, existing);
       await this.admission?.admit(attrs);
       const admitted = attrs.object ?? desired;
