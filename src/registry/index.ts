@@ -21,7 +21,7 @@ export {
   namespaceStrategy,
 } from './namespace/strategy.ts';
 export { resourcePrefix } from './keys.ts';
-export { reportDecoding, typedCodec, type Codec, type Decoded } from './codec.ts';
+export { patchedObjectJSON, reportDecoding, typedCodec, type Codec, type Decoded } from './codec.ts';
 export { CRDStore, customResourceCleanupFinalizer } from './crd/store.ts';
 export { crdInfo, crdStrategy, storageVersion } from './crd/strategy.ts';
 export { findCondition, isConditionTrue, setCondition } from './crd/conditions.ts';

@@ -47,6 +47,15 @@ test('the codec: a malformed ObjectMeta is the decoder\'s 400 and nothing else i
   const jdup = await call(f.base, 'PATCH', p + '/codec1?fieldValidation=Warn', '[{"op":"add","op":"add","path":"/spec/image","value":"j"}]', { 'Content-Type': 'application/json-patch+json' });
   assert.equal(jdup.status, 200, jdup.text);
   assert.equal(jdup.headers.warning, '299 - "json patch duplicate field \\"[0].op\\""');
+  // A scale patch repeating a field: Strict quotes the patched Scale in the 422, Warn warns.
+  const sdup = '{"spec":{"replicas":3,"replicas":4}}';
+  const ss = await call(f.base, 'PATCH', p + '/codec1/scale?fieldValidation=Strict', sdup, { 'Content-Type': 'application/merge-patch+json' });
+  assert.equal(ss.status, 422, ss.text);
+  assert.match(ss.json.message, /^ "" is invalid: patch: Invalid value: "\{\\"apiVersion\\":\\"autoscaling\/v1\\",.*\\"replicas\\":4.*": strict decoding error: duplicate field "spec.replicas"$/);
+  const sw = await call(f.base, 'PATCH', p + '/codec1/scale', sdup, { 'Content-Type': 'application/merge-patch+json' });
+  assert.equal(sw.status, 200, sw.text);
+  assert.equal(sw.json.spec.replicas, 4);
+  assert.equal(sw.headers.warning, '299 - "duplicate field \\"spec.replicas\\""');
   // Nothing refused was written.
   const after = await call(f.base, 'GET', p + '/codec1');
   assert.deepEqual(after.json.metadata.labels, undefined);

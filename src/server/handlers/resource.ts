@@ -14,7 +14,7 @@ import {
   StatusError,
 } from '../../apimachinery/index.ts';
 import { stringifyJSON } from '../../apimachinery/index.ts';
-import { hasSubresource, parseIncludeObject, reportDecoding, toTable } from '../../registry/index.ts';
+import { hasSubresource, parseIncludeObject, patchedObjectJSON, reportDecoding, toTable } from '../../registry/index.ts';
 import type { Obj, ObjList, Subresource, UpdateOptions } from '../../registry/index.ts';
 import { decodeJSON, decodeObjectBody, JSONSyntaxError, mediaTypeOf, readBody, summarizeData, YAMLSyntaxError, type DecodedBody } from '../http/body.ts';
 import { negotiate, type Negotiated, type Produces } from '../http/negotiate.ts';
@@ -284,11 +284,21 @@ async function handlePatch(r: ResourceRequest): Promise<void> {
   // The patch's own duplicate fields are strict errors reported with the patched object's (kjson.UnmarshalStrict).
   const patchErrors = opts.fieldValidation === 'Ignore' ? [] : duplicateErrors(patch.duplicates, mt === 'application/json-patch+json' ? 'json patch ' : '');
   if (sub === 'scale') {
-    // The patched Scale is decoded as its type; the patch's strict errors are reported as the patch handler does.
-    if (patchErrors.length > 0) {
-      reportDecoding({ kind: 'Scale', version: 'v1', fieldValidation: opts.fieldValidation, decodeErrors: patchErrors, patchedJSON: '', warnings }, { strictErrors: [] });
-    }
-    const result = await r.served.scale!.update(r.info.namespace, r.info.name!, (cur) => applyPatch(r.served, mt, cur, patch.value), opts);
+    // The patched Scale is decoded as its type; the patch's strict errors are reported as the patch
+    // handler reports them, quoting the patched Scale.
+    const result = await r.served.scale!.update(
+      r.info.namespace,
+      r.info.name!,
+      (cur) => {
+        const next = applyPatch(r.served, mt, cur, patch.value);
+        if (patchErrors.length > 0) {
+          const report = { kind: 'Scale', version: 'v1', fieldValidation: opts.fieldValidation, decodeErrors: patchErrors, patchedJSON: patchedObjectJSON(next), warnings };
+          reportDecoding(report, { strictErrors: [] });
+        }
+        return next;
+      },
+      opts,
+    );
     setWarnings(r.res, [...warnings, ...result.warnings]);
     writeObject(r.res, 200, result.scale, n);
     return;
