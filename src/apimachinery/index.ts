@@ -120,7 +120,18 @@ export {
   readYAMLDocuments,
   splitYAMLDocuments,
   YAMLDecodeError,
+  type DuplicateKey,
   type YAMLDocument,
   yamlToJSON,
 } from './yaml/index.ts';
 export { Tally } from './tally.ts';
+export {
+  checkManagedFieldsAfterAdmission,
+  customResourceResetFields,
+  newFieldManager,
+  newTypeConverter,
+  type FieldManager,
+  type ManagedFieldsEntry,
+  type TypeConverter,
+} from './managedfields/index.ts';
+export { schemaFromOpenAPI, schemaFromStructural, type Filter, type OpenAPISchema, type StructuralNode } from './smd/index.ts';

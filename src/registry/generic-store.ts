@@ -69,6 +69,9 @@ import {
 } from './rest.ts';
 import type { RequestContext, Strategy } from './strategy.ts';
 import { patchedObjectJSON, reportDecoding, type Codec } from './codec.ts';
+import { checkManagedFieldsAfterAdmission, type ManagedFieldsEntry } from '../apimachinery/index.ts';
+import type { FieldManagers } from './field-managers.ts';
+import type { ApplyRequest } from './rest.ts';
 
 /** OptimisticLockErrorMsg */
 export const optimisticLockErrorMsg = 'the object has been modified; please apply your changes to the latest version and try again';
@@ -100,6 +103,8 @@ export interface GenericStoreConfig {
    * storage apiVersion and read back with the served one.
    */
   storageVersion?: string;
+  /** The kind's field managers: writes are recorded in metadata.managedFields and apply is served (default: neither). */
+  fieldManagers?: FieldManagers;
 }
 
 /**
@@ -109,6 +114,12 @@ export interface GenericStoreConfig {
  */
 export interface ObjectMetaValidatingStrategy {
   readonly validatesObjectMeta?: boolean;
+}
+
+/** A copy of an object's managedFields, to restore after admission. */
+function structuredManagedFields(obj: Obj): ManagedFieldsEntry[] | undefined {
+  const mf = (obj.metadata as Record<string, unknown> | undefined)?.managedFields;
+  return Array.isArray(mf) ? (deepCopy(mf) as ManagedFieldsEntry[]) : undefined;
 }
 
 /** An update computed inside GuaranteedUpdate: the object to write, or an instruction. */
@@ -137,6 +148,7 @@ export class GenericStore implements RESTStore {
   private readonly writeOptions: { ttlSeconds?: number } | undefined;
   private readonly admission: Admission | undefined;
   private readonly nameGenerator: (base: string) => string;
+  readonly fieldManagers: FieldManagers | undefined;
 
   constructor(cfg: GenericStoreConfig) {
     this.info = cfg.info;
@@ -156,6 +168,8 @@ export class GenericStore implements RESTStore {
     this.writeOptions = cfg.ttlSeconds === undefined ? undefined : { ttlSeconds: cfg.ttlSeconds };
     this.admission = cfg.admission;
     this.nameGenerator = cfg.generateName ?? generateName;
+    this.fieldManagers = cfg.fieldManagers;
+    if (!this.fieldManagers) this.apply = undefined;
   }
 
   // ---- reading ----
@@ -214,11 +228,12 @@ export class GenericStore implements RESTStore {
 
   async create(ns: string | undefined, input: Obj, opts: CreateOptions): Promise<CreateResult> {
     const ctx = this.context(opts);
-    const obj = deepCopy(input);
+    let obj = deepCopy(input);
     this.decodeRequest(ctx, obj, opts);
+    obj = this.recordUpdate(undefined, obj, opts);
     // Mutating admission runs once, before the store's attempts (as the create handler runs it).
     const attrs = this.attributes('CREATE', opts, ctx, ns, obj, undefined);
-    await this.admission?.admit(attrs);
+    await this.admit(attrs, ctx);
     const admitted = attrs.object ?? obj;
     const decodeWarnings = ctx.warnings.length;
     const m = (admitted.metadata ?? {}) as Record<string, unknown>;
@@ -237,6 +252,44 @@ export class GenericStore implements RESTStore {
       }
     }
     throw last;
+  }
+
+  /**
+   * FieldManager.UpdateNoErrors of the create, update and patch handlers: `obj` with the write
+   * recorded in its managedFields as an Update by the request's manager (`live` undefined for a
+   * create). Writes without a manager, and apply results, pass unchanged.
+   */
+  private recordUpdate(live: Obj | undefined, obj: Obj, opts: UpdateOptions): Obj {
+    if (!this.fieldManagers || opts.manager === undefined || opts.applied) return obj;
+    return this.fieldManagers.get(opts.subresource ?? '').updateNoErrors(live ?? this.fieldManagers.emptyObject(), obj, opts.manager);
+  }
+
+  /**
+   * Mutating admission, then the managed-fields check that follows it upstream
+   * (NewManagedFieldsValidatingAdmissionController): managedFields a plugin left undecodable are
+   * put back, with a warning.
+   */
+  private async admit(attrs: AdmissionAttributes, ctx: RequestContext): Promise<void> {
+    if (!this.admission) return;
+    const before = this.fieldManagers && attrs.object ? structuredManagedFields(attrs.object) : undefined;
+    await this.admission.admit(attrs);
+    if (this.fieldManagers && attrs.object) {
+      const w = checkManagedFieldsAfterAdmission(attrs.object, before);
+      if (w !== undefined) ctx.warnings.push(w);
+    }
+  }
+
+  /** Server-side apply through this kind's field manager (see RESTStore.apply). */
+  apply?(current: Obj | undefined, patch: Obj, req: ApplyRequest): Obj {
+    const fms = this.fieldManagers!;
+    const live = current ?? fms.emptyObject();
+    try {
+      return fms.get(req.subresource ?? '').apply(live, patch, req.manager, req.force);
+    } catch (e) {
+      if (e instanceof StatusError) throw e;
+      // The field manager's other errors reach the client as kube-apiserver writes a plain error: 500, its text.
+      throw new StatusError(failureStatus(500, '', e instanceof Error ? e.message : String(e)));
+    }
   }
 
   private context(opts: CreateOptions & { subresource?: Subresource }): RequestContext {
@@ -445,14 +498,15 @@ export class GenericStore implements RESTStore {
       if (!existing && !strategy.allowCreateOnUpdate && !opts.forceAllowCreate) throw newNotFound(this.gr, name);
       if (existing) this.checkStoragePreconditions(existing, name, opts.preconditions);
       const updated = await tryUpdate(existing ? deepCopy(existing) : undefined);
-      const desired = deepCopy(updated);
+      let desired = deepCopy(updated);
       if (desired === null || typeof desired !== 'object' || Array.isArray(desired)) {
         throw newBadRequest('the body of the request must be an object');
       }
       this.checkName(desired, name, ns);
       if (!opts.decoded) this.decodeRequest(ctx, desired, opts, updated);
+      desired = this.recordUpdate(existing, desired, opts);
       const attrs = this.attributes(existing ? 'UPDATE' : 'CREATE', opts, ctx, ns, desired, existing);
-      await this.admission?.admit(attrs);
+      await this.admit(attrs, ctx);
       const admitted = attrs.object ?? desired;
       if (!existing || !kv) {
         try {

@@ -93,6 +93,12 @@ export interface CreateOptions {
   /** Run every stage but write nothing (`dryRun=All`). */
   dryRun?: boolean;
   fieldManager?: string;
+  /**
+   * The manager the write is recorded under in metadata.managedFields: the fieldManager option,
+   * else the user agent's first segment (managerOrUserAgent). Writes without one (the server's
+   * own) are not recorded.
+   */
+  manager?: string;
   fieldValidation?: FieldValidation;
   /** Who makes the request (default: adminUser). */
   user?: UserInfo;
@@ -125,6 +131,18 @@ export interface UpdateOptions extends CreateOptions {
   patched?: boolean;
   /** The object tryUpdate returns is already decoded (the scale subresource maps a Scale onto it). */
   decoded?: boolean;
+  /**
+   * tryUpdate returns a server-side apply's result (RESTStore.apply): its managedFields are the
+   * apply's, so the write is not recorded again as an Update.
+   */
+  applied?: boolean;
+}
+
+/** A server-side apply of one request (PatchOptions' fieldManager and force, the endpoint). */
+export interface ApplyRequest {
+  manager: string;
+  force: boolean;
+  subresource?: Subresource;
 }
 
 export interface Preconditions {
@@ -224,6 +242,12 @@ export interface RESTStore {
    * A resourceVersion in the desired object that differs from the current one is a 409 Conflict.
    */
   update(ns: string | undefined, name: string, tryUpdate: TryUpdate, opts: UpdateOptions): Promise<UpdateResult>;
+  /**
+   * Server-side apply of `patch` to `current` (undefined: the object does not exist yet), as the
+   * field manager merges it: the object tryUpdate should return, with its managedFields. Throws
+   * 409 on conflicts, 400 for patches the field manager refuses, 500 for what it cannot convert.
+   */
+  apply?(current: Obj | undefined, patch: Obj, req: ApplyRequest): Obj;
   delete(ns: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult>;
   /** Delete every object matching the list options; returns the list of deleted (or finalizing) objects. */
   deleteCollection(ns: string | undefined, listOpts: ListOptions, opts: DeleteOptions): Promise<ObjList>;

@@ -3,6 +3,7 @@
  * (as kube-apiserver's managedfields/internal decorators do), the TypeConverter that turns objects
  * of a kind into typed values, and access to an object's metadata and group/version/kind.
  */
+import { deepCopyJSON } from '../json/copy.ts';
 import type { TypedValue, ValidationOptions } from '../smd/typed/typed.ts';
 import type { Managed, ManagedFieldsEntry } from './entries.ts';
 
@@ -74,5 +75,6 @@ export function objectGVKNN(obj: Obj): string {
 }
 
 export function deepCopy<T>(v: T): T {
-  return structuredClone(v);
+  // Not structuredClone: objects may nest 10,000 levels (the decoders' bound), deeper than it recurses.
+  return deepCopyJSON(v);
 }

@@ -52,6 +52,12 @@ export function duplicateKeysMessage(duplicates: DuplicateKey[]): string {
   return `yaml: unmarshal errors:\n  ${duplicates.map((d) => d.message).join('\n  ')}`;
 }
 
+/** The parser's messages that go-yaml words differently, in go-yaml's words. */
+const goYAMLMessages: Record<string, string> = {
+  // `a: b: c`
+  'Nested mappings are not allowed in compact mappings': 'mapping values are not allowed in this context',
+};
+
 /** go-yaml's `line N: ` prefix for a scanner or parser problem at a 0-based line (none on the first). */
 function atLine(line0: number): string {
   return line0 === 0 ? '' : `line ${line0 + 1}: `;
@@ -100,7 +106,8 @@ export function readYAML(text: string): YAMLDocument {
   const composed = composeDocument(prelude, doc, { schema: 'failsafe', version: '1.1', uniqueKeys: false, intAsBigInt: false });
   const first = composed.errors[0];
   if (first) {
-    const reason = first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    const text = first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    const reason = goYAMLMessages[text] ?? text;
     throw new YAMLDecodeError(`yaml: ${atLine(position(first.offset).line - 1)}${reason}`, first.offset);
   }
   const decoded = decodeDocument(composed.root, (offset) => position(offset).line, composed.resolvePlaceholder);

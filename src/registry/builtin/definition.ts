@@ -12,6 +12,8 @@ import { builtinResources, type BuiltinResource } from './catalog.ts';
 import { openAPIDocument, patchMetaFor } from './openapi.ts';
 import { kindSchema } from './schema.ts';
 import { BuiltinStrategy } from './strategy.ts';
+import { FieldManagers } from '../field-managers.ts';
+import { builtinTypeConverter } from './merge-schema.ts';
 
 /** kube-apiserver's default --event-ttl: Events (core/v1 and events.k8s.io/v1) expire an hour after their last write. */
 export const eventTTLSeconds = 3600;
@@ -23,6 +25,16 @@ function lazySchema(r: BuiltinResource): { schema: () => CompiledSchema; codec: 
   const schema = () => (compiled ??= compileSchema(kindSchema(openAPIDocument(r.group, r.version).doc, r.schemaName)));
   const c = () => (codec ??= schemaCodec(schema()));
   return { schema, codec: { decode: (obj, track) => c().decode(obj, track), decodeStored: (obj) => c().decodeStored(obj) } };
+}
+
+/** The field managers of a built-in kind's endpoints. */
+export function builtinFieldManagers(r: BuiltinResource): FieldManagers {
+  return new FieldManagers({
+    apiVersion: r.group === '' ? r.version : `${r.group}/${r.version}`,
+    kind: r.kind,
+    typeConverter: () => builtinTypeConverter(r.group, r.version),
+    hasStatus: r.hasStatus,
+  });
 }
 
 /** The definition of one built-in resource over `deps`. */
@@ -38,7 +50,15 @@ export function builtinKind(r: BuiltinResource, deps: KindDeps): KindDefinition 
     categories: r.categories,
     subresources: r.hasStatus ? [ownSubresource('status', r, ['get', 'patch', 'update'])] : [],
     storageVersion: r.version,
-    store: new GenericStore({ store: deps.store, info, strategy, codec, admission: deps.admission, ...(r.resource === 'events' ? { ttlSeconds: eventTTLSeconds } : {}) }),
+    store: new GenericStore({
+      store: deps.store,
+      info,
+      strategy,
+      codec,
+      admission: deps.admission,
+      fieldManagers: builtinFieldManagers(r),
+      ...(r.resource === 'events' ? { ttlSeconds: eventTTLSeconds } : {}),
+    }),
     table: defaultTableConvertor,
     strategicMerge: true,
     patchMeta: patchMetaFor(r.group, r.version, r.kind),

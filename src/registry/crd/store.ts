@@ -10,13 +10,17 @@ import { GenericStore } from '../generic-store.ts';
 import { getFinalizers, getUID, hasDeletionTimestamp, metaOf } from '../meta.ts';
 import type { Admission, DeleteOptions, DeleteResult } from '../rest.ts';
 import { setCondition } from './conditions.ts';
+import type { FieldManagers } from '../field-managers.ts';
 import { crdCodec, crdInfo, crdStrategy } from './strategy.ts';
 
 /** apiextensions.CustomResourceCleanupFinalizer */
 export const customResourceCleanupFinalizer = 'customresourcecleanup.apiextensions.k8s.io';
 
 export class CRDStore extends GenericStore {
-  constructor(store: Store, opts: { freshnessTimeoutMs?: number; bookmarkIntervalMs?: number; now?: () => Date; admission?: Admission } = {}) {
+  constructor(
+    store: Store,
+    opts: { freshnessTimeoutMs?: number; bookmarkIntervalMs?: number; now?: () => Date; admission?: Admission; fieldManagers?: FieldManagers } = {},
+  ) {
     super({ ...opts, store, info: crdInfo, strategy: crdStrategy, codec: crdCodec });
   }
 

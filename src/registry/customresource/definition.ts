@@ -10,6 +10,10 @@ import { servedVersions } from '../crd/serving.ts';
 import type { Obj } from '../rest.ts';
 import { crdTableConvertor } from '../table/convert.ts';
 import { ScaleStore } from './scale.ts';
+import { FieldManagers } from '../field-managers.ts';
+import { objectMetaModels } from '../builtin/merge-schema.ts';
+import { newTypeConverter, schemaFromStructural, type StructuralNode } from '../../apimachinery/index.ts';
+import type { ServedVersion } from '../crd/serving.ts';
 
 /** The verbs every custom resource serves, in the order kube-apiserver lists them. */
 const verbs = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
@@ -22,7 +26,8 @@ export function customResourceKinds(crd: Obj, deps: KindDeps, opts: { terminatin
   for (const v of versions) {
     if (!v.served) continue;
     const { group, kind } = v.info;
-    const store = new GenericStore({ store: deps.store, info: v.info, strategy: v.strategy, codec: v.codec, admission: deps.admission, storageVersion });
+    const fieldManagers = customResourceFieldManagers(v, crd);
+    const store = new GenericStore({ store: deps.store, info: v.info, strategy: v.strategy, codec: v.codec, admission: deps.admission, storageVersion, fieldManagers });
     const subresources: KindSubresource[] = [];
     if (v.subresources.status) subresources.push(ownSubresource('status', { group, version: v.name, kind }, ['get', 'patch', 'update']));
     if (v.subresources.scale) subresources.push(scaleSubresource);
@@ -52,4 +57,29 @@ export function customResourceKinds(crd: Obj, deps: KindDeps, opts: { terminatin
     out.push(def);
   }
   return out;
+}
+
+/**
+ * The field managers of a custom resource version (NewDefaultCRDFieldManager): its merge schema is
+ * the version's structural schema with ObjectMeta, named as kube-apiserver names it (the reversed
+ * group, the version, the kind), built when the first object is written.
+ */
+function customResourceFieldManagers(v: ServedVersion, crd: Obj): FieldManagers {
+  const { group, kind } = v.info;
+  const apiVersion = `${group}/${v.name}`;
+  const spec = (crd.spec ?? {}) as Obj;
+  return new FieldManagers({
+    apiVersion,
+    kind,
+    hasStatus: v.subresources.status !== undefined,
+    typeConverter: () => {
+      const name = [...group.split('.').reverse(), v.name, kind].join('.');
+      const { schema, typeRef } = schemaFromStructural(v.compiled.structural as StructuralNode | undefined, {
+        name,
+        components: objectMetaModels(),
+        preserveUnknownFields: spec.preserveUnknownFields === true,
+      });
+      return newTypeConverter(schema, new Map([[`${apiVersion}/${kind}`, typeRef]]));
+    },
+  });
 }

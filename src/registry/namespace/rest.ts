@@ -11,6 +11,7 @@ import type { Store } from '../../storage/index.ts';
 import { GenericStore } from '../generic-store.ts';
 import { getUID, hasDeletionTimestamp, metaOf } from '../meta.ts';
 import type { Admission, DeleteOptions, DeleteResult } from '../rest.ts';
+import type { FieldManagers } from '../field-managers.ts';
 import { namespaceCodec, namespaceInfo, namespaceStrategy, specFinalizers } from './strategy.ts';
 
 export interface NamespaceStoreOptions {
@@ -18,6 +19,7 @@ export interface NamespaceStoreOptions {
   bookmarkIntervalMs?: number;
   now?: () => Date;
   admission?: Admission;
+  fieldManagers?: FieldManagers;
 }
 
 export class NamespaceStore extends GenericStore {

@@ -6,8 +6,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  deepCopyJSON,
+  duplicateKeysMessage,
   failureStatus,
   newBadRequest,
+  newConflict,
+  YAMLDecodeError,
+  yamlToJSON,
+  type DuplicateKey,
   newMethodNotSupported,
   newNotFound,
   newUnsupportedMediaType,
@@ -223,7 +229,7 @@ async function handleCreate(r: ResourceRequest): Promise<void> {
     err.message = err.status.message;
     throw err;
   }
-  const opts = writeOptions(r.query, 'CreateOptions');
+  const opts = withManager(r, writeOptions(r.query, 'CreateOptions'));
   const n = negotiateFor(r, { yaml: true, partialMetadata: true });
   const { value: obj, duplicates, strictErrors } = await readObject(r);
   const warnings: string[] = [];
@@ -237,7 +243,7 @@ async function handleCreate(r: ResourceRequest): Promise<void> {
 
 async function handleUpdate(r: ResourceRequest): Promise<void> {
   const sub = subresourceOf(r);
-  const opts = writeOptions(r.query, 'UpdateOptions');
+  const opts = withManager(r, writeOptions(r.query, 'UpdateOptions'));
   const n = negotiateFor(r, { yaml: true, partialMetadata: true });
   const { value: body, duplicates, strictErrors } = await readObject(r, sub === 'scale' ? 'Scale' : r.served.kind);
   const warnings: string[] = [];
@@ -267,12 +273,13 @@ async function handlePatch(r: ResourceRequest): Promise<void> {
   const mt = mediaTypeOf(r.req.headers['content-type']);
   const accepted = patchMediaTypes(r.served);
   if (!accepted.includes(mt)) throw newUnsupportedMediaType(accepted);
-  if (mt === 'application/apply-patch+yaml') {
+  if (mt === 'application/apply-patch+yaml' && !r.served.store.apply) {
     throw newUnsupportedMediaType(accepted.filter((t) => t !== 'application/apply-patch+yaml'));
   }
-  const opts = writeOptions(r.query, 'PatchOptions', mt);
+  const opts = withManager(r, writeOptions(r.query, 'PatchOptions', mt));
   const n = negotiateFor(r, { yaml: true, partialMetadata: true });
   const buf = await readBody(r.req);
+  if (mt === 'application/apply-patch+yaml') return handleApply(r, opts, n, buf);
   let patch: DecodedBody;
   try {
     patch = decodeJSON(buf.toString('utf8'));
@@ -317,6 +324,105 @@ async function handlePatch(r: ResourceRequest): Promise<void> {
   if (r.served.deprecationWarning) warnings.unshift(r.served.deprecationWarning);
   setWarnings(r.res, [...warnings, ...result.warnings]);
   writeObject(r.res, result.created ? 201 : 200, transform(r, n, result.object, false), n);
+}
+
+/**
+ * PATCH with `application/apply-patch+yaml` (the patch handler's applyPatcher): the YAML (or
+ * JSON) body is merged into the live object by the kind's field manager, creating it when missing
+ * (never through a subresource); the result then takes the update path like any patch's.
+ */
+async function handleApply(r: ResourceRequest, opts: WriteOptions & { manager: string }, n: Negotiated, buf: Buffer): Promise<void> {
+  const sub = subresourceOf(r);
+  const patch = decodeApplyPatch(buf.toString('utf8'));
+  const warnings: string[] = [];
+  const force = r.query.bool('force') ?? false;
+  const uopts: UpdateOptions = { ...opts, patched: true, applied: true, forceAllowCreate: sub === undefined };
+  if (sub) uopts.subresource = sub;
+  const tryUpdate = (cur: Obj | undefined): Obj => {
+    if (cur === undefined && sub) throw newNotFound(gr(r.served), r.info.name!);
+    const next = r.served.store.apply!(cur && toRequestVersion(r.served, cur), deepCopyJSON(patch.value) as Obj, {
+      manager: opts.fieldManager!,
+      force,
+      ...(sub ? { subresource: sub } : {}),
+    });
+    if (opts.fieldValidation !== 'Ignore' && patch.duplicates.length > 0) {
+      // yaml.UnmarshalStrict of the patch, checked once the apply has succeeded.
+      const strict = `error converting YAML to JSON: ${duplicateKeysMessage(patch.duplicates)}`;
+      if (opts.fieldValidation === 'Strict') throw newBadRequest(`error strict decoding patch: ${strict}`);
+      warnings.length = 0;
+      warnings.push(...patch.duplicates.map((d) => d.message));
+    }
+    const uid = metaOf(next).uid;
+    if (cur === undefined && typeof uid === 'string' && uid !== '') {
+      throw newConflict(gr(r.served), r.info.name!, `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`);
+    }
+    ensureNamespace(r, next);
+    checkPatchedName(r, next);
+    return next;
+  };
+  const result = await r.served.store.update(r.info.namespace, r.info.name!, tryUpdate, uopts);
+  if (r.served.deprecationWarning) warnings.unshift(r.served.deprecationWarning);
+  setWarnings(r.res, [...warnings, ...result.warnings]);
+  writeObject(r.res, result.created ? 201 : 200, transform(r, n, result.object, false), n);
+}
+
+/**
+ * An apply patch read as the patch handler reads it: JSON passes through (util/yaml.ToJSON
+ * leaves it for the YAML decode after), YAML it cannot convert is `error encoding patch: ...`,
+ * and what does not decode into an object `error decoding patch: ...`.
+ */
+function decodeApplyPatch(text: string): { value: Obj; duplicates: DuplicateKey[] } {
+  const jsonPrefixed = /^\s*\{/.test(text);
+  let d: { value: unknown; duplicates: DuplicateKey[] };
+  try {
+    d = yamlToJSON(text);
+  } catch (e) {
+    if (e instanceof YAMLDecodeError) {
+      throw newBadRequest(jsonPrefixed ? `error decoding patch: error converting YAML to JSON: ${e.message}` : `error encoding patch: ${e.message}`);
+    }
+    throw e;
+  }
+  const v = d.value ?? {};
+  if (typeof v !== 'object' || Array.isArray(v)) {
+    const what = Array.isArray(v) ? 'array' : typeof v === 'string' ? 'string' : typeof v === 'number' ? 'number' : 'bool';
+    throw newBadRequest(`error decoding patch: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${what} into Go value of type map[string]interface {}`);
+  }
+  return { value: v as Obj, duplicates: d.duplicates };
+}
+
+/** checkName of the patch handler: the patched object names the object the URL names (an empty name does not). */
+function checkPatchedName(r: ResourceRequest, obj: Obj): void {
+  const m = metaOf(obj);
+  const objName = typeof m.name === 'string' ? m.name : '';
+  if (objName !== r.info.name) {
+    throw newBadRequest(`the name of the object (${objName}) does not match the name on the URL (${r.info.name})`);
+  }
+  const objNs = typeof m.namespace === 'string' ? m.namespace : '';
+  if (r.info.namespace && objNs !== '' && objNs !== r.info.namespace) {
+    throw newBadRequest(`the namespace of the object (${objNs}) does not match the namespace on the URL (${r.info.namespace})`);
+  }
+}
+
+/** FieldManagerMaxLength */
+const fieldManagerMaxLength = 128;
+
+/**
+ * managerOrUserAgent: the manager a write is recorded under — the fieldManager option, else the
+ * user agent up to its first `/`, without unprintable characters, cut at 128 bytes.
+ */
+function withManager<T extends WriteOptions>(r: ResourceRequest, opts: T): T & { manager: string } {
+  if (opts.fieldManager) return { ...opts, manager: opts.fieldManager };
+  const ua = (r.req.headers['user-agent'] ?? '').split('/')[0]!;
+  let out = '';
+  let bytes = 0;
+  for (const ch of ua) {
+    if (!/[\p{L}\p{M}\p{N}\p{P}\p{S} ]/u.test(ch)) continue;
+    const len = Buffer.byteLength(ch);
+    if (bytes + len > fieldManagerMaxLength) break;
+    out += ch;
+    bytes += len;
+  }
+  return { ...opts, manager: out };
 }
 
 /**

@@ -1,0 +1,68 @@
+/**
+ * The field managers of one kind's endpoints, as kube-apiserver's installer builds one per
+ * endpoint (managedfields.NewDefaultFieldManager for built-in kinds, NewDefaultCRDFieldManager for
+ * custom resources): the main resource and each subresource get their own, sharing the kind's
+ * type converter. The merge schema behind that converter is built when the kind's first object is
+ * written, not at startup, and each manager when its endpoint is first written through.
+ */
+import {
+  customResourceResetFields,
+  newFieldManager,
+  type FieldManager,
+  type Filter,
+  type TypeConverter,
+} from '../apimachinery/index.ts';
+import type { Obj } from './rest.ts';
+
+export type FieldManagerEndpoint = '' | 'status' | 'scale' | 'finalize';
+
+export interface FieldManagersOptions {
+  /** The served group/version (`apps/v1`, `v1`, `stable.example.com/v1`) and kind. */
+  apiVersion: string;
+  kind: string;
+  /** The kind's type converter, built on first use. */
+  typeConverter: () => TypeConverter;
+  /** The kind has a status subresource: its main endpoint resets `status`, the status endpoint `metadata` and `spec`. */
+  hasStatus: boolean;
+}
+
+export class FieldManagers {
+  private readonly managers = new Map<FieldManagerEndpoint, FieldManager>();
+  private converter: TypeConverter | undefined;
+
+  constructor(private readonly opts: FieldManagersOptions) {}
+
+  /** The field manager of the main resource ('') or of a subresource's endpoint. */
+  get(endpoint: FieldManagerEndpoint = ''): FieldManager {
+    let fm = this.managers.get(endpoint);
+    if (!fm) {
+      const typeConverter: TypeConverter = {
+        objectToTyped: (obj, o) => this.typeConverter().objectToTyped(obj, o),
+        typedToObject: (tv) => this.typeConverter().typedToObject(tv),
+      };
+      fm = newFieldManager({
+        typeConverter,
+        apiVersion: this.opts.apiVersion,
+        kind: this.opts.kind,
+        subresource: endpoint,
+        resetFields: this.resetFields(endpoint),
+      });
+      this.managers.set(endpoint, fm);
+    }
+    return fm;
+  }
+
+  /** The object a create is recorded against: only apiVersion and kind (scope.Creater.New). */
+  emptyObject(): Obj {
+    return { apiVersion: this.opts.apiVersion, kind: this.opts.kind };
+  }
+
+  private typeConverter(): TypeConverter {
+    return (this.converter ??= this.opts.typeConverter());
+  }
+
+  private resetFields(endpoint: FieldManagerEndpoint): Map<string, Filter> | undefined {
+    if (!this.opts.hasStatus || (endpoint !== '' && endpoint !== 'status')) return undefined;
+    return customResourceResetFields([this.opts.apiVersion], endpoint);
+  }
+}
