@@ -53,7 +53,7 @@ function convertorFor(resource: string): TableConvertor {
   return builtinTableConvertor(group, res);
 }
 
-/** The cells a case compares: every cell when wide, else those of priority-0 columns (what `kubectl get` shows). */
+/** The cells a case compares: every cell when `wide` (upstream printed the wide set, or its printer ignores Wide), else those of priority-0 columns. */
 function shown(conv: TableConvertor, cells: unknown[], wide: boolean): unknown[] {
   return wide ? cells : cells.filter((_, i) => conv.columns[i]?.priority === 0);
 }
