@@ -29,9 +29,20 @@ test('column names, types and priorities follow upstream', () => {
 });
 
 test('kinds without a printer upstream keep the default Name / Created At table', () => {
-  for (const [g, r] of [['rbac.authorization.k8s.io', 'roles'], ['rbac.authorization.k8s.io', 'clusterroles'], ['', 'limitranges'], ['apiregistration.k8s.io', 'apiservices']] as const) {
+  for (const [g, r] of [['rbac.authorization.k8s.io', 'roles'], ['rbac.authorization.k8s.io', 'clusterroles'], ['', 'limitranges'], ['storage.k8s.io', 'csistoragecapacities']] as const) {
     assert.equal(builtinTableConvertor(g, r), defaultTableConvertor, `${g}/${r}`);
   }
+});
+
+test('APIServices print kube-aggregator\'s SERVICE and AVAILABLE', () => {
+  const conv = builtinTableConvertor('apiregistration.k8s.io', 'apiservices');
+  assert.deepEqual(cols('apiregistration.k8s.io', 'apiservices'), ['Name:string:0', 'Service:string:0', 'Available:string:0', 'Age:string:0']);
+  const now = Date.parse('2026-01-10T00:00:00Z');
+  const local = { metadata: { name: 'v1.apps', creationTimestamp: '2026-01-01T00:00:00Z' }, spec: { group: 'apps', version: 'v1' }, status: { conditions: [{ type: 'Available', status: 'True', reason: 'Local' }] } };
+  assert.deepEqual(conv.cells(local, now), ['v1.apps', 'Local', 'True', '9d']);
+  const missing = { metadata: { name: 'v1beta1.metrics.k8s.io' }, spec: { service: { namespace: 'kube-system', name: 'metrics-server' } }, status: { conditions: [{ type: 'Available', status: 'False', reason: 'MissingEndpoints' }] } };
+  assert.deepEqual(conv.cells(missing, now), ['v1beta1.metrics.k8s.io', 'kube-system/metrics-server', 'False (MissingEndpoints)', '<unknown>']);
+  assert.deepEqual(conv.cells({ metadata: { name: 'x' }, spec: {} }, now), ['x', 'Local', 'Unknown', '<unknown>']);
 });
 
 test('every description is a Swagger doc text or upstream literal, never an unresolved key', () => {

@@ -1,14 +1,16 @@
 /**
  * The Table convertors of the built-in kinds: kube-apiserver's printers
- * (pkg/printers/internalversion) by group and resource, one module per API group. A kind
- * upstream has no printer for (Roles, ClusterRoles, LimitRanges, ...) keeps the default table
- * (Name, Created At), as its REST storage does upstream.
+ * (pkg/printers/internalversion) by group and resource, one module per API group, and
+ * kube-aggregator's APIService table. A kind whose REST storage upstream uses the default table
+ * (Roles, ClusterRoles, LimitRanges, CSIStorageCapacities — the last although a printer exists)
+ * keeps Name / Created At.
  *
  * The printers read the object as stored, with no defaults of their own: the kinds' defaults
  * (replicas 1, Service type ClusterIP, ...) belong to the write path.
  */
 import { defaultTableConvertor, type TableConvertor } from '../convert.ts';
 import { admissionPolicyBindingPrinter, mutatingAdmissionPolicyPrinter, validatingAdmissionPolicyPrinter, webhookConfigurationPrinter } from './admission.ts';
+import { apiServicePrinter } from './apiregistration.ts';
 import { controllerRevisionPrinter, daemonSetPrinter, deploymentPrinter, replicaSetPrinter, statefulSetPrinter } from './apps.ts';
 import { horizontalPodAutoscalerPrinter } from './autoscaling.ts';
 import { cronJobPrinter, jobPrinter } from './batch.ts';
@@ -35,14 +37,7 @@ import { podDisruptionBudgetPrinter } from './policy.ts';
 import { nameAgePrinter, resourceClaimPrinter, resourceSlicePrinter } from './resource.ts';
 import { clusterRoleBindingPrinter, roleBindingPrinter } from './rbac.ts';
 import { priorityClassPrinter, runtimeClassPrinter } from './scheduling.ts';
-import {
-  csiDriverPrinter,
-  csiNodePrinter,
-  csiStorageCapacityPrinter,
-  storageClassPrinter,
-  volumeAttachmentPrinter,
-  volumeAttributesClassPrinter,
-} from './storage.ts';
+import { csiDriverPrinter, csiNodePrinter, storageClassPrinter, volumeAttachmentPrinter, volumeAttributesClassPrinter } from './storage.ts';
 
 /** Printers by `group/resource` (the core group is ''). */
 const printers: Record<string, TableConvertor> = {
@@ -88,7 +83,6 @@ const printers: Record<string, TableConvertor> = {
   'storage.k8s.io/volumeattachments': volumeAttachmentPrinter,
   'storage.k8s.io/csidrivers': csiDriverPrinter,
   'storage.k8s.io/csinodes': csiNodePrinter,
-  'storage.k8s.io/csistoragecapacities': csiStorageCapacityPrinter,
   'admissionregistration.k8s.io/mutatingwebhookconfigurations': webhookConfigurationPrinter,
   'admissionregistration.k8s.io/validatingwebhookconfigurations': webhookConfigurationPrinter,
   'admissionregistration.k8s.io/validatingadmissionpolicies': validatingAdmissionPolicyPrinter,
@@ -99,6 +93,7 @@ const printers: Record<string, TableConvertor> = {
   'resource.k8s.io/resourceclaims': resourceClaimPrinter,
   'resource.k8s.io/resourceclaimtemplates': nameAgePrinter,
   'resource.k8s.io/resourceslices': resourceSlicePrinter,
+  'apiregistration.k8s.io/apiservices': apiServicePrinter,
 };
 
 /** The Table convertor of a built-in resource: its upstream printer, or the default table. */

@@ -1,9 +1,10 @@
 /**
  * Printers of storage.k8s.io/v1: StorageClasses (`(default)` after the default class's name),
- * VolumeAttributesClasses, VolumeAttachments, CSIDrivers, CSINodes and CSIStorageCapacities.
+ * VolumeAttributesClasses, VolumeAttachments, CSIDrivers and CSINodes. (CSIStorageCapacities have a
+ * printer upstream, but their REST storage serves the default table, so they do here too.)
  */
 import { ageColumn, col, nameColumn, printer } from './columns.ts';
-import { age, boolOr, isSet, meta, nameOf, obj, objs, quantity, spec, status, str, type Obj } from './cells.ts';
+import { age, boolOr, isSet, meta, nameOf, obj, objs, spec, status, str, type Obj } from './cells.ts';
 
 /** storageutil.IsDefaultAnnotation: the GA or beta is-default-class annotation is "true". */
 function isDefaultClass(o: Obj, annotations: string[]): boolean {
@@ -84,9 +85,3 @@ export const csiNodePrinter = printer(
   [nameColumn, col('Drivers', 'integer', 'Drivers indicates the number of CSI drivers registered on the node'), ageColumn],
   (o, now) => [nameOf(o), objs(spec(o).drivers).length, age(o, now)],
 );
-
-export const csiStorageCapacityPrinter = printer(
-  [nameColumn, col('StorageClassName', 'string', 'storagev1.CSIStorageCapacity.storageClassName'), col('Capacity', 'string', 'storagev1.CSIStorageCapacity.capacity')],
-  (o) => [nameOf(o), str(o.storageClassName), isSet(o.capacity) ? quantity(o.capacity) : '<unset>'],
-);
-
