@@ -7,7 +7,7 @@
 import { compileSchema, schemaCodec, type Codec, type CompiledSchema } from '../../schema/index.ts';
 import { GenericStore } from '../generic-store.ts';
 import { ownSubresource, type KindDefinition, type KindDeps } from '../kind.ts';
-import { defaultTableConvertor } from '../table/convert.ts';
+import { builtinTableConvertor } from '../table/builtin/index.ts';
 import { builtinResources, type BuiltinResource } from './catalog.ts';
 import { openAPIDocument, patchMetaFor } from './openapi.ts';
 import { kindSchema } from './schema.ts';
@@ -59,7 +59,7 @@ export function builtinKind(r: BuiltinResource, deps: KindDeps): KindDefinition 
       fieldManagers: builtinFieldManagers(r),
       ...(r.resource === 'events' ? { ttlSeconds: eventTTLSeconds } : {}),
     }),
-    table: defaultTableConvertor,
+    table: builtinTableConvertor(r.group, r.resource),
     strategicMerge: true,
     patchMeta: patchMetaFor(r.group, r.version, r.kind),
     protobuf: true,

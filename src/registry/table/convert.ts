@@ -24,6 +24,10 @@ export interface ColumnDefinition {
 export interface TableConvertor {
   readonly columns: ColumnDefinition[];
   cells(obj: Obj, now: number): unknown[];
+  /** The row's conditions (a completed pod's `Completed`), where the kind's printer sets them. */
+  conditions?(obj: Obj): unknown[] | undefined;
+  /** A list's items in the order the kind's list printer prints them, where it reorders. */
+  order?(items: Obj[]): Obj[];
 }
 
 export const nameDescription =
@@ -171,7 +175,8 @@ export interface TableOptions {
 /** Builds a Table for one object or a list (`items`, with list metadata). */
 export function toTable(conv: TableConvertor, objOrList: Obj, isList: boolean, opts: TableOptions): Obj {
   const now = opts.now ?? Date.now();
-  const items: Obj[] = isList ? ((objOrList.items as Obj[] | undefined) ?? []) : [objOrList];
+  const listed: Obj[] = isList ? ((objOrList.items as Obj[] | undefined) ?? []) : [objOrList];
+  const items = conv.order ? conv.order(listed) : listed;
   const srcMeta = meta(objOrList);
   const tableMeta: Obj = {};
   if (srcMeta.resourceVersion !== undefined) tableMeta.resourceVersion = srcMeta.resourceVersion;
@@ -182,6 +187,8 @@ export function toTable(conv: TableConvertor, objOrList: Obj, isList: boolean, o
   table.columnDefinitions = opts.noHeaders ? null : conv.columns;
   table.rows = items.map((item) => {
     const row: Obj = { cells: conv.cells(item, now) };
+    const conditions = conv.conditions?.(item);
+    if (conditions) row.conditions = conditions;
     if (opts.includeObject === 'Object') row.object = item;
     else if (opts.includeObject === 'Metadata') {
       row.object = { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${opts.tableVersion}`, metadata: meta(item) };
