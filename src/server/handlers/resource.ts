@@ -18,6 +18,7 @@ import { hasSubresource, parseIncludeObject, patchedObjectJSON, reportDecoding, 
 import type { Obj, ObjList, Subresource, UpdateOptions } from '../../registry/index.ts';
 import { decodeJSON, decodeObjectBody, JSONSyntaxError, mediaTypeOf, readBody, summarizeData, YAMLSyntaxError, type DecodedBody } from '../http/body.ts';
 import { negotiate, type Negotiated, type Produces } from '../http/negotiate.ts';
+import { ProtobufEnvelopeError } from '../http/protobuf.ts';
 import type { Query } from '../http/query.ts';
 import { setWarnings, writeList, writeObject } from '../http/respond.ts';
 import type { RequestInfo } from '../requestinfo.ts';
@@ -112,9 +113,11 @@ async function readObject(r: ResourceRequest, kind = r.served.kind): Promise<Dec
     newBadRequest(`the object provided is unrecognized (must be of type ${kind}): ${why} (${summarizeData(buf)})`);
   let d: DecodedBody;
   try {
-    d = decodeObjectBody(buf, r.req.headers['content-type'], r.served.protobuf);
+    const protobuf = r.served.protobuf && { apiVersion: kind === 'Scale' ? 'autoscaling/v1' : apiVersionOf(r.served), kind };
+    d = decodeObjectBody(buf, r.req.headers['content-type'], protobuf);
   } catch (e) {
     if (e instanceof JSONSyntaxError) throw unrecognized(`couldn't get version/kind; json parse error: ${e.message}`);
+    if (e instanceof ProtobufEnvelopeError) throw unrecognized(e.message);
     if (e instanceof YAMLSyntaxError) throw unrecognized(e.detail);
     throw e;
   }
