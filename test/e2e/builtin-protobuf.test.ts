@@ -3,8 +3,9 @@
  * `kubectl run` and `kubectl expose` against a real server process, then `kubectl get -o json`
  * compared field by field with the object the generator builds (written out from kubectl's
  * generators, as a cluster stores it before its own defaults: 1.35 drops the zero
- * `creationTimestamp` of templates). Malformed protobuf answers kube-apiserver's 400, and custom
- * resources refuse protobuf with 415, as upstream.
+ * `creationTimestamp` of templates); kubectl create decodes the protobuf the server answers.
+ * Malformed protobuf answers kube-apiserver's 400, custom resources refuse protobuf with 415 and
+ * answer JSON to a client preferring protobuf, as upstream.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -272,4 +273,24 @@ test('malformed protobuf answers the decoder\'s 400; custom resources answer 415
   const cr = await post('/apis/stable.example.com/v1/namespaces/default/crontabs', bad, pb);
   assert.equal(cr.status, 415);
   assert.equal(cr.json.reason, 'UnsupportedMediaType');
+  const crList = await fetch(s.url + '/apis/stable.example.com/v1/namespaces/default/crontabs', { headers: { Accept: `${pb},application/json` } });
+  assert.equal(crList.headers.get('content-type'), 'application/json');
+});
+
+test('a client preferring protobuf gets built-in objects and lists as protobuf', async () => {
+  const accept = { Accept: `${pb},application/json` };
+  for (const path of ['/apis/apps/v1/namespaces/default/deployments/web', '/apis/apps/v1/namespaces/default/deployments', '/api/v1/namespaces/default/configmaps/cfg']) {
+    const r = await fetch(s.url + path, { headers: accept });
+    assert.equal(r.status, 200, path);
+    assert.equal(r.headers.get('content-type'), pb, path);
+    const body = Buffer.from(await r.arrayBuffer());
+    assert.deepEqual([...body.subarray(0, 4)], k8s, path);
+    const kind = path.endsWith('deployments') ? 'DeploymentList' : path.includes('configmaps') ? 'ConfigMap' : 'Deployment';
+    assert.ok(body.includes(Buffer.from(kind)), `${path}: ${body.toString('hex')}`);
+  }
+  // The protobuf a client got back is a body it can send: an update with it keeps the object.
+  const got = Buffer.from(await (await fetch(s.url + '/api/v1/namespaces/default/configmaps/cfg', { headers: accept })).arrayBuffer());
+  const put = await fetch(s.url + '/api/v1/namespaces/default/configmaps/cfg', { method: 'PUT', body: got, headers: { 'Content-Type': pb, Accept: 'application/json' } });
+  assert.equal(put.status, 200, await put.clone().text());
+  assert.deepEqual(((await put.json()) as Obj).data, { mode: 'production', replicas: '3' });
 });

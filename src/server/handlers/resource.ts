@@ -53,8 +53,8 @@ function apiVersionOf(s: ServedResource): string {
   return s.group === '' ? s.version : `${s.group}/${s.version}`;
 }
 
-function objectProduces(_r: ResourceRequest): Produces {
-  return { table: true, partialMetadata: true, yaml: true };
+function objectProduces(r: ResourceRequest): Produces {
+  return { table: true, partialMetadata: true, yaml: true, protobuf: r.served.protobuf };
 }
 
 /**
@@ -204,7 +204,7 @@ async function handleGet(r: ResourceRequest): Promise<void> {
   const rv = r.query.str('resourceVersion');
   if (rv) opts.resourceVersion = rv;
   if (sub === 'scale') {
-    writeObject(r.res, 200, await r.served.scale!.get(r.info.namespace, r.info.name!, opts), negotiateFor(r, { yaml: true }));
+    writeObject(r.res, 200, await r.served.scale!.get(r.info.namespace, r.info.name!, opts), negotiateFor(r, { yaml: true, protobuf: r.served.protobuf }));
     return;
   }
   const obj = await r.served.store.get(r.info.namespace, r.info.name!, opts);
@@ -227,7 +227,7 @@ async function handleCreate(r: ResourceRequest): Promise<void> {
     throw err;
   }
   const opts = writeOptions(r.query, 'CreateOptions');
-  const n = negotiateFor(r, { yaml: true, partialMetadata: true });
+  const n = negotiateFor(r, { yaml: true, partialMetadata: true, protobuf: r.served.protobuf });
   const { value: obj, duplicates, strictErrors } = await readObject(r);
   const warnings: string[] = [];
   checkTypeMeta(r, obj);
@@ -241,7 +241,7 @@ async function handleCreate(r: ResourceRequest): Promise<void> {
 async function handleUpdate(r: ResourceRequest): Promise<void> {
   const sub = subresourceOf(r);
   const opts = writeOptions(r.query, 'UpdateOptions');
-  const n = negotiateFor(r, { yaml: true, partialMetadata: true });
+  const n = negotiateFor(r, { yaml: true, partialMetadata: true, protobuf: r.served.protobuf });
   const { value: body, duplicates, strictErrors } = await readObject(r, sub === 'scale' ? 'Scale' : r.served.kind);
   const warnings: string[] = [];
   if (sub === 'scale') {
@@ -274,7 +274,7 @@ async function handlePatch(r: ResourceRequest): Promise<void> {
     throw newUnsupportedMediaType(accepted.filter((t) => t !== 'application/apply-patch+yaml'));
   }
   const opts = writeOptions(r.query, 'PatchOptions', mt);
-  const n = negotiateFor(r, { yaml: true, partialMetadata: true });
+  const n = negotiateFor(r, { yaml: true, partialMetadata: true, protobuf: r.served.protobuf });
   const buf = await readBody(r.req);
   let patch: DecodedBody;
   try {
@@ -345,14 +345,14 @@ async function readDeleteBody(r: ResourceRequest): Promise<unknown> {
 
 async function handleDelete(r: ResourceRequest): Promise<void> {
   if (r.info.subresource !== undefined) throw newMethodNotSupported(gr(r.served), 'delete');
-  const n = negotiateFor(r, { yaml: true });
+  const n = negotiateFor(r, { yaml: true, protobuf: r.served.protobuf });
   const opts = deleteOptions(r.query, await readDeleteBody(r));
   const result = await r.served.store.delete(r.info.namespace, r.info.name!, opts);
   writeObject(r.res, 200, toRequestVersion(r.served, result.response), n);
 }
 
 async function handleDeleteCollection(r: ResourceRequest): Promise<void> {
-  const n = negotiateFor(r, { yaml: true });
+  const n = negotiateFor(r, { yaml: true, protobuf: r.served.protobuf });
   const opts = deleteOptions(r.query, await readDeleteBody(r));
   const list = await r.served.store.deleteCollection(r.info.namespace, listOptions(r.query), opts);
   for (const item of list.items) toRequestVersion(r.served, item);
