@@ -128,5 +128,5 @@ export { decodeEnvelope, encodeEnvelope, type Envelope, protobufMagic } from './
 export { decodeMessage as decodeProtobufMessage } from './protobuf/decode.ts';
 export { encodeMessage as encodeProtobufMessage } from './protobuf/encode.ts';
 export { kindMessage as protobufKindMessage, type Message as ProtobufMessage } from './protobuf/descriptors.ts';
-export { ProtoError } from './protobuf/wire.ts';
+export { ProtoError, Writer as ProtoWriter } from './protobuf/wire.ts';
 export { Tally } from './tally.ts';

@@ -9,7 +9,9 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { get } from 'node:http';
 import { crontabCRDYAML, kubectl, manifest, startServer, type ServerProcess } from './harness.ts';
+import { decodeEnvelope, decodeProtobufMessage, protobufKindMessage } from '../../src/apimachinery/index.ts';
 
 let s: ServerProcess;
 before(async () => {
@@ -293,4 +295,56 @@ test('a client preferring protobuf gets built-in objects and lists as protobuf',
   const put = await fetch(s.url + '/api/v1/namespaces/default/configmaps/cfg', { method: 'PUT', body: got, headers: { 'Content-Type': pb, Accept: 'application/json' } });
   assert.equal(put.status, 200, await put.clone().text());
   assert.deepEqual(((await put.json()) as Obj).data, { mode: 'production', replicas: '3' });
+});
+
+/** The length-delimited fields of a message: field number -> bytes (the first of each). */
+function lengthDelimited(b: Buffer): Map<number, Buffer> {
+  const out = new Map<number, Buffer>();
+  for (let i = 0; i < b.length; ) {
+    const tag = b[i++]!;
+    let len = 0;
+    for (let shift = 0; ; shift += 7) {
+      const x = b[i++]!;
+      len += (x & 0x7f) * 2 ** shift;
+      if (x < 0x80) break;
+    }
+    if (!out.has(tag >> 3)) out.set(tag >> 3, b.subarray(i, i + len));
+    i += len;
+  }
+  return out;
+}
+
+test('a protobuf watch is framed as upstream frames it: length, WatchEvent, enveloped object', async () => {
+  const frames: Buffer[] = [];
+  let contentType = '';
+  const done = new Promise<void>((resolve, reject) => {
+    const req = get(`${s.url}/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=5&fieldSelector=metadata.name%3Dwatched`, { headers: { Accept: `${pb},application/json` } }, (res) => {
+      contentType = String(res.headers['content-type']);
+      let buf = Buffer.alloc(0);
+      res.on('data', (c: Buffer) => {
+        buf = Buffer.concat([buf, c]);
+        while (buf.length >= 4 && buf.length >= 4 + buf.readUInt32BE(0)) {
+          frames.push(buf.subarray(4, 4 + buf.readUInt32BE(0)));
+          buf = buf.subarray(4 + buf.readUInt32BE(0));
+        }
+        if (frames.length > 0) {
+          req.destroy();
+          resolve();
+        }
+      });
+      res.on('end', () => resolve());
+    });
+    req.on('error', (e) => (frames.length > 0 ? resolve() : reject(e)));
+  });
+  await new Promise((r) => setTimeout(r, 300));
+  await k('create', 'configmap', 'watched', '--from-literal=a=b');
+  await done;
+  assert.equal(contentType, 'application/vnd.kubernetes.protobuf;stream=watch');
+  assert.ok(frames.length >= 1);
+  const event = lengthDelimited(frames[0]!);
+  assert.equal(event.get(1)!.toString(), 'ADDED');
+  const env = decodeEnvelope(lengthDelimited(event.get(2)!).get(1)!);
+  assert.equal(`${env.apiVersion}/${env.kind}`, 'v1/ConfigMap');
+  const cm = decodeProtobufMessage(protobufKindMessage('v1', 'ConfigMap')!, env.raw, env);
+  assert.deepEqual(cm.data, { a: 'b' });
 });
