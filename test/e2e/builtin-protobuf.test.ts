@@ -290,6 +290,13 @@ test('a client preferring protobuf gets built-in objects and lists as protobuf',
     const kind = path.endsWith('deployments') ? 'DeploymentList' : path.includes('configmaps') ? 'ConfigMap' : 'Deployment';
     assert.ok(body.includes(Buffer.from(kind)), `${path}: ${body.toString('hex')}`);
   }
+  // A typed client's DeleteOptions (in its own group-version): dryRun=All leaves the object.
+  const delTypeMeta = [0x0a, 2, ...Buffer.from('v1'), 0x12, 13, ...Buffer.from('DeleteOptions')];
+  const delOpts = [0x2a, 3, ...Buffer.from('All')];
+  const del = Buffer.from([...k8s, 0x0a, delTypeMeta.length, ...delTypeMeta, 0x12, delOpts.length, ...delOpts]);
+  const dryDelete = await fetch(s.url + '/api/v1/namespaces/default/configmaps/cfg', { method: 'DELETE', body: del, headers: { 'Content-Type': pb, Accept: 'application/json' } });
+  assert.equal(dryDelete.status, 200, await dryDelete.clone().text());
+  assert.equal((await fetch(s.url + '/api/v1/namespaces/default/configmaps/cfg')).status, 200);
   // The protobuf a client got back is a body it can send: an update with it keeps the object.
   const got = Buffer.from(await (await fetch(s.url + '/api/v1/namespaces/default/configmaps/cfg', { headers: accept })).arrayBuffer());
   const put = await fetch(s.url + '/api/v1/namespaces/default/configmaps/cfg', { method: 'PUT', body: got, headers: { 'Content-Type': pb, Accept: 'application/json' } });

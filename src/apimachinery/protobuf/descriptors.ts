@@ -112,8 +112,15 @@ export function messageByName(fullName: string): Message | undefined {
   return m;
 }
 
+/**
+ * The options kinds and WatchEvent, which metav1.AddToGroupVersion registers in every
+ * group-version (a typed client sends `apps/v1` DeleteOptions): all are meta/v1's messages.
+ */
+const everyGroupVersion = new Set(['CreateOptions', 'DeleteOptions', 'GetOptions', 'ListOptions', 'PatchOptions', 'UpdateOptions', 'WatchEvent']);
+
 /** The message of a kind (`apps/v1`, `Deployment`), or undefined when the descriptors have none. */
 export function kindMessage(apiVersion: string, kind: string): Message | undefined {
-  const name = descriptors().kinds[`${apiVersion}/${kind}`];
+  const kinds = descriptors().kinds;
+  const name = kinds[`${apiVersion}/${kind}`] ?? (everyGroupVersion.has(kind) ? kinds[`v1/${kind}`] : undefined);
   return name === undefined ? undefined : messageByName(name);
 }

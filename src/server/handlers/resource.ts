@@ -339,7 +339,20 @@ async function readDeleteBody(r: ResourceRequest): Promise<unknown> {
   const buf = await readBody(r.req);
   if (buf.length === 0) return undefined;
   const mt = mediaTypeOf(r.req.headers['content-type']);
-  if (mt !== 'application/json' && mt !== 'application/yaml') throw newUnsupportedMediaType(['application/json', 'application/yaml']);
+  if (mt === 'application/vnd.kubernetes.protobuf') {
+    // The delete handler decodes with the meta scheme, where DeleteOptions is unversioned: any
+    // group-version's DeleteOptions will do, whatever the resource.
+    try {
+      const value = decodeObjectBody(buf, r.req.headers['content-type'], { apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions' }).value;
+      delete (value as Obj).apiVersion;
+      delete (value as Obj).kind;
+      return value;
+    } catch (e) {
+      if (e instanceof ProtobufEnvelopeError) throw newBadRequest(e.message);
+      throw e;
+    }
+  }
+  if (mt !== 'application/json' && mt !== 'application/yaml') throw newUnsupportedMediaType(['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
   return decodeObjectBody(buf, r.req.headers['content-type'], false).value;
 }
 
