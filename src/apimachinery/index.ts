@@ -124,6 +124,12 @@ export {
   type YAMLDocument,
   yamlToJSON,
 } from './yaml/index.ts';
+/** Kubernetes' protobuf serialization of the built-in kinds (descriptors vendored under vendor/k8s-proto/1.35/). */
+export { decodeEnvelope, encodeEnvelope, type Envelope, protobufMagic } from './protobuf/envelope.ts';
+export { decodeMessage as decodeProtobufMessage } from './protobuf/decode.ts';
+export { encodeMessage as encodeProtobufMessage } from './protobuf/encode.ts';
+export { kindMessage as protobufKindMessage, type Message as ProtobufMessage } from './protobuf/descriptors.ts';
+export { ProtoError, Writer as ProtoWriter } from './protobuf/wire.ts';
 export { Tally } from './tally.ts';
 export {
   checkManagedFieldsAfterAdmission,

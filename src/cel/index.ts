@@ -109,6 +109,8 @@ export { type ListBehavior, withListBehavior } from './eval/values.ts';
 export { JSONSyntaxError, parseJSONToCel } from './eval/json.ts';
 /** CEL's duration syntax (`1h30m`) to a Duration, or a CelError with cel-go's message. */
 export { parseDuration } from './eval/time.ts';
+/** resource.Quantity: ParseQuantity with upstream's errors, and its canonical string (`toString()`). */
+export { parseQuantity, Quantity } from './lib/kubernetes/resource-quantity.ts';
 
 // ---- regular expressions ------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ import { hasSubresource, parseIncludeObject, patchedObjectJSON, reportDecoding, 
 import type { Obj, ObjList, Subresource, UpdateOptions } from '../../registry/index.ts';
 import { decodeJSON, decodeObjectBody, JSONSyntaxError, mediaTypeOf, readBody, summarizeData, YAMLSyntaxError, type DecodedBody } from '../http/body.ts';
 import { negotiate, type Negotiated, type Produces } from '../http/negotiate.ts';
+import { ProtobufEnvelopeError } from '../http/protobuf.ts';
 import type { Query } from '../http/query.ts';
 import { setWarnings, writeList, writeObject } from '../http/respond.ts';
 import type { RequestInfo } from '../requestinfo.ts';
@@ -58,8 +59,8 @@ function apiVersionOf(s: ServedResource): string {
   return s.group === '' ? s.version : `${s.group}/${s.version}`;
 }
 
-function objectProduces(_r: ResourceRequest): Produces {
-  return { table: true, partialMetadata: true, yaml: true };
+function objectProduces(r: ResourceRequest): Produces {
+  return { table: true, partialMetadata: true, yaml: true, protobuf: r.served.protobuf };
 }
 
 /**
@@ -118,9 +119,11 @@ async function readObject(r: ResourceRequest, kind = r.served.kind): Promise<Dec
     newBadRequest(`the object provided is unrecognized (must be of type ${kind}): ${why} (${summarizeData(buf)})`);
   let d: DecodedBody;
   try {
-    d = decodeObjectBody(buf, r.req.headers['content-type'], r.served.protobuf);
+    const protobuf = r.served.protobuf && { apiVersion: kind === 'Scale' ? 'autoscaling/v1' : apiVersionOf(r.served), kind };
+    d = decodeObjectBody(buf, r.req.headers['content-type'], protobuf);
   } catch (e) {
     if (e instanceof JSONSyntaxError) throw unrecognized(`couldn't get version/kind; json parse error: ${e.message}`);
+    if (e instanceof ProtobufEnvelopeError) throw unrecognized(e.message);
     if (e instanceof YAMLSyntaxError) throw unrecognized(e.detail);
     throw e;
   }
@@ -207,7 +210,7 @@ async function handleGet(r: ResourceRequest): Promise<void> {
   const rv = r.query.str('resourceVersion');
   if (rv) opts.resourceVersion = rv;
   if (sub === 'scale') {
-    writeObject(r.res, 200, await r.served.scale!.get(r.info.namespace, r.info.name!, opts), negotiateFor(r, { yaml: true }));
+    writeObject(r.res, 200, await r.served.scale!.get(r.info.namespace, r.info.name!, opts), negotiateFor(r, { yaml: true, protobuf: r.served.protobuf }));
     return;
   }
   const obj = await r.served.store.get(r.info.namespace, r.info.name!, opts);
@@ -230,7 +233,7 @@ async function handleCreate(r: ResourceRequest): Promise<void> {
     throw err;
   }
   const opts = withManager(r, writeOptions(r.query, 'CreateOptions'));
-  const n = negotiateFor(r, { yaml: true, partialMetadata: true });
+  const n = negotiateFor(r, { yaml: true, partialMetadata: true, protobuf: r.served.protobuf });
   const { value: obj, duplicates, strictErrors } = await readObject(r);
   const warnings: string[] = [];
   checkTypeMeta(r, obj);
@@ -244,7 +247,7 @@ async function handleCreate(r: ResourceRequest): Promise<void> {
 async function handleUpdate(r: ResourceRequest): Promise<void> {
   const sub = subresourceOf(r);
   const opts = withManager(r, writeOptions(r.query, 'UpdateOptions'));
-  const n = negotiateFor(r, { yaml: true, partialMetadata: true });
+  const n = negotiateFor(r, { yaml: true, partialMetadata: true, protobuf: r.served.protobuf });
   const { value: body, duplicates, strictErrors } = await readObject(r, sub === 'scale' ? 'Scale' : r.served.kind);
   const warnings: string[] = [];
   if (sub === 'scale') {
@@ -277,7 +280,7 @@ async function handlePatch(r: ResourceRequest): Promise<void> {
     throw newUnsupportedMediaType(accepted.filter((t) => t !== 'application/apply-patch+yaml'));
   }
   const opts = withManager(r, writeOptions(r.query, 'PatchOptions', mt));
-  const n = negotiateFor(r, { yaml: true, partialMetadata: true });
+  const n = negotiateFor(r, { yaml: true, partialMetadata: true, protobuf: r.served.protobuf });
   const buf = await readBody(r.req);
   if (mt === 'application/apply-patch+yaml') return handleApply(r, opts, n, buf);
   let patch: DecodedBody;
@@ -442,20 +445,33 @@ async function readDeleteBody(r: ResourceRequest): Promise<unknown> {
   const buf = await readBody(r.req);
   if (buf.length === 0) return undefined;
   const mt = mediaTypeOf(r.req.headers['content-type']);
-  if (mt !== 'application/json' && mt !== 'application/yaml') throw newUnsupportedMediaType(['application/json', 'application/yaml']);
+  if (mt === 'application/vnd.kubernetes.protobuf') {
+    // The delete handler decodes with the meta scheme, where DeleteOptions is unversioned: any
+    // group-version's DeleteOptions will do, whatever the resource.
+    try {
+      const value = decodeObjectBody(buf, r.req.headers['content-type'], { apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions' }).value;
+      delete (value as Obj).apiVersion;
+      delete (value as Obj).kind;
+      return value;
+    } catch (e) {
+      if (e instanceof ProtobufEnvelopeError) throw newBadRequest(e.message);
+      throw e;
+    }
+  }
+  if (mt !== 'application/json' && mt !== 'application/yaml') throw newUnsupportedMediaType(['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
   return decodeObjectBody(buf, r.req.headers['content-type'], false).value;
 }
 
 async function handleDelete(r: ResourceRequest): Promise<void> {
   if (r.info.subresource !== undefined) throw newMethodNotSupported(gr(r.served), 'delete');
-  const n = negotiateFor(r, { yaml: true });
+  const n = negotiateFor(r, { yaml: true, protobuf: r.served.protobuf });
   const opts = deleteOptions(r.query, await readDeleteBody(r));
   const result = await r.served.store.delete(r.info.namespace, r.info.name!, opts);
   writeObject(r.res, 200, toRequestVersion(r.served, result.response), n);
 }
 
 async function handleDeleteCollection(r: ResourceRequest): Promise<void> {
-  const n = negotiateFor(r, { yaml: true });
+  const n = negotiateFor(r, { yaml: true, protobuf: r.served.protobuf });
   const opts = deleteOptions(r.query, await readDeleteBody(r));
   const list = await r.served.store.deleteCollection(r.info.namespace, listOptions(r.query), opts);
   for (const item of list.items) toRequestVersion(r.served, item);

@@ -1,5 +1,6 @@
 /**
- * Watch streaming: a chunked `application/json` response with one event per line, headers
+ * Watch streaming: a chunked `application/json` response with one event per line (or, for a
+ * client preferring protobuf, upstream's length-delimited protobuf frames), headers
  * flushed at once (client-node's watch waits for the first byte), events converted to Tables for
  * `kubectl get -w`, ended at timeoutSeconds or when the store ends the watch, and cleaned up
  * when the client goes away.
@@ -8,13 +9,15 @@ import { stringifyJSON } from '../../apimachinery/index.ts';
 import { parseIncludeObject, toTable, type Obj, type WatchEvent } from '../../registry/index.ts';
 import { watchOptions } from './options.ts';
 import { negotiateFor, toRequestVersion, type ResourceRequest } from './resource.ts';
+import { protobufWatchFrame, protobufWatchMediaType } from '../http/protobuf-watch.ts';
 
 /** Bytes a watch may have queued for a client that does not read before it is closed. */
 const maxBufferedBytes = 32 * 1024 * 1024;
 
 /** Serves `?watch=true`; resolves once the stream is set up (it keeps running afterwards). */
 export async function serveWatch(r: ResourceRequest): Promise<void> {
-  const n = negotiateFor(r, { table: true, partialMetadata: true, yaml: false });
+  const n = negotiateFor(r, { table: true, partialMetadata: true, yaml: false, protobuf: r.served.protobuf });
+  const contentType = n.encoding === 'protobuf' ? protobufWatchMediaType : 'application/json';
   if (n.target?.as === 'PartialObjectMetadataList') n.target.as = 'PartialObjectMetadata';
   const opts = watchOptions(r.query);
   const includeObject = n.target?.as === 'Table' ? parseIncludeObject(r.query.str('includeObject')) : 'Metadata';
@@ -25,7 +28,8 @@ export async function serveWatch(r: ResourceRequest): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   let watcherRef: { stop(): void } | undefined;
 
-  const encode = (ev: WatchEvent): string => {
+  const encode = (ev: WatchEvent): string | Buffer => {
+    if (n.encoding === 'protobuf') return protobufWatchFrame(ev.type, ev.type === 'ERROR' || ev.type === 'BOOKMARK' ? ev.object : toRequestVersion(r.served, ev.object));
     // As upstream's watchEmbeddedEncoder: every object but an ERROR's Status is transformed,
     // bookmarks included, and a Table carries its column definitions only on the first event.
     if (ev.type === 'ERROR') return stringifyJSON(ev) + '\n';
@@ -87,7 +91,7 @@ export async function serveWatch(r: ResourceRequest): Promise<void> {
   }
   if (ended) {
     // The store ended the watch before it was established (e.g. an ERROR event): send what came.
-    r.res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
+    r.res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' });
     for (const ev of pending) r.res.write(encode(ev));
     r.res.end();
     return;
@@ -97,7 +101,7 @@ export async function serveWatch(r: ResourceRequest): Promise<void> {
     finish();
   }, (opts.timeoutSeconds ?? 1800) * 1000);
   // The stream's media type is the serializer's, whatever the embedded objects were converted to.
-  r.res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  r.res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
   r.res.flushHeaders();
   headersSent = true;
   for (const ev of pending.splice(0)) r.res.write(encode(ev));

@@ -1,6 +1,6 @@
 /**
  * Request bodies: read with kube-apiserver's 3 MiB cap (413 past it), then decode by Content-Type
- * (JSON, YAML, and the protobuf envelope for the kinds kubectl sends that way). JSON bodies are
+ * (JSON, YAML, and the protobuf envelope of built-in kinds). JSON bodies are
  * also scanned for duplicate fields and YAML bodies for duplicate keys, which `fieldValidation`
  * reports.
  */
@@ -10,7 +10,7 @@ import { duplicateKeysMessage, yamlToJSON, YAMLDecodeError } from '../../apimach
 import { findDuplicateFields } from './strictjson.ts';
 import { goJSONSyntaxError } from '../../apimachinery/index.ts';
 import { nestingDepthError } from '../../apimachinery/index.ts';
-import { decodeProtobufObject } from './protobuf.ts';
+import { decodeProtobufObject, type ProtobufTarget } from './protobuf.ts';
 
 /** kube-apiserver's MaxRequestBodyBytes. */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
@@ -67,7 +67,7 @@ export interface DecodedBody {
 }
 
 /** Media types an object body may use; protobuf only where `allowProtobuf`. */
-export function objectMediaTypes(allowProtobuf: boolean): string[] {
+export function objectMediaTypes(allowProtobuf: boolean | ProtobufTarget): string[] {
   return allowProtobuf
     ? ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']
     : ['application/json', 'application/yaml'];
@@ -159,9 +159,10 @@ export function decodeYAML(text: string): DecodedBody {
 
 /**
  * Decodes an object body by media type; 415 for one the endpoint does not take. The value is
- * whatever the document holds (callers check that it is an object).
+ * whatever the document holds (callers check that it is an object). `allowProtobuf` is the type
+ * a protobuf body must decode into (true: whichever kind its envelope names; false: 415).
  */
-export function decodeObjectBody(body: Buffer, contentType: string | undefined, allowProtobuf: boolean): DecodedBody {
+export function decodeObjectBody(body: Buffer, contentType: string | undefined, allowProtobuf: boolean | ProtobufTarget): DecodedBody {
   const mt = mediaTypeOf(contentType);
   switch (mt) {
     case 'application/json':
@@ -171,7 +172,7 @@ export function decodeObjectBody(body: Buffer, contentType: string | undefined, 
     case 'text/yaml':
       return decodeYAML(body.toString('utf8'));
     case 'application/vnd.kubernetes.protobuf':
-      if (allowProtobuf) return { value: decodeProtobufObject(body), duplicates: [] };
+      if (allowProtobuf !== false) return { value: decodeProtobufObject(body, allowProtobuf), duplicates: [] };
       break;
   }
   throw newUnsupportedMediaType(objectMediaTypes(allowProtobuf));

@@ -49,3 +49,11 @@ test('negotiate answers a repeated Accept header as it did the first time, each 
   for (let i = 0; i < 300; i++) negotiate(`application/json;x=${i}`, {});
   assert.deepEqual(negotiate(table, { table: true }), first);
 });
+
+test('protobuf is answered where the endpoint offers it, for plain objects only', () => {
+  const client = 'application/vnd.kubernetes.protobuf,application/json';
+  assert.deepEqual(negotiate(client, { protobuf: true }), { encoding: 'protobuf', contentType: 'application/vnd.kubernetes.protobuf', pretty: false });
+  assert.equal(negotiate(client, { protobuf: false }).encoding, 'json');
+  assert.equal(negotiate('application/json;q=0.9,application/vnd.kubernetes.protobuf', { protobuf: true }).encoding, 'protobuf');
+  assert.equal(negotiate('application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io,application/json', { protobuf: true, table: true }).encoding, 'json');
+});

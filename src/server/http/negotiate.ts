@@ -6,7 +6,7 @@
  */
 import { newNotAcceptableMediaTypes } from '../../apimachinery/index.ts';
 
-export type Encoding = 'json' | 'yaml';
+export type Encoding = 'json' | 'yaml' | 'protobuf';
 
 /** A requested conversion of the response object (`application/json;as=Table;v=v1;g=meta.k8s.io`). */
 export interface Target {
@@ -65,6 +65,8 @@ export interface Produces {
   aggregatedDiscovery?: boolean;
   /** Whether YAML output is offered (upstream offers it for objects, not for watch). */
   yaml?: boolean;
+  /** Whether protobuf output is offered (built-in kinds; custom resources have no protobuf form). */
+  protobuf?: boolean;
 }
 
 const supportedBase = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
@@ -97,12 +99,19 @@ function acceptEntries(header: string | undefined): readonly AcceptEntry[] {
   return entries;
 }
 
+/** The protobuf media type (`k8s\0` envelopes). */
+export const protobufMediaType = 'application/vnd.kubernetes.protobuf';
+
 /**
- * Picks the response form for an Accept header. Protobuf is never produced: an entry asking only
- * for it is skipped (clients always list JSON after it). No acceptable entry: 406.
+ * Picks the response form for an Accept header. Protobuf is produced where `produces.protobuf`
+ * allows it, for plain objects (not Tables or metadata, which have no message here); elsewhere an
+ * entry asking only for it is skipped (clients always list JSON after it). No acceptable entry: 406.
  */
 export function negotiate(accept: string | undefined, produces: Produces, pretty = false): Negotiated {
   for (const e of acceptEntries(accept)) {
+    if (produces.protobuf && e.type === 'application' && e.subtype === 'vnd.kubernetes.protobuf' && e.params.as === undefined) {
+      return { encoding: 'protobuf', contentType: protobufMediaType, pretty: false };
+    }
     const anyType = e.type === '*' && e.subtype === '*';
     const json = anyType || (e.type === 'application' && (e.subtype === 'json' || e.subtype === '*'));
     const yaml = produces.yaml !== false && e.type === 'application' && e.subtype === 'yaml';

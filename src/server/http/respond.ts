@@ -8,6 +8,7 @@ import { stringify as stringifyYaml } from 'yaml';
 import { errorToStatus, type Status } from '../../apimachinery/index.ts';
 import { stringifyJSON } from '../../apimachinery/index.ts';
 import type { Negotiated } from './negotiate.ts';
+import { writeProtobuf } from './protobuf-response.ts';
 
 /** Formats one warning as kube-apiserver's header value: `299 - "<text>"`, text quoted Go-style. */
 export function warningHeaderValue(text: string): string {
@@ -40,6 +41,7 @@ export function encode(value: unknown, n: Pick<Negotiated, 'encoding' | 'pretty'
 
 /** Writes an object with status `code` in the negotiated form. */
 export function writeObject(res: ServerResponse, code: number, value: unknown, n: Negotiated): void {
+  if (n.encoding === 'protobuf') return writeProtobuf(res, code, value);
   const body = encode(value, n);
   res.writeHead(code, { 'Content-Type': n.contentType, 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
