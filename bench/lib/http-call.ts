@@ -4,12 +4,20 @@
  */
 import { request, type Agent } from 'node:http';
 
-export function httpCall(agent: Agent, base: string, method: string, path: string, body?: unknown, accept = 'application/json'): Promise<{ status: number; text: string }> {
+export function httpCall(
+  agent: Agent,
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  accept = 'application/json',
+  contentType = 'application/json',
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string | number> = { Accept: accept };
     if (data !== undefined) {
-      headers['Content-Type'] = 'application/json';
+      headers['Content-Type'] = contentType;
       headers['Content-Length'] = Buffer.byteLength(data);
     }
     const req = request(base + path, { method, agent, headers }, (res) => {

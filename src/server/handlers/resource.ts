@@ -376,9 +376,19 @@ async function handleApply(r: ResourceRequest, opts: WriteOptions & { manager: s
  */
 function decodeApplyPatch(text: string): { value: Obj; duplicates: DuplicateKey[] } {
   const jsonPrefixed = /^\s*\{/.test(text);
-  let d: { value: unknown; duplicates: DuplicateKey[] };
+  let d: { value: unknown; duplicates: DuplicateKey[] } | undefined;
+  if (jsonPrefixed) {
+    // What clients send (kubectl, client-go's apply configurations): JSON reads as the YAML
+    // decoder would read it; only a JSON body with duplicate keys needs the YAML reader's lines.
+    try {
+      const j = decodeJSON(text);
+      if (j.duplicates.length === 0) d = { value: j.value, duplicates: [] };
+    } catch {
+      // not JSON after all: the YAML reader words the error
+    }
+  }
   try {
-    d = yamlToJSON(text);
+    d ??= yamlToJSON(text);
   } catch (e) {
     if (e instanceof YAMLDecodeError) {
       throw newBadRequest(jsonPrefixed ? `error decoding patch: error converting YAML to JSON: ${e.message}` : `error encoding patch: ${e.message}`);
