@@ -27,7 +27,9 @@ spec:
   - name: v1
     served: true
     storage: true
-    subresources: {status: {}}
+    subresources:
+      status: {}
+      scale: {specReplicasPath: .spec.size, statusReplicasPath: .status.replicas}
     schema:
       openAPIV3Schema:
         type: object
@@ -55,6 +57,7 @@ spec:
             type: object
             properties:
               phase: {type: string}
+              replicas: {type: integer}
 `;
 
 before(async () => {
@@ -292,6 +295,29 @@ test('two managers share a list-map item of a custom resource; defaults are owne
   );
   assert.equal(missing.status, 404);
   assert.equal(missing.json.message, 'widgets.apply.example.com "nope" not found');
+});
+
+test('a Scale applies to the replicas of its resource and conflicts with their owner', async () => {
+  const base = '/apis/apply.example.com/v1/namespaces/default/widgets';
+  const created = await call('PATCH', `${base}/w2?fieldManager=owner`, JSON.stringify({ apiVersion: 'apply.example.com/v1', kind: 'Widget', metadata: { name: 'w2' }, spec: { size: 1 } }), 'application/apply-patch+yaml');
+  assert.equal(created.status, 201, JSON.stringify(created.json));
+  const scale = (manager: string, replicas: number, force = false) =>
+    call('PATCH', `${base}/w2/scale?fieldManager=${manager}${force ? '&force=true' : ''}`, JSON.stringify({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'w2' }, spec: { replicas } }), 'application/apply-patch+yaml');
+  let r = await scale('autoscaler', 3);
+  assert.equal(r.status, 409);
+  assert.equal(r.json.message, 'Apply failed with 1 conflict: conflict with "owner": .spec.size');
+  r = await scale('autoscaler', 3, true);
+  assert.equal(r.status, 200, JSON.stringify(r.json));
+  assert.deepEqual([r.json.kind, r.json.spec], ['Scale', { replicas: 3 }]);
+  const w = await getJSON(['widget', 'w2']);
+  assert.equal(w.spec.size, 3);
+  const e = (managed(w) as any[]).find((x) => x.manager === 'autoscaler');
+  assert.deepEqual(e, entry({ manager: 'autoscaler', operation: 'Apply', apiVersion: 'apply.example.com/v1', subresource: 'scale', fields: { 'f:spec': { 'f:size': {} } } }));
+  r = await call('PATCH', `${base}/w2/scale?fieldManager=autoscaler`, JSON.stringify({ apiVersion: 'apply.example.com/v1', kind: 'Widget', metadata: { name: 'w2' } }), 'application/apply-patch+yaml');
+  assert.equal(r.status, 400);
+  assert.equal(r.json.message, 'invalid object type: apply.example.com/v1, Kind=Widget');
+  const missing = await call('PATCH', `${base}/nope/scale?fieldManager=autoscaler`, JSON.stringify({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'nope' }, spec: { replicas: 1 } }), 'application/apply-patch+yaml');
+  assert.equal(missing.status, 404);
 });
 
 test('apply request errors: statuses and messages as upstream', async () => {

@@ -6,7 +6,7 @@
  */
 import { newBadRequest, newNotFound } from '../../apimachinery/index.ts';
 import { metaOf } from '../meta.ts';
-import type { Obj, RESTStore, UpdateOptions } from '../rest.ts';
+import type { ApplyRequest, Obj, RESTStore, UpdateOptions } from '../rest.ts';
 import { nestedInt64, nestedString, setNestedField, splitJSONPath } from './nested.ts';
 import type { ScaleSpec } from './strategy.ts';
 
@@ -82,6 +82,36 @@ export class ScaleStore {
       },
       // The resource the Scale is mapped onto is stored data: no decoding.
       { ...opts, subresource: 'scale', decoded: true },
+    );
+    return { scale: scaleFromCustomResource(r.object, this.spec), warnings: r.warnings };
+  }
+
+  /**
+   * Server-side apply of a Scale: its replicas are applied to the resource, at the CRD's path, by
+   * the resource's field manager for the scale endpoint (what upstream's ScaleHandler does with
+   * the Scale's managed fields): the manager owns that one field of the resource, conflicts are
+   * with its owners there, and a missing resource is 404 (a subresource never creates).
+   */
+  async apply(ns: string | undefined, name: string, patch: Obj, req: ApplyRequest, opts: UpdateOptions): Promise<{ scale: Obj; warnings: string[] }> {
+    const main = this.main;
+    if (patch.apiVersion !== 'autoscaling/v1' || patch.kind !== 'Scale') {
+      const av = typeof patch.apiVersion === 'string' ? patch.apiVersion : '';
+      const gv = av.includes('/') ? av : `/${av}`;
+      throw newBadRequest(`invalid object type: ${gv}, Kind=${typeof patch.kind === 'string' ? patch.kind : ''}`);
+    }
+    const r = await main.update(
+      ns,
+      name,
+      (cur) => {
+        if (cur === undefined) throw newNotFound({ group: main.info.group, resource: main.info.resource }, name);
+        const m = metaOf(cur);
+        const parent: Obj = { apiVersion: cur.apiVersion, kind: cur.kind, metadata: { name: m.name, ...(m.namespace ? { namespace: m.namespace } : {}) } };
+        const replicas = (patch.spec as Record<string, unknown> | undefined)?.replicas;
+        if (replicas !== undefined) applyScale(parent, patch, this.spec);
+        delete metaOf(parent).resourceVersion;
+        return main.apply!(cur, parent, { ...req, subresource: 'scale' });
+      },
+      { ...opts, subresource: 'scale', decoded: true, applied: true },
     );
     return { scale: scaleFromCustomResource(r.object, this.spec), warnings: r.warnings };
   }

@@ -339,6 +339,12 @@ async function handleApply(r: ResourceRequest, opts: WriteOptions & { manager: s
   const patch = decodeApplyPatch(buf.toString('utf8'));
   const warnings: string[] = [];
   const force = r.query.bool('force') ?? false;
+  if (sub === 'scale') {
+    const result = await r.served.scale!.apply(r.info.namespace, r.info.name!, patch.value, { manager: opts.fieldManager!, force }, opts);
+    setWarnings(r.res, result.warnings);
+    writeObject(r.res, 200, result.scale, n);
+    return;
+  }
   const uopts: UpdateOptions = { ...opts, patched: true, applied: true, forceAllowCreate: sub === undefined };
   if (sub) uopts.subresource = sub;
   const tryUpdate = (cur: Obj | undefined): Obj => {
