@@ -33,7 +33,7 @@ export { maxNestingDepth, nestingDepthError, valueDepth } from './json/depth.ts'
 export { jsonEqual } from './json/equal.ts';
 export { goJSONSyntaxError, parseGoJSONText } from './json/go-json.ts';
 export { canonicalJSON, type JSONWriter, stringifyJSON, writeJSONIteratively } from './json/stringify.ts';
-export { isEmpty, matches, parseSelector, type Selector } from './labels/selector.ts';
+export { isEmpty, labelSelectorAsSelector, matches, parseSelector, selectorFromSet, selectorString, type Selector } from './labels/selector.ts';
 export {
   applyJSONPatch,
   decodeJSONPatch,

@@ -9,7 +9,7 @@ import { scaleSubresource, ownSubresource, type KindDefinition, type KindDeps, t
 import { servedVersions } from '../crd/serving.ts';
 import type { Obj } from '../rest.ts';
 import { crdTableConvertor } from '../table/convert.ts';
-import { ScaleStore } from './scale.ts';
+import { customResourceScale, ScaleStore } from './scale.ts';
 
 /** The verbs every custom resource serves, in the order kube-apiserver lists them. */
 const verbs = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
@@ -45,7 +45,7 @@ export function customResourceKinds(crd: Obj, deps: KindDeps, opts: { terminatin
       protobuf: false,
       custom: true,
     };
-    if (v.subresources.scale) def.scale = new ScaleStore(store, v.subresources.scale);
+    if (v.subresources.scale) def.scale = new ScaleStore(store, customResourceScale(v.subresources.scale));
     if (v.schema) def.schema = v.schema as Record<string, unknown>;
     if (v.deprecated) def.deprecationWarning = v.deprecationWarning ?? `${group}/${v.name} ${kind} is deprecated`;
     if (opts.terminating) def.terminating = true;

@@ -1,0 +1,128 @@
+/**
+ * The built-in kinds' serving beyond plain CRUD, against a real server process with kubectl and
+ * @kubernetes/client-node: the workloads' scale subresource (`kubectl scale`, discovery, the
+ * Scale's selector and its validation), autoscaling/v1 HorizontalPodAutoscalers over the v2
+ * storage, one Event storage read as core/v1 and events.k8s.io/v1, the `default` ServiceAccount
+ * of every namespace, and type errors answered as the decoder's 400.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { AppsV1Api, KubeConfig } from '@kubernetes/client-node';
+import { kubectl, manifest, startServer, type ServerProcess } from './harness.ts';
+
+let s: ServerProcess;
+let kc: KubeConfig;
+before(async () => {
+  s = await startServer();
+  kc = new KubeConfig();
+  kc.loadFromFile(s.kubeconfig);
+});
+after(async () => {
+  assert.equal(await s.stop(), 0, s.output());
+});
+
+const k = async (...args: string[]) => {
+  const r = await kubectl(s, args);
+  assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+};
+
+/** A raw request to the server: status and parsed body. */
+async function call(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${s.url}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': contentType },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
+}
+
+const workloads = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: default}
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: web}
+    matchExpressions: [{key: tier, operator: In, values: [front, edge]}]
+  template:
+    metadata: {labels: {app: web, tier: front}}
+    spec: {containers: [{name: web, image: nginx}]}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: default}
+spec:
+  selector: {matchLabels: {app: db}}
+  serviceName: db
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: db, image: postgres}]}
+---
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: rs, namespace: default}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: rs}}
+  template:
+    metadata: {labels: {app: rs}}
+    spec: {containers: [{name: c, image: busybox}]}
+---
+apiVersion: v1
+kind: ReplicationController
+metadata: {name: rc, namespace: default}
+spec:
+  replicas: 1
+  selector: {b: two, a: one}
+  template:
+    metadata: {labels: {a: one, b: two}}
+    spec: {containers: [{name: c, image: busybox}]}
+`;
+
+test('the workloads serve autoscaling/v1 Scale: kubectl scale, discovery, selector, validation', async () => {
+  await k('apply', '-f', manifest(s, 'workloads.yaml', workloads));
+  assert.match(await k('scale', 'deployment', 'web', '--replicas=3'), /deployment.apps\/web scaled/);
+  assert.equal(await k('get', 'deploy', 'web', '-o', 'jsonpath={.spec.replicas}'), '3');
+  assert.match(await k('scale', 'statefulset', 'db', '--replicas=0'), /statefulset.apps\/db scaled/);
+  assert.match(await k('scale', 'rs/rs', 'rc/rc', '--replicas=4'), /replicaset.apps\/rs scaled\s+replicationcontroller\/rc scaled/);
+  // --current-replicas is a precondition kubectl checks on the Scale it reads.
+  const wrong = await kubectl(s, ['scale', 'deployment', 'web', '--current-replicas=5', '--replicas=1']);
+  assert.notEqual(wrong.code, 0);
+  assert.match(wrong.stderr, /Expected replicas to be 5, was 3/);
+
+  const scale = (await call('GET', '/apis/apps/v1/namespaces/default/deployments/web/scale')).body;
+  assert.equal(scale.kind, 'Scale');
+  assert.equal(scale.apiVersion, 'autoscaling/v1');
+  assert.deepEqual(scale.spec, { replicas: 3 });
+  assert.deepEqual(scale.status, { replicas: 0, selector: 'app=web,tier in (edge,front)' });
+  // A StatefulSet without spec.replicas was defaulted to one (and then scaled to zero).
+  assert.deepEqual((await call('GET', '/apis/apps/v1/namespaces/default/statefulsets/db/scale')).body.spec, { replicas: 0 });
+  assert.equal((await call('GET', '/api/v1/namespaces/default/replicationcontrollers/rc/scale')).body.status.selector, 'a=one,b=two');
+
+  // Discovery lists the subresource with its kind and verbs.
+  const apps = (await call('GET', '/apis/apps/v1')).body;
+  const sub = apps.resources.find((r: { name: string }) => r.name === 'deployments/scale');
+  assert.deepEqual({ group: sub.group, version: sub.version, kind: sub.kind, verbs: sub.verbs }, { group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
+
+  // ValidateScale, then the uid precondition, as upstream.
+  const neg = await call('PATCH', '/apis/apps/v1/namespaces/default/deployments/web/scale', { spec: { replicas: -1 } }, 'application/merge-patch+json');
+  assert.equal(neg.status, 422);
+  assert.equal(neg.body.message, 'Scale.autoscaling "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
+  const uid = await call('PUT', '/apis/apps/v1/namespaces/default/deployments/web/scale', { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'web', uid: 'other' }, spec: { replicas: 1 } });
+  assert.equal(uid.status, 409);
+  assert.match(uid.body.message, /^Operation cannot be fulfilled on deployments\/scale.apps "web": Precondition failed: UID in precondition: other, UID in object meta: /);
+  const stale = await call('PUT', '/apis/apps/v1/namespaces/default/deployments/web/scale', { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'web', resourceVersion: '1' }, spec: { replicas: 1 } });
+  assert.equal(stale.status, 409);
+  assert.equal(stale.body.message, 'Operation cannot be fulfilled on deployments.apps "web": the object has been modified; please apply your changes to the latest version and try again');
+  assert.equal((await call('GET', '/apis/apps/v1/namespaces/default/deployments/missing/scale')).body.message, 'deployments.apps "missing" not found');
+
+  // client-node's typed scale calls.
+  const apps1 = kc.makeApiClient(AppsV1Api);
+  const read = await apps1.readNamespacedReplicaSetScale({ name: 'rs', namespace: 'default' });
+  assert.equal(read.spec?.replicas, 4);
+  const replaced = await apps1.replaceNamespacedReplicaSetScale({ name: 'rs', namespace: 'default', body: { ...read, spec: { replicas: 2 } } });
+  assert.equal(replaced.spec?.replicas, 2);
+  assert.equal((await apps1.readNamespacedReplicaSet({ name: 'rs', namespace: 'default' })).spec?.replicas, 2);
+});
