@@ -126,3 +126,22 @@ test('the workloads serve autoscaling/v1 Scale: kubectl scale, discovery, select
   assert.equal(replaced.spec?.replicas, 2);
   assert.equal((await apps1.readNamespacedReplicaSet({ name: 'rs', namespace: 'default' })).spec?.replicas, 2);
 });
+
+/** Polls kubectl until `check` holds on its output (controllers act asynchronously). */
+async function eventually(args: string[], check: (out: string) => boolean): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const r = await kubectl(s, args);
+    if (r.code === 0 && check(r.stdout)) return r.stdout;
+    if (Date.now() > deadline) assert.fail(`kubectl ${args.join(' ')} never satisfied the check: ${r.stdout}${r.stderr}`);
+    await new Promise((res) => setTimeout(res, 100));
+  }
+}
+
+test('every namespace has a default ServiceAccount, recreated when deleted', async () => {
+  await eventually(['get', 'serviceaccounts', '-A', '-o', 'name'], (out) => out.split('\n').filter((l) => l === 'serviceaccount/default').length >= 4);
+  await k('apply', '-f', manifest(s, 'ns.yaml', 'apiVersion: v1\nkind: Namespace\nmetadata: {name: team}\n'));
+  const uid = await eventually(['get', 'sa', 'default', '-n', 'team', '-o', 'jsonpath={.metadata.uid}'], (out) => out !== '');
+  assert.match(await k('delete', 'sa', 'default', '-n', 'team'), /serviceaccount "default" deleted/);
+  await eventually(['get', 'sa', 'default', '-n', 'team', '-o', 'jsonpath={.metadata.uid}'], (out) => out !== '' && out !== uid);
+});
