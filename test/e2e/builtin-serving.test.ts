@@ -145,3 +145,18 @@ test('every namespace has a default ServiceAccount, recreated when deleted', asy
   assert.match(await k('delete', 'sa', 'default', '-n', 'team'), /serviceaccount "default" deleted/);
   await eventually(['get', 'sa', 'default', '-n', 'team', '-o', 'jsonpath={.metadata.uid}'], (out) => out !== '' && out !== uid);
 });
+
+test('a built-in body of a wrong type answers the decoder\'s 400, not a schema error', async () => {
+  const f = manifest(s, 'bad-types.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ports}\ndata: {port: 8080}\n');
+  const r = await kubectl(s, ['apply', '-f', f]);
+  assert.notEqual(r.code, 0);
+  assert.match(r.stderr, /Error from server \(BadRequest\): error when creating ".*bad-types.yaml": ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string/);
+  const d = await call('POST', '/apis/apps/v1/namespaces/default/deployments', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'typed' }, spec: { replicas: 'x' } });
+  assert.equal(d.status, 400);
+  assert.equal(d.body.message, 'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32');
+  // A patch whose result does not decode is the patch handler's 422 on `patch`.
+  const p = await call('PATCH', '/apis/apps/v1/namespaces/default/deployments/web', { spec: { replicas: 'x' } }, 'application/merge-patch+json');
+  assert.equal(p.status, 422);
+  assert.equal(p.body.details.causes[0].field, 'patch');
+  assert.match(p.body.details.causes[0].message, /json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32$/);
+});

@@ -12,6 +12,7 @@ import { defaultTableConvertor } from '../table/convert.ts';
 import { builtinResources, type BuiltinResource } from './catalog.ts';
 import { openAPIDocument, patchMetaFor } from './openapi.ts';
 import { defaultsOf } from './defaults.ts';
+import { goDecodeCheck, type GoDecodeCheck } from './go-decode.ts';
 import { hasWorkloadScale, workloadScale } from './scale.ts';
 import { kindSchema } from './schema.ts';
 import { BuiltinStrategy } from './strategy.ts';
@@ -19,17 +20,25 @@ import { BuiltinStrategy } from './strategy.ts';
 /** kube-apiserver's default --event-ttl: Events (core/v1 and events.k8s.io/v1) expire an hour after their last write. */
 export const eventTTLSeconds = 3600;
 
-/** A kind's compiled schema and codec (its schema's, then the kind's defaults), built on first use. */
+/**
+ * A kind's compiled schema and codec, built on first use: a request object is decoded as Go
+ * decodes it into the kind's type (a type error is the decoder's), then by its schema's codec
+ * (unknown fields, ObjectMeta), then the kind's defaults.
+ */
 function lazySchema(r: BuiltinResource): { schema: () => CompiledSchema; codec: Codec } {
   let compiled: CompiledSchema | undefined;
   let codec: Codec | undefined;
+  let check: GoDecodeCheck | undefined;
   const schema = () => (compiled ??= compileSchema(kindSchema(openAPIDocument(r.group, r.version).doc, r.schemaName)));
   const c = () => (codec ??= schemaCodec(schema()));
+  const goCheck = () => (check ??= goDecodeCheck(openAPIDocument(r.group, r.version).doc, r.schemaName));
   const defaults = defaultsOf(r.group, r.resource);
   return {
     schema,
     codec: {
       decode: (obj, track) => {
+        const error = goCheck()(obj);
+        if (error !== undefined) return { error, strictErrors: [] };
         const d = c().decode(obj, track);
         if (d.error === undefined) defaults?.(obj);
         return d;
