@@ -7,7 +7,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { AppsV1Api, KubeConfig } from '@kubernetes/client-node';
+import { AppsV1Api, CoreV1Api, EventsV1Api, KubeConfig } from '@kubernetes/client-node';
 import { kubectl, manifest, startServer, type ServerProcess } from './harness.ts';
 
 let s: ServerProcess;
@@ -159,4 +159,50 @@ test('a built-in body of a wrong type answers the decoder\'s 400, not a schema e
   assert.equal(p.status, 422);
   assert.equal(p.body.details.causes[0].field, 'patch');
   assert.match(p.body.details.causes[0].message, /json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32$/);
+});
+
+test('core/v1 and events.k8s.io/v1 Events are one storage, with upstream\'s field mapping', async () => {
+  await k('apply', '-f', manifest(s, 'event.yaml', `apiVersion: v1
+kind: Event
+metadata: {name: pulled, namespace: default}
+involvedObject: {kind: Pod, name: web-1, namespace: default}
+reason: Pulled
+message: Successfully pulled image
+source: {component: kubelet, host: node-1}
+count: 3
+firstTimestamp: "2026-01-02T03:04:05Z"
+lastTimestamp: "2026-01-02T03:05:05Z"
+reportingComponent: kubelet
+type: Normal
+`));
+  const asNew = JSON.parse(await k('get', 'events.events.k8s.io', 'pulled', '-o', 'json'));
+  assert.equal(asNew.apiVersion, 'events.k8s.io/v1');
+  assert.deepEqual(
+    [asNew.regarding, asNew.note, asNew.reportingController, asNew.deprecatedSource, asNew.deprecatedCount, asNew.deprecatedFirstTimestamp, asNew.deprecatedLastTimestamp, asNew.reason, asNew.type],
+    [{ kind: 'Pod', name: 'web-1', namespace: 'default' }, 'Successfully pulled image', 'kubelet', { component: 'kubelet', host: 'node-1' }, 3, '2026-01-02T03:04:05Z', '2026-01-02T03:05:05Z', 'Pulled', 'Normal'],
+  );
+  assert.equal(asNew.involvedObject, undefined);
+
+  // Written as events.k8s.io/v1 (client-node), read as core/v1; its schema's rules hold.
+  const events = kc.makeApiClient(EventsV1Api);
+  await events.createNamespacedEvent({
+    namespace: 'default',
+    body: { metadata: { name: 'scheduled' }, eventTime: new Date('2026-01-02T03:04:05.123456Z') as never, regarding: { kind: 'Pod', name: 'web-2' }, note: 'assigned', reason: 'Scheduled', action: 'Binding', reportingController: 'scheduler', reportingInstance: 'scheduler-1', type: 'Normal' },
+  });
+  const core = await kc.makeApiClient(CoreV1Api).readNamespacedEvent({ name: 'scheduled', namespace: 'default' });
+  assert.deepEqual([core.involvedObject.name, core.message, core.reportingComponent, core.action], ['web-2', 'assigned', 'scheduler', 'Binding']);
+  assert.match(await k('get', 'events', '-o', 'name'), /event\/pulled\nevent\/scheduled/);
+  assert.match(await k('get', 'events.events.k8s.io', '-o', 'name'), /event.events.k8s.io\/pulled\nevent.events.k8s.io\/scheduled/);
+  const noTime = await call('POST', '/apis/events.k8s.io/v1/namespaces/default/events', { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'late' }, regarding: {} });
+  assert.equal(noTime.status, 422);
+  assert.equal(noTime.body.message, 'Event "late" is invalid: eventTime: Required value');
+  const wrong = await call('POST', '/apis/events.k8s.io/v1/namespaces/default/events?fieldValidation=Strict', { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'x' }, message: 'core name' });
+  assert.equal(wrong.status, 400);
+  assert.equal(wrong.body.message, 'Event in version "v1" cannot be handled as a Event: strict decoding error: unknown field "message"');
+
+  // A merge patch through events.k8s.io changes the core object; delete through one removes it from both.
+  await call('PATCH', '/apis/events.k8s.io/v1/namespaces/default/events/pulled', { note: 'pulled again', deprecatedCount: 4 }, 'application/merge-patch+json');
+  assert.equal(await k('get', 'event', 'pulled', '-o', 'jsonpath={.message} {.count} {.involvedObject.name}'), 'pulled again 4 web-1');
+  await k('delete', 'events.events.k8s.io', 'pulled');
+  assert.equal((await call('GET', '/api/v1/namespaces/default/events/pulled')).status, 404);
 });

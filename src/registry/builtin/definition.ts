@@ -7,6 +7,9 @@
 import { compileSchema, schemaCodec, type Codec, type CompiledSchema } from '../../schema/index.ts';
 import { GenericStore } from '../generic-store.ts';
 import { ScaleStore } from '../customresource/scale.ts';
+import type { RESTStore } from '../rest.ts';
+import { ConvertedStore, type VersionConversion } from './converted-store.ts';
+import { eventsV1Conversion } from './events.ts';
 import { ownSubresource, scaleSubresource, type KindDefinition, type KindDeps, type KindSubresource } from '../kind.ts';
 import { defaultTableConvertor } from '../table/convert.ts';
 import { builtinResources, type BuiltinResource } from './catalog.ts';
@@ -51,12 +54,23 @@ function lazySchema(r: BuiltinResource): { schema: () => CompiledSchema; codec: 
   };
 }
 
-/** The definition of one built-in resource over `deps`. */
-export function builtinKind(r: BuiltinResource, deps: KindDeps): KindDefinition {
+/** Another version's store a resource is served over, and the conversion to its version. */
+export interface ServedOver {
+  store: RESTStore;
+  conversion: VersionConversion;
+}
+
+/**
+ * The definition of one built-in resource over `deps`; with `over`, served from that store of
+ * another version of the resource (one storage, converted), else from a store of its own.
+ */
+export function builtinKind(r: BuiltinResource, deps: KindDeps, over?: ServedOver): KindDefinition {
   const { schema, codec } = lazySchema(r);
   const strategy = new BuiltinStrategy(r, schema);
   const info = { group: r.group, version: r.version, resource: r.resource, kind: r.kind, listKind: `${r.kind}List`, namespaced: r.namespaced, singular: r.kind.toLowerCase() };
-  const store = new GenericStore({ store: deps.store, info, strategy, codec, admission: deps.admission, ...(r.resource === 'events' ? { ttlSeconds: eventTTLSeconds } : {}) });
+  const store: RESTStore = over
+    ? new ConvertedStore(info, over.store, over.conversion, codec, schema)
+    : new GenericStore({ store: deps.store, info, strategy, codec, admission: deps.admission, ...(r.resource === 'events' ? { ttlSeconds: eventTTLSeconds } : {}) });
   const subresources: KindSubresource[] = r.hasStatus ? [ownSubresource('status', r, ['get', 'patch', 'update'])] : [];
   const scaled = r.hasScale && hasWorkloadScale(r.group, r.resource);
   if (scaled) subresources.push(scaleSubresource);
@@ -78,9 +92,25 @@ export function builtinKind(r: BuiltinResource, deps: KindDeps): KindDefinition 
   };
 }
 
+/**
+ * Resources served over the storage of another group-version's resource (`group/version/resource`
+ * of the served one -> of the stored one), with the conversion between them.
+ */
+const oneStorage: ReadonlyArray<{ served: string; stored: string; conversion: VersionConversion }> = [
+  { served: 'events.k8s.io/v1/events', stored: '/v1/events', conversion: eventsV1Conversion },
+];
+
+const gvrOf = (r: { group: string; version: string; resource: string }) => `${r.group}/${r.version}/${r.resource}`;
+
 /** Every built-in resource served from OpenAPI except those in `own` (`group/resource` of kinds defined in their own folders). */
 export function builtinKinds(deps: KindDeps, own: ReadonlySet<string>): KindDefinition[] {
-  return builtinResources()
-    .filter((r) => !own.has(`${r.group}/${r.resource}`))
-    .map((r) => builtinKind(r, deps));
+  const resources = builtinResources().filter((r) => !own.has(`${r.group}/${r.resource}`));
+  const served = new Map(oneStorage.map((o) => [o.served, o]));
+  const defs = new Map<string, KindDefinition>();
+  for (const r of resources) if (!served.has(gvrOf(r))) defs.set(gvrOf(r), builtinKind(r, deps));
+  return resources.map((r) => {
+    const o = served.get(gvrOf(r));
+    const stored = o && defs.get(o.stored);
+    return o && stored ? builtinKind(r, deps, { store: stored.store, conversion: o.conversion }) : defs.get(gvrOf(r)) ?? builtinKind(r, deps);
+  });
 }
