@@ -7,7 +7,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { AppsV1Api, CoreV1Api, EventsV1Api, KubeConfig } from '@kubernetes/client-node';
+import { AppsV1Api, AutoscalingV1Api, CoreV1Api, EventsV1Api, KubeConfig } from '@kubernetes/client-node';
 import { kubectl, manifest, startServer, type ServerProcess } from './harness.ts';
 
 let s: ServerProcess;
@@ -205,4 +205,43 @@ type: Normal
   assert.equal(await k('get', 'event', 'pulled', '-o', 'jsonpath={.message} {.count} {.involvedObject.name}'), 'pulled again 4 web-1');
   await k('delete', 'events.events.k8s.io', 'pulled');
   assert.equal((await call('GET', '/api/v1/namespaces/default/events/pulled')).status, 404);
+});
+
+test('autoscaling/v1 HorizontalPodAutoscalers are served beside v2 from one storage, converted', async () => {
+  await k('apply', '-f', manifest(s, 'hpa-v1.yaml', `apiVersion: autoscaling/v1
+kind: HorizontalPodAutoscaler
+metadata: {name: web, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplicas: 1
+  maxReplicas: 5
+  targetCPUUtilizationPercentage: 50
+`));
+  const v2 = JSON.parse(await k('get', 'hpa.v2.autoscaling', 'web', '-o', 'json'));
+  assert.deepEqual(v2.spec.metrics, [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }]);
+  // A v2 metric v1 cannot express is kept in v1's annotation and survives a v1 client's update.
+  await call('PATCH', '/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/web', { spec: { metrics: [...v2.spec.metrics, { type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '1k' } } }] } }, 'application/merge-patch+json');
+  const api = kc.makeApiClient(AutoscalingV1Api);
+  const v1 = await api.readNamespacedHorizontalPodAutoscaler({ name: 'web', namespace: 'default' });
+  assert.equal(v1.spec?.targetCPUUtilizationPercentage, 50);
+  assert.equal(v1.metadata?.annotations?.['autoscaling.alpha.kubernetes.io/metrics'], '[{"type":"Pods","pods":{"metricName":"qps","targetAverageValue":"1k"}}]');
+  await api.replaceNamespacedHorizontalPodAutoscaler({ name: 'web', namespace: 'default', body: { ...v1, spec: { ...v1.spec!, maxReplicas: 7, targetCPUUtilizationPercentage: 60 } } });
+  const after = JSON.parse(await k('get', 'hpa.v2.autoscaling', 'web', '-o', 'json'));
+  assert.equal(after.spec.maxReplicas, 7);
+  assert.deepEqual(after.spec.metrics.map((m: { type: string }) => m.type), ['Pods', 'Resource']);
+  assert.equal(after.spec.metrics[1].resource.target.averageUtilization, 60);
+  assert.equal(after.metadata.annotations['autoscaling.alpha.kubernetes.io/metrics'], undefined);
+
+  // Status through v1's status subresource lands as v2's current metrics.
+  const st = await call('PATCH', '/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers/web/status', { status: { currentReplicas: 2, desiredReplicas: 2, currentCPUUtilizationPercentage: 42 } }, 'application/merge-patch+json');
+  assert.equal(st.status, 200, JSON.stringify(st.body));
+  assert.equal(await k('get', 'hpa.v2.autoscaling', 'web', '-o', 'jsonpath={.status.currentMetrics[0].resource.current.averageUtilization}'), '42');
+
+  // Discovery: both versions, v2 preferred; the OpenAPI document of v1; kubectl explain of a v1-only field.
+  const group = (await call('GET', '/apis/autoscaling')).body;
+  assert.deepEqual([group.preferredVersion.version, group.versions.map((v: { version: string }) => v.version)], ['v2', ['v2', 'v1']]);
+  const v1res = (await call('GET', '/apis/autoscaling/v1')).body.resources.map((r: { name: string }) => r.name);
+  assert.deepEqual(v1res, ['horizontalpodautoscalers', 'horizontalpodautoscalers/status']);
+  assert.ok((await call('GET', '/openapi/v3/apis/autoscaling/v1')).body.components.schemas['io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler']);
+  assert.match(await k('explain', 'hpa.spec.targetCPUUtilizationPercentage', '--api-version=autoscaling/v1'), /target average CPU utilization/);
 });

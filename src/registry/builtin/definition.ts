@@ -10,6 +10,7 @@ import { ScaleStore } from '../customresource/scale.ts';
 import type { RESTStore } from '../rest.ts';
 import { ConvertedStore, type VersionConversion } from './converted-store.ts';
 import { eventsV1Conversion } from './events.ts';
+import { hpaV1Conversion } from './hpa.ts';
 import { ownSubresource, scaleSubresource, type KindDefinition, type KindDeps, type KindSubresource } from '../kind.ts';
 import { defaultTableConvertor } from '../table/convert.ts';
 import { builtinResources, type BuiltinResource } from './catalog.ts';
@@ -98,6 +99,7 @@ export function builtinKind(r: BuiltinResource, deps: KindDeps, over?: ServedOve
  */
 const oneStorage: ReadonlyArray<{ served: string; stored: string; conversion: VersionConversion }> = [
   { served: 'events.k8s.io/v1/events', stored: '/v1/events', conversion: eventsV1Conversion },
+  { served: 'autoscaling/v1/horizontalpodautoscalers', stored: 'autoscaling/v2/horizontalpodautoscalers', conversion: hpaV1Conversion },
 ];
 
 const gvrOf = (r: { group: string; version: string; resource: string }) => `${r.group}/${r.version}/${r.resource}`;
