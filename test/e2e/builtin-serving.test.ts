@@ -240,8 +240,10 @@ spec:
   // Discovery: both versions, v2 preferred; the OpenAPI document of v1; kubectl explain of a v1-only field.
   const group = (await call('GET', '/apis/autoscaling')).body;
   assert.deepEqual([group.preferredVersion.version, group.versions.map((v: { version: string }) => v.version)], ['v2', ['v2', 'v1']]);
-  const v1res = (await call('GET', '/apis/autoscaling/v1')).body.resources.map((r: { name: string }) => r.name);
-  assert.deepEqual(v1res, ['horizontalpodautoscalers', 'horizontalpodautoscalers/status']);
+  const v1list = (await call('GET', '/apis/autoscaling/v1')).body.resources;
+  assert.deepEqual(v1list.map((r: { name: string }) => r.name), ['horizontalpodautoscalers', 'horizontalpodautoscalers/status']);
+  // One storage: the same storage version hash in both versions.
+  assert.equal(v1list[0].storageVersionHash, (await call('GET', '/apis/autoscaling/v2')).body.resources[0].storageVersionHash);
   assert.ok((await call('GET', '/openapi/v3/apis/autoscaling/v1')).body.components.schemas['io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler']);
   assert.match(await k('explain', 'hpa.spec.targetCPUUtilizationPercentage', '--api-version=autoscaling/v1'), /target average CPU utilization/);
 });

@@ -59,6 +59,8 @@ function lazySchema(r: BuiltinResource): { schema: () => CompiledSchema; codec: 
 export interface ServedOver {
   store: RESTStore;
   conversion: VersionConversion;
+  /** The version objects are stored in, when it is of the same group (discovery's storageVersionHash). */
+  storageVersion?: string;
 }
 
 /**
@@ -82,7 +84,7 @@ export function builtinKind(r: BuiltinResource, deps: KindDeps, over?: ServedOve
     shortNames: r.shortNames,
     categories: r.categories,
     subresources,
-    storageVersion: r.version,
+    storageVersion: over?.storageVersion ?? r.version,
     store,
     ...(scaled ? { scale: new ScaleStore(store, workloadScale(r.group, r.resource)) } : {}),
     table: defaultTableConvertor,
@@ -113,6 +115,7 @@ export function builtinKinds(deps: KindDeps, own: ReadonlySet<string>): KindDefi
   return resources.map((r) => {
     const o = served.get(gvrOf(r));
     const stored = o && defs.get(o.stored);
-    return o && stored ? builtinKind(r, deps, { store: stored.store, conversion: o.conversion }) : defs.get(gvrOf(r)) ?? builtinKind(r, deps);
+    if (!o || !stored) return defs.get(gvrOf(r)) ?? builtinKind(r, deps);
+    return builtinKind(r, deps, { store: stored.store, conversion: o.conversion, ...(stored.group === r.group ? { storageVersion: stored.version } : {}) });
   });
 }
