@@ -36,7 +36,7 @@ function lazySchema(r: BuiltinResource): { schema: () => CompiledSchema; codec: 
   const schema = () => (compiled ??= compileSchema(kindSchema(openAPIDocument(r.group, r.version).doc, r.schemaName)));
   const c = () => (codec ??= schemaCodec(schema()));
   const goCheck = () => (check ??= goDecodeCheck(openAPIDocument(r.group, r.version).doc, r.schemaName));
-  const defaults = defaultsOf(r.group, r.resource);
+  const defaults = defaultsOf(r.group, r.version, r.resource);
   return {
     schema,
     codec: {
