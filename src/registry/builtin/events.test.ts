@@ -53,3 +53,31 @@ test('an events.k8s.io/v1 Event is written under /registry/events as core/v1, on
     await t.close();
   }
 });
+
+test('a watch of events.k8s.io/v1 sees core/v1 writes converted, and lists and deletes go through the one storage', async () => {
+  const t = await openTempStore();
+  try {
+    const kinds = builtinKinds({ store: t.store }, new Set());
+    const find = (g: string) => kinds.find((k) => k.group === g && k.resource === 'events')!.store;
+    const core = find('');
+    const events = find('events.k8s.io');
+    const seen: { type: string; object: Record<string, unknown> }[] = [];
+    const w = await events.watch('default', {}, (ev) => seen.push(ev));
+    try {
+      await core.create('default', { apiVersion: 'v1', kind: 'Event', metadata: { name: 'c' }, involvedObject: { kind: 'Pod', name: 'p' }, message: 'm', count: 2 }, {});
+      for (let i = 0; i < 100 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(seen[0]?.type, 'ADDED');
+      const o = seen[0]!.object;
+      assert.deepEqual([o.apiVersion, o.kind, o.note, o.deprecatedCount, o.regarding], ['events.k8s.io/v1', 'Event', 'm', 2, { kind: 'Pod', name: 'p' }]);
+    } finally {
+      w.stop();
+    }
+    const list = await events.list('default', {});
+    assert.deepEqual([list.apiVersion, list.kind, list.items.map((i) => i.note)], ['events.k8s.io/v1', 'EventList', ['m']]);
+    const deleted = await events.deleteCollection('default', {}, {});
+    assert.equal(deleted.items[0]!.note, 'm');
+    assert.equal((await core.list('default', {})).items.length, 0);
+  } finally {
+    await t.close();
+  }
+});
