@@ -31,9 +31,9 @@ export {
 export { deepCopyJSON } from './json/copy.ts';
 export { maxNestingDepth, nestingDepthError, valueDepth } from './json/depth.ts';
 export { jsonEqual } from './json/equal.ts';
-export { goJSONSyntaxError, parseGoJSONText } from './json/go-json.ts';
+export { goJSONKind, goJSONSyntaxError, parseGoJSONText } from './json/go-json.ts';
 export { canonicalJSON, type JSONWriter, stringifyJSON, writeJSONIteratively } from './json/stringify.ts';
-export { isEmpty, matches, parseSelector, type Selector } from './labels/selector.ts';
+export { isEmpty, labelSelectorAsSelector, matches, parseSelector, selectorFromSet, selectorString, type Selector } from './labels/selector.ts';
 export {
   applyJSONPatch,
   decodeJSONPatch,
@@ -82,7 +82,7 @@ export {
   StatusError,
   successStatus,
 } from './status.ts';
-export { formatRFC3339 } from './time.ts';
+export { formatRFC3339, parseRFC3339 } from './time.ts';
 export {
   isDNS1035Label,
   isDNS1123Subdomain,

@@ -32,6 +32,7 @@ export {
   type CRDFinalizerOptions,
 } from './controllers/crd-finalizer.ts';
 export { startNamespaceController, type NamespaceControllerOptions } from './controllers/namespace.ts';
+export { startServiceAccountController, type ServiceAccountControllerOptions } from './controllers/service-account.ts';
 export type { Controller, Key, Reconcile } from './controllers/loop.ts';
 export { initialEventsEndAnnotation } from './watch.ts';
 export {

@@ -25,7 +25,7 @@ import { OpenAPIService } from './openapi/service.ts';
 import { CRDServing } from './crd/serving.ts';
 import { startCRDStatusController } from '../registry/index.ts';
 import { bareInstanceStore, startCRDFinalizer } from '../registry/index.ts';
-import { startNamespaceController } from '../registry/index.ts';
+import { startNamespaceController, startServiceAccountController } from '../registry/index.ts';
 import type { Controller } from '../registry/index.ts';
 import { storageVersion } from '../registry/index.ts';
 
@@ -154,7 +154,8 @@ export class ApiServer {
 
   /**
    * The registry's controllers: CRD names and Established, CRD instance cleanup (through the
-   * served stores), and the namespace deleter (over every served namespaced resource, built-in or custom).
+   * served stores), the namespace deleter (over every served namespaced resource, built-in or
+   * custom), and the `default` ServiceAccount of every namespace.
    */
   private startControllers(): void {
     const { crds, namespaces } = this.registry;
@@ -182,6 +183,8 @@ export class ApiServer {
       }),
     );
     this.controllers.push(startNamespaceController(namespaces, { contentStores }));
+    const serviceAccounts = this.table.get('', 'v1', 'serviceaccounts');
+    if (serviceAccounts) this.controllers.push(startServiceAccountController(namespaces, serviceAccounts.store));
   }
 
   /** Stops the CRD watch and the controllers. */

@@ -99,10 +99,10 @@ test('kubectl apply, get, explain, patch, label, annotate, set image and edit on
   assert.equal(await k('get', 'cm', 'web-config', '-n', 'shop', '-o', 'jsonpath={.data.mode} {.data.tier} {.metadata.labels.team}'), 'staging front a');
   assert.equal(await k('get', 'svc', 'web', '-n', 'shop', '-o', 'jsonpath={.spec.ports[0].port} {.metadata.annotations.owner}'), '8080 ops');
 
-  // A mistake is refused with the schema's message.
+  // A mistake is refused with the decoder's message, as the patch handler words it.
   const bad = await kubectl(s, ['patch', 'deploy', 'web', '-n', 'shop', '--type=merge', '-p', '{"spec":{"replicas":"many"}}']);
   assert.equal(bad.code, 1);
-  assert.match(bad.stderr, /spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer/);
+  assert.match(bad.stderr, /The request is invalid: patch: Invalid value: ".*": json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32/);
 
   // Deleting the namespace deletes what is in it, built-in or not.
   await k('delete', 'namespace', 'shop', '--wait=true', '--timeout=30s');

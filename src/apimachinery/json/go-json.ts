@@ -272,3 +272,12 @@ export function parseGoJSONText(
     if (!next) return { value: root };
   }
 }
+
+/** The kind of a JSON value as encoding/json's UnmarshalTypeError names it (`string`, `number`, `bool`, `array`, `object`). */
+export function goJSONKind(v: unknown): string {
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'number' || typeof v === 'bigint') return 'number';
+  if (typeof v === 'boolean') return 'bool';
+  if (Array.isArray(v)) return 'array';
+  return 'object';
+}

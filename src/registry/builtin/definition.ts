@@ -6,25 +6,63 @@
  */
 import { compileSchema, schemaCodec, type Codec, type CompiledSchema } from '../../schema/index.ts';
 import { GenericStore } from '../generic-store.ts';
-import { ownSubresource, type KindDefinition, type KindDeps } from '../kind.ts';
+import { ScaleStore } from '../customresource/scale.ts';
+import type { RESTStore } from '../rest.ts';
+import { ConvertedStore, type VersionConversion } from './converted-store.ts';
+import { eventsV1Conversion } from './events.ts';
+import { hpaV1Conversion } from './hpa.ts';
+import { ownSubresource, scaleSubresource, type KindDefinition, type KindDeps, type KindSubresource } from '../kind.ts';
 import { builtinTableConvertor } from '../table/builtin/index.ts';
-import { builtinResources, type BuiltinResource } from './catalog.ts';
-import { openAPIDocument, patchMetaFor } from './openapi.ts';
-import { kindSchema } from './schema.ts';
-import { BuiltinStrategy } from './strategy.ts';
 import { FieldManagers } from '../field-managers.ts';
 import { builtinTypeConverter } from './merge-schema.ts';
+import { builtinResources, type BuiltinResource } from './catalog.ts';
+import { openAPIDocument, patchMetaFor } from './openapi.ts';
+import { defaultsOf } from './defaults.ts';
+import { goDecodeCheck, type GoDecodeCheck } from './go-decode.ts';
+import { hasWorkloadScale, workloadScale } from './scale.ts';
+import { kindSchema } from './schema.ts';
+import { BuiltinStrategy } from './strategy.ts';
 
 /** kube-apiserver's default --event-ttl: Events (core/v1 and events.k8s.io/v1) expire an hour after their last write. */
 export const eventTTLSeconds = 3600;
 
-/** A kind's compiled schema and codec, built on first use. */
+/**
+ * A kind's compiled schema and codec, built on first use: a request object is decoded as Go
+ * decodes it into the kind's type (a type error is the decoder's), then by its schema's codec
+ * (unknown fields, ObjectMeta), then the kind's defaults.
+ */
 function lazySchema(r: BuiltinResource): { schema: () => CompiledSchema; codec: Codec } {
   let compiled: CompiledSchema | undefined;
   let codec: Codec | undefined;
+  let check: GoDecodeCheck | undefined;
   const schema = () => (compiled ??= compileSchema(kindSchema(openAPIDocument(r.group, r.version).doc, r.schemaName)));
   const c = () => (codec ??= schemaCodec(schema()));
-  return { schema, codec: { decode: (obj, track) => c().decode(obj, track), decodeStored: (obj) => c().decodeStored(obj) } };
+  const goCheck = () => (check ??= goDecodeCheck(openAPIDocument(r.group, r.version).doc, r.schemaName));
+  const defaults = defaultsOf(r.group, r.version, r.resource);
+  return {
+    schema,
+    codec: {
+      decode: (obj, track) => {
+        const error = goCheck()(obj);
+        if (error !== undefined) return { error, strictErrors: [] };
+        const d = c().decode(obj, track);
+        if (d.error === undefined) defaults?.(obj);
+        return d;
+      },
+      decodeStored: (obj) => {
+        c().decodeStored(obj);
+        defaults?.(obj);
+      },
+    },
+  };
+}
+
+/** Another version's store a resource is served over, and the conversion to its version. */
+export interface ServedOver {
+  store: RESTStore;
+  conversion: VersionConversion;
+  /** The version objects are stored in, when it is of the same group (discovery's storageVersionHash). */
+  storageVersion?: string;
 }
 
 /** The field managers of a built-in kind's endpoints. */
@@ -37,28 +75,38 @@ export function builtinFieldManagers(r: BuiltinResource): FieldManagers {
   });
 }
 
-/** The definition of one built-in resource over `deps`. */
-export function builtinKind(r: BuiltinResource, deps: KindDeps): KindDefinition {
+/**
+ * The definition of one built-in resource over `deps`; with `over`, served from that store of
+ * another version of the resource (one storage, converted), else from a store of its own.
+ */
+export function builtinKind(r: BuiltinResource, deps: KindDeps, over?: ServedOver): KindDefinition {
   const { schema, codec } = lazySchema(r);
   const strategy = new BuiltinStrategy(r, schema);
   const info = { group: r.group, version: r.version, resource: r.resource, kind: r.kind, listKind: `${r.kind}List`, namespaced: r.namespaced, singular: r.kind.toLowerCase() };
+  const store: RESTStore = over
+    ? new ConvertedStore(info, over.store, over.conversion, codec, schema)
+    : new GenericStore({
+        store: deps.store,
+        info,
+        strategy,
+        codec,
+        admission: deps.admission,
+        fieldManagers: builtinFieldManagers(r),
+        ...(r.resource === 'events' ? { ttlSeconds: eventTTLSeconds } : {}),
+      });
+  const subresources: KindSubresource[] = r.hasStatus ? [ownSubresource('status', r, ['get', 'patch', 'update'])] : [];
+  const scaled = r.hasScale && hasWorkloadScale(r.group, r.resource);
+  if (scaled) subresources.push(scaleSubresource);
   return {
     ...info,
     singular: info.singular,
     verbs: r.verbs,
     shortNames: r.shortNames,
     categories: r.categories,
-    subresources: r.hasStatus ? [ownSubresource('status', r, ['get', 'patch', 'update'])] : [],
-    storageVersion: r.version,
-    store: new GenericStore({
-      store: deps.store,
-      info,
-      strategy,
-      codec,
-      admission: deps.admission,
-      fieldManagers: builtinFieldManagers(r),
-      ...(r.resource === 'events' ? { ttlSeconds: eventTTLSeconds } : {}),
-    }),
+    subresources,
+    storageVersion: over?.storageVersion ?? r.version,
+    store,
+    ...(scaled ? { scale: new ScaleStore(store, workloadScale(r.group, r.resource)) } : {}),
     table: builtinTableConvertor(r.group, r.resource),
     strategicMerge: true,
     patchMeta: patchMetaFor(r.group, r.version, r.kind),
@@ -67,9 +115,27 @@ export function builtinKind(r: BuiltinResource, deps: KindDeps): KindDefinition 
   };
 }
 
+/**
+ * Resources served over the storage of another group-version's resource (`group/version/resource`
+ * of the served one -> of the stored one), with the conversion between them.
+ */
+const oneStorage: ReadonlyArray<{ served: string; stored: string; conversion: VersionConversion }> = [
+  { served: 'events.k8s.io/v1/events', stored: '/v1/events', conversion: eventsV1Conversion },
+  { served: 'autoscaling/v1/horizontalpodautoscalers', stored: 'autoscaling/v2/horizontalpodautoscalers', conversion: hpaV1Conversion },
+];
+
+const gvrOf = (r: { group: string; version: string; resource: string }) => `${r.group}/${r.version}/${r.resource}`;
+
 /** Every built-in resource served from OpenAPI except those in `own` (`group/resource` of kinds defined in their own folders). */
 export function builtinKinds(deps: KindDeps, own: ReadonlySet<string>): KindDefinition[] {
-  return builtinResources()
-    .filter((r) => !own.has(`${r.group}/${r.resource}`))
-    .map((r) => builtinKind(r, deps));
+  const resources = builtinResources().filter((r) => !own.has(`${r.group}/${r.resource}`));
+  const served = new Map(oneStorage.map((o) => [o.served, o]));
+  const defs = new Map<string, KindDefinition>();
+  for (const r of resources) if (!served.has(gvrOf(r))) defs.set(gvrOf(r), builtinKind(r, deps));
+  return resources.map((r) => {
+    const o = served.get(gvrOf(r));
+    const stored = o && defs.get(o.stored);
+    if (!o || !stored) return defs.get(gvrOf(r)) ?? builtinKind(r, deps);
+    return builtinKind(r, deps, { store: stored.store, conversion: o.conversion, ...(stored.group === r.group ? { storageVersion: stored.version } : {}) });
+  });
 }

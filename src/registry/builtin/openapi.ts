@@ -11,7 +11,8 @@ export const defaultGroupVersions: readonly { group: string; version: string }[]
   { group: 'admissionregistration.k8s.io', version: 'v1' },
   { group: 'apiregistration.k8s.io', version: 'v1' },
   { group: 'apps', version: 'v1' },
-  // autoscaling/v1 shares its objects with v2 through conversion, which is not served yet.
+  // autoscaling/v1 is served over v2's storage, converted (definition.ts).
+  { group: 'autoscaling', version: 'v1' },
   { group: 'autoscaling', version: 'v2' },
   { group: 'batch', version: 'v1' },
   { group: 'certificates.k8s.io', version: 'v1' },

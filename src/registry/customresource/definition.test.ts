@@ -23,7 +23,7 @@ test('a CRD is served as one kind definition per served version, with its subres
   const ks = customResourceKinds(crd, { store: {} as Store });
   assert.deepEqual(ks.map((k) => k.version), ['v1', 'v1beta1']);
   assert.deepEqual(ks[0]!.subresources.map((s) => s.name), ['status', 'scale']);
-  assert.deepEqual(ks[0]!.scale?.spec, { specReplicasPath: '.spec.n', statusReplicasPath: '.status.n' });
+  assert.deepEqual((ks[0]!.scale?.mapping as { spec?: unknown } | undefined)?.spec, { specReplicasPath: '.spec.n', statusReplicasPath: '.status.n' });
   assert.equal(ks[1]!.scale, undefined);
   assert.equal(ks[1]!.deprecationWarning, 'g.io/v1beta1 Thing is deprecated');
   // Both versions store in the storage version; the accepted names are served.

@@ -9,7 +9,7 @@ import { scaleSubresource, ownSubresource, type KindDefinition, type KindDeps, t
 import { servedVersions } from '../crd/serving.ts';
 import type { Obj } from '../rest.ts';
 import { crdTableConvertor } from '../table/convert.ts';
-import { ScaleStore } from './scale.ts';
+import { customResourceScale, ScaleStore } from './scale.ts';
 import { FieldManagers } from '../field-managers.ts';
 import { objectMetaModels } from '../builtin/merge-schema.ts';
 import { newTypeConverter, schemaFromStructural, type StructuralNode } from '../../apimachinery/index.ts';
@@ -50,7 +50,7 @@ export function customResourceKinds(crd: Obj, deps: KindDeps, opts: { terminatin
       protobuf: false,
       custom: true,
     };
-    if (v.subresources.scale) def.scale = new ScaleStore(store, v.subresources.scale);
+    if (v.subresources.scale) def.scale = new ScaleStore(store, customResourceScale(v.subresources.scale));
     if (v.schema) def.schema = v.schema as Record<string, unknown>;
     if (v.deprecated) def.deprecationWarning = v.deprecationWarning ?? `${group}/${v.name} ${kind} is deprecated`;
     if (opts.terminating) def.terminating = true;

@@ -1,0 +1,34 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { defaultsOf } from './defaults.ts';
+
+test('workloads default spec.replicas to 1; a spec-less object is left so', () => {
+  const d = defaultsOf('apps', 'v1', 'deployments')!;
+  const o: Record<string, unknown> = { spec: { selector: {} } };
+  d(o);
+  assert.deepEqual(o.spec, { selector: {}, replicas: 1 });
+  const zero: Record<string, unknown> = { spec: { replicas: 0 } };
+  d(zero);
+  assert.deepEqual(zero.spec, { replicas: 0 });
+  const none: Record<string, unknown> = {};
+  d(none);
+  assert.deepEqual(none, {});
+  assert.equal(defaultsOf('', 'v1', 'configmaps'), undefined);
+});
+
+test('HorizontalPodAutoscaler defaults: minReplicas in v1; minReplicas, the cpu metric and the scaling rules in v2', () => {
+  const v1: Record<string, unknown> = { spec: { maxReplicas: 3 } };
+  defaultsOf('autoscaling', 'v1', 'horizontalpodautoscalers')!(v1);
+  assert.deepEqual(v1.spec, { maxReplicas: 3, minReplicas: 1 });
+  const v2: Record<string, unknown> = { spec: { maxReplicas: 3, behavior: { scaleDown: { stabilizationWindowSeconds: 60 } } } };
+  defaultsOf('autoscaling', 'v2', 'horizontalpodautoscalers')!(v2);
+  assert.deepEqual(v2.spec, {
+    maxReplicas: 3,
+    minReplicas: 1,
+    metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }],
+    behavior: {
+      scaleUp: { selectPolicy: 'Max', policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }, { type: 'Percent', value: 100, periodSeconds: 15 }], stabilizationWindowSeconds: 0 },
+      scaleDown: { stabilizationWindowSeconds: 60, selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] },
+    },
+  });
+});
