@@ -133,13 +133,23 @@ export function readManifests(file: string): { manifests: Manifest[]; problems: 
   if (/^\s*\{/.test(text)) {
     try {
       const d = decodeJSON(text);
-      let doc: YAMLDocument | undefined;
-      try {
-        doc = readYAML(text);
-      } catch {
-        doc = undefined; // positions are a nicety; JSON that YAML cannot compose is still JSON
-      }
-      const locate = (fieldPath: string) => (doc ? doc.position(doc.offsetOf(pathSegments(fieldPath))) : { line: 1, column: 1 });
+      // Positions are read (by the YAML reader, which keeps them) only when an error is reported:
+      // reading them costs several times the JSON parse, and CRD files never need them.
+      let doc: YAMLDocument | null | undefined;
+      const positions = (): YAMLDocument | null => {
+        if (doc === undefined) {
+          try {
+            doc = readYAML(text);
+          } catch {
+            doc = null; // positions are a nicety; JSON that YAML cannot compose is still JSON
+          }
+        }
+        return doc;
+      };
+      const locate = (fieldPath: string) => {
+        const p = positions();
+        return p ? p.position(p.offsetOf(pathSegments(fieldPath))) : { line: 1, column: 1 };
+      };
       manifests.push({ file, index: 0, object: d.value, empty: false, duplicateFields: d.duplicates, strictErrors: [], duplicateKeys: [], locate });
     } catch (e) {
       if (!(e instanceof JSONSyntaxError)) throw e;

@@ -1,29 +1,31 @@
 /**
- * `crd-apiserver validate --crds PATH [--crds PATH ...] [--old FILE_OR_DIR] [--output text|json] FILE_OR_DIR...`
+ * `crd-apiserver validate [--crds PATH ...] [--old FILE_OR_DIR] [--output text|json] FILE_OR_DIR...`
  *
- * Validates manifests against CRDs offline with the server's own stores, as a dry-run create over an
- * in-memory SQLite store (prune with strict unknown-field checks, default, ObjectMeta, schema):
- * each document is judged as kube-apiserver would judge `kubectl create --validate=strict` of it.
- * Namespaces and CRDs in the inputs are judged as the server judges them too. Text output names the
- * failing document and each field as `file:line:column`; `--output json` prints, per document, the
- * Status kube-apiserver would answer. A file or document that cannot be read is reported on its own
- * and the others are still judged. Exit codes: 0 all valid, 1 some invalid, 2 some input unusable.
+ * Validates manifests offline with the server's own stores, as a dry-run create over an in-memory
+ * SQLite store (prune with strict unknown-field checks, default, ObjectMeta, schema): each
+ * document is judged as kube-apiserver would judge `kubectl create --validate=strict` of it. The
+ * built-in kinds (Kubernetes 1.35's, from its OpenAPI documents, as the server serves them) need
+ * no flag; custom resources are judged by the CRDs under --crds, Namespaces and CRDs in the
+ * inputs as the server judges them too. Text output names the failing document and each field as
+ * `file:line:column`; `--output json` prints, per document, the Status kube-apiserver would
+ * answer. A file or document that cannot be read is reported on its own and the others are still
+ * judged. Exit codes: 0 all valid, 1 some invalid, 2 some input unusable.
  */
 import { isStatusError, type Status } from '../apimachinery/index.ts';
 import { isObject } from '../registry/index.ts';
-import { servedVersions, type ServedVersion } from '../registry/index.ts';
-import { CRDStore } from '../registry/index.ts';
+import { servedNames, servedVersions, type ServedVersion } from '../registry/index.ts';
+import { builtinRegistry } from '../registry/index.ts';
 import { GenericStore } from '../registry/index.ts';
-import { NamespaceStore } from '../registry/index.ts';
 import type { Obj, RESTStore } from '../registry/index.ts';
 import type { Store } from '../storage/index.ts';
 import { openSqliteStore } from '../storage/index.ts';
 import { collectFiles, InputError, loadManifests, readManifests, type InputProblem, type Manifest } from './manifests.ts';
 
-const usage = `usage: crd-apiserver validate --crds PATH [--crds PATH ...] [--old FILE_OR_DIR] [--output text|json] FILE_OR_DIR...
+const usage = `usage: crd-apiserver validate [--crds PATH ...] [--old FILE_OR_DIR] [--output text|json] FILE_OR_DIR...
 
-Validates YAML or JSON manifests (multi-document files, directories recursively) against the
-CustomResourceDefinitions found under --crds, offline, as kube-apiserver would on create; with
+Validates YAML or JSON manifests (multi-document files, directories recursively) offline, as
+kube-apiserver would on create: built-in kinds (Kubernetes 1.35) by their own schemas, custom
+resources by the CustomResourceDefinitions found under --crds; with
 --old, a document whose object (same kind, namespace and name) is found there is judged as an
 update of it, so transition rules (oldSelf) run.
 A file or document that cannot be read (malformed YAML, an unreadable file) is reported and
@@ -57,29 +59,40 @@ function parseArgs(argv: string[]): Args | string {
     } else if (arg.startsWith('-')) return `unknown flag ${arg}`;
     else a.inputs.push(arg);
   }
-  if (a.crds.length === 0) return 'at least one --crds PATH is required';
   if (a.inputs.length === 0) return 'no manifests given';
   return a;
 }
 
-/** The stores documents are judged by, by `apiVersion` and kind. */
-type Catalog = Map<string, { store: RESTStore; namespaced: boolean; version: string }>;
+/** A kind documents can be judged as: its store is built on the first document of the kind. */
+interface Target {
+  store: () => RESTStore;
+  namespaced: boolean;
+}
+
+/** The kinds documents are judged as, by `apiVersion` and kind. */
+type Catalog = Map<string, Target>;
 
 function catalogKey(apiVersion: string, kind: string): string {
   return `${apiVersion}\u0000${kind}`;
 }
 
 /**
- * The registry's stores over an in-memory SQLite store: Namespaces and CRDs as the server serves
- * them, and one store per served version of every CRD under --crds. Documents are created with
- * dryRun, so each is judged alone and nothing is kept.
+ * The registry's stores over an in-memory SQLite store: every built-in kind as the server serves
+ * it (Namespaces and CRDs included), and every served version of every CRD under --crds.
+ * Documents are created with dryRun, so each is judged alone and nothing is kept.
+ *
+ * Each CRD is judged as its create would be (the write checks compile its rules and cost them),
+ * and is then kept as its JSON text until a document of one of its kinds arrives: a CRD set of
+ * hundreds of large schemas is mostly never used by the manifests at hand, and its text is a
+ * fraction of the size of its objects.
  */
 async function loadCatalog(store: Store, paths: string[], err: (s: string) => void): Promise<Catalog> {
-  const namespaces = new NamespaceStore(store);
-  const crds = new CRDStore(store);
+  const registry = builtinRegistry({ store });
   const catalog: Catalog = new Map();
-  catalog.set(catalogKey('v1', 'Namespace'), { store: namespaces, namespaced: false, version: 'v1' });
-  catalog.set(catalogKey('apiextensions.k8s.io/v1', 'CustomResourceDefinition'), { store: crds, namespaced: false, version: 'v1' });
+  for (const k of registry.kinds) {
+    const apiVersion = k.group === '' ? k.version : `${k.group}/${k.version}`;
+    catalog.set(catalogKey(apiVersion, k.kind), { store: () => k.store, namespaced: k.namespaced });
+  }
   for (const file of collectFiles(paths)) {
     for (const m of loadManifests(file)) {
       const o = m.object;
@@ -91,29 +104,46 @@ async function loadCatalog(store: Store, paths: string[], err: (s: string) => vo
       }
       let crd: Obj;
       try {
-        // The CRD store defaults and validates exactly as a create of the CRD would.
-        crd = (await crds.create(undefined, JSON.parse(JSON.stringify(o)) as Obj, { dryRun: true, fieldValidation: 'Strict' })).object;
+        // The CRD store defaults and validates exactly as a create of the CRD would. The
+        // document is not used again, so it is handed over as it is.
+        crd = (await registry.crds.create(undefined, o as Obj, { dryRun: true, fieldValidation: 'Strict' })).object;
       } catch (e) {
         if (isStatusError(e)) throw new InputError(`${where}: ${e.status.message ?? e.message}`);
         throw e;
       }
-      let versions: ServedVersion[];
-      try {
-        versions = servedVersions(crd);
-      } catch (e) {
-        throw new InputError(`${where}: cannot compile the schema: ${(e as Error).message}`);
-      }
-      for (const v of versions) {
-        if (!v.served) continue;
-        catalog.set(catalogKey(`${v.info.group}/${v.info.version}`, v.info.kind), {
-          store: new GenericStore({ store, info: v.info, strategy: v.strategy, codec: v.codec }),
-          namespaced: v.info.namespaced,
-          version: v.info.version,
-        });
-      }
+      addCRD(catalog, store, crd, where);
     }
   }
   return catalog;
+}
+
+/** Adds the served versions of a created CRD, their stores built together on first use. */
+function addCRD(catalog: Catalog, store: Store, crd: Obj, where: string): void {
+  const text = JSON.stringify(crd);
+  let built: Map<string, RESTStore> | undefined;
+  const storeOf = (version: string) => (): RESTStore => {
+    if (built === undefined) {
+      let versions: ServedVersion[];
+      try {
+        versions = servedVersions(JSON.parse(text) as Obj);
+      } catch (e) {
+        throw new InputError(`${where}: cannot compile the schema: ${(e as Error).message}`);
+      }
+      built = new Map(versions.map((v) => [v.name, new GenericStore({ store, info: v.info, strategy: v.strategy, codec: v.codec })]));
+    }
+    return built.get(version)!;
+  };
+  // Read from the created CRD without compiling anything: what servedVersions would name.
+  const spec = isObject(crd.spec) ? crd.spec : {};
+  const names = servedNames(crd);
+  const namespaced = spec.scope === 'Namespaced';
+  for (const v of Array.isArray(spec.versions) ? spec.versions : []) {
+    if (!isObject(v) || v.served !== true) continue;
+    const name = String(v.name ?? '');
+    const key = catalogKey(`${String(spec.group ?? '')}/${name}`, String(names.kind ?? ''));
+    // A built-in kind keeps its own store, as the server's table keeps built-in groups.
+    if (!catalog.has(key)) catalog.set(key, { store: storeOf(name), namespaced });
+  }
 }
 
 /** The outcome for one document: the Status kube-apiserver would answer, and located field errors. */
@@ -179,19 +209,19 @@ async function judge(m: Manifest, catalog: Catalog, old: OldObjects): Promise<Ou
   const decoding = { decodeErrors: [...m.duplicateFields.map((f) => `duplicate field ${JSON.stringify(f)}`), ...m.strictErrors] };
   try {
     if (prior === undefined) {
-      await target.store.create(ns, obj, { dryRun: true, fieldValidation: 'Strict', ...decoding });
+      await target.store().create(ns, obj, { dryRun: true, fieldValidation: 'Strict', ...decoding });
     } else {
       // An update of the old object: transition rules (oldSelf) run, unchanged values ratchet.
       if (!prior.stored) {
         try {
-          await target.store.create(ns, JSON.parse(JSON.stringify(prior.object)) as Obj, { fieldValidation: 'Ignore' });
+          await target.store().create(ns, JSON.parse(JSON.stringify(prior.object)) as Obj, { fieldValidation: 'Ignore' });
         } catch (e) {
           if (isStatusError(e)) throw new InputError(`${prior.where}: the old object is not acceptable: ${e.status.message ?? e.message}`);
           throw e;
         }
         prior.stored = true;
       }
-      await target.store.update(
+      await target.store().update(
         ns,
         name,
         (current) => {

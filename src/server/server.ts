@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { failureStatus, newMethodNotAllowed, newNotFound } from '../apimachinery/index.ts';
-import { builtinRegistry, type Admission, type BuiltinRegistry, type Obj, type RESTStore } from '../registry/index.ts';
+import { builtinRegistry, isObject, type Admission, type BuiltinRegistry, type Obj, type RESTStore } from '../registry/index.ts';
 import type { Store } from '../storage/index.ts';
 import { runLeaderElection, type LeaderElector } from '../storage/index.ts';
 import { hostname } from 'node:os';
@@ -22,7 +22,7 @@ import { serveResource } from './handlers/resource.ts';
 import { serveDiscovery } from './discovery/handler.ts';
 import { versionInfo } from './version.ts';
 import { OpenAPIService } from './openapi/service.ts';
-import { CRDServing } from './crd/serving.ts';
+import { CRDServing, fromBootList, type BootList } from './crd/serving.ts';
 import { startCRDStatusController } from '../registry/index.ts';
 import { bareInstanceStore, startCRDFinalizer } from '../registry/index.ts';
 import { startNamespaceController, startServiceAccountController } from '../registry/index.ts';
@@ -134,8 +134,11 @@ export class ApiServer {
    * when it stops renewing; alone, the server runs them itself.
    */
   private startControllersOnce(): void {
+    // Controllers started now begin from the CRDs serving just listed; a replica that may lead
+    // only later lists afresh then (and does not hold the list meanwhile).
+    const boot = this.crdServing.takeBootList();
     if (!this.deps.leaderElection) {
-      this.startControllers();
+      this.startControllers(boot);
       return;
     }
     this.elector = runLeaderElection({
@@ -157,7 +160,7 @@ export class ApiServer {
    * served stores), the namespace deleter (over every served namespaced resource, built-in or
    * custom), and the `default` ServiceAccount of every namespace.
    */
-  private startControllers(): void {
+  private startControllers(boot?: BootList): void {
     const { crds, namespaces } = this.registry;
     const contentStores = (): RESTStore[] => {
       const seen = new Set<string>();
@@ -171,9 +174,11 @@ export class ApiServer {
       }
       return out;
     };
-    this.controllers.push(startCRDStatusController(crds));
+    this.controllers.push(startCRDStatusController(fromBootList(crds, boot)));
     this.controllers.push(
-      startCRDFinalizer(crds, {
+      // At boot the finalizer has work only for CRDs being deleted; the others it would each read
+      // back from storage to find nothing to do. Their later changes reach it through the watch.
+      startCRDFinalizer(fromBootList(crds, boot, (crd) => isObject(crd.metadata) && crd.metadata.deletionTimestamp !== undefined), {
         instanceStore: (crd) => {
           const spec = (crd.spec ?? {}) as { group?: string; names?: { plural?: string } };
           const v = storageVersion(crd);

@@ -96,22 +96,24 @@ export function startCRDStatusController(crds: CRDStore, opts: { onError?: (err:
   return runController(
     crds,
     async (key) => {
-      let crd: Obj;
-      try {
-        crd = await crds.get(undefined, key.name);
-      } catch (e) {
-        if (isNotFound(e)) return;
-        throw e;
-      }
+      // The CRD itself comes from the cache too, as upstream's crdLister.Get: at startup every CRD
+      // is reconciled, and reading each back from storage decoded all of them a second time. A
+      // cached copy older than storage makes the update conflict, which requeues the key.
+      const crd = cache.get(`/${key.name}`);
+      if (crd === undefined) return;
       const group = groupOf(crd);
       const others = inGroup(group).filter((o) => (o.metadata as { name?: string }).name !== key.name);
       const { names, namesAccepted, established } = calculateNamesAndConditions(crd, others);
+      // The new status is worked out on a copy of the status alone: at startup every CRD is
+      // reconciled and almost none changes, and copying each whole CRD (schemas and all) to find
+      // that out cost more than the rest of the reconcile.
+      const probe: Obj = { status: deepCopy(isObject(crd.status) ? crd.status : {}) };
+      (probe.status as Record<string, unknown>).acceptedNames = names;
+      setCondition(probe, namesAccepted);
+      setCondition(probe, established);
+      if (semanticEqual(probe.status, crd.status) && conditionsOf(probe).length === conditionsOf(crd).length) return;
       const next = deepCopy(crd);
-      const status = (isObject(next.status) ? next.status : (next.status = {})) as Record<string, unknown>;
-      status.acceptedNames = names;
-      setCondition(next, namesAccepted);
-      setCondition(next, established);
-      if (semanticEqual(next.status, crd.status) && conditionsOf(next).length === conditionsOf(crd).length) return;
+      next.status = probe.status;
       try {
         await crds.update(undefined, key.name, () => next, { subresource: 'status' });
       } catch (e) {

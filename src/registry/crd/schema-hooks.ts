@@ -4,6 +4,7 @@
  * over a JSONSchemaProps tree, field-path resolution for selectable fields, and the validation of
  * a CRD's schema (`spec.validation` / `spec.versions[*].schema`).
  */
+import { createHash } from 'node:crypto';
 import type { FieldError } from '../../apimachinery/index.ts';
 import type { Path } from '../../apimachinery/index.ts';
 import { validateCustomResourceValidation, type SchemaValidationOptions } from '../../schema/index.ts';
@@ -61,12 +62,28 @@ export function resolveFieldPath(jsonPath: string, schema: unknown): { path: str
   return { path, root: path.split(/[.[]/)[0] ?? '', type: r.schema?.type };
 }
 
-/** validateCustomResourceDefinitionValidation: one CustomResourceValidation at fld (schema and CEL rules). */
+/** Verdicts of validateSchema by the digest of its arguments, most recently used last. */
+const verdicts = new Map<string, FieldError[]>();
+const verdictCapacity = 1024;
+
+/**
+ * validateCustomResourceDefinitionValidation: one CustomResourceValidation at fld (schema and CEL
+ * rules). The verdict is a function of the arguments alone, and checking a large schema (building
+ * its structural form, compiling a validator for every default, type-checking every rule) costs
+ * far more than reading its JSON, so equal arguments are judged once: a CRD installed under
+ * several groups, versions repeating one schema, the same CRDs read by every `validate` run.
+ */
 export function validateSchema(
   validation: { openAPIV3Schema?: Record<string, unknown> | null } | undefined,
   statusEnabled: boolean,
   opts: SchemaValidationOptions,
   fld: Path,
 ): FieldError[] {
-  return validateCustomResourceValidation(validation as { openAPIV3Schema?: Schema | null } | undefined, statusEnabled, opts, fld);
+  const key = createHash('sha256').update(JSON.stringify([validation ?? null, statusEnabled, opts, fld.toString()])).digest('base64');
+  let errs = verdicts.get(key);
+  if (errs !== undefined) verdicts.delete(key);
+  else errs = validateCustomResourceValidation(validation as { openAPIV3Schema?: Schema | null } | undefined, statusEnabled, opts, fld);
+  verdicts.set(key, errs);
+  if (verdicts.size > verdictCapacity) verdicts.delete(verdicts.keys().next().value!);
+  return [...errs];
 }

@@ -11,6 +11,7 @@ import { validFieldPath } from '../fieldpath.ts';
 import type { Structural } from '../structural.ts';
 import type { ValidationRule } from '../types.ts';
 import { PER_CALL_LIMIT, RuleEnv, type UnboundedSize } from './env.ts';
+import { cachedRules, ruleCacheKey } from './rule-cache.ts';
 import { maxCardinality, type DeclType } from './types.ts';
 
 /** apiservercel.Error: a compile problem and how CRD validation reports it. */
@@ -53,18 +54,25 @@ export interface CompileRulesOptions {
 /**
  * Compile: compiles the rules of s (not of its children) against declType. Returns [] when s has
  * no rules; throws when declType is undefined (`failed to convert to declType for CEL validation
- * rules`), which callers report as an error of the node.
+ * rules`), which callers report as an error of the node. Equal rules on equal types are compiled
+ * once (rule-cache.ts): the CRD write check and serving share the result, which callers must not
+ * mutate.
  */
 export function compileRules(s: Structural, declType: DeclType | undefined, opts: CompileRulesOptions = {}): CompiledRule[] {
   const rules = s.xValidations ?? [];
   if (rules.length === 0) return [];
   if (declType === undefined) throw new Error('failed to convert to declType for CEL validation rules');
   const perCallLimit = opts.perCallLimit ?? PER_CALL_LIMIT;
+  const key = ruleCacheKey(s, rules, declType, [perCallLimit, opts.compatibilityVersion ?? '']);
+  return cachedRules(key, () => compileAll(s, rules, declType, perCallLimit, opts.compatibilityVersion));
+}
+
+function compileAll(s: Structural, rules: ValidationRule[], declType: DeclType, perCallLimit: number, compatibilityVersion: string | undefined): CompiledRule[] {
   let plain: RuleEnv | undefined;
   let optional: RuleEnv | undefined;
   const card = maxCardinality(declType.minSerializedSize);
   return rules.map((rule) => {
-    const env = rule.optionalOldSelf === true ? (optional ??= new RuleEnv(declType, true, perCallLimit, opts.compatibilityVersion)) : (plain ??= new RuleEnv(declType, false, perCallLimit, opts.compatibilityVersion));
+    const env = rule.optionalOldSelf === true ? (optional ??= new RuleEnv(declType, true, perCallLimit, compatibilityVersion)) : (plain ??= new RuleEnv(declType, false, perCallLimit, compatibilityVersion));
     return compileRule(s, rule, env, card);
   });
 }

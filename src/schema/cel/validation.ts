@@ -185,10 +185,9 @@ export function compileCELValidator(s: Structural | undefined, isResourceRoot: b
 function deferredValidator(schema: JSONSchemaProps, resolve: () => Structural, isResourceRoot: boolean, opts: CELCompileOptions): CELValidator | undefined {
   if (!hasRulesInJSON(schema) && opts.force !== true) return undefined;
   let compiled: { v: CELValidator | undefined } | undefined;
-  const get = (): CELValidator | undefined => {
-    const key = contentKey(`compileCELValidator ${isResourceRoot} ${JSON.stringify(opts)}`, schema);
-    return (compiled ??= sharedByContent(key, () => ({ v: compileNow(resolve(), isResourceRoot, opts) }))).v;
-  };
+  // The key (a digest of the whole schema) is computed once, not per validation.
+  const get = (): CELValidator | undefined =>
+    (compiled ??= sharedByContent(contentKey(`compileCELValidator ${isResourceRoot} ${JSON.stringify(opts)}`, schema), () => ({ v: compileNow(resolve(), isResourceRoot, opts) }))).v;
   return {
     validate(obj, oldObj, o = {}) {
       const v = get();

@@ -5,7 +5,6 @@
  * Discovery and OpenAPI follow, since both derive from the served table. Naming, establishing
  * and instance cleanup are the registry's controllers, started beside this by the server.
  */
-import { createHash } from 'node:crypto';
 import { stringifyJSON } from '../../apimachinery/index.ts';
 import { customResourceKinds, isConditionTrue, servedNames, type KindDeps, type Obj, type RESTStore } from '../../registry/index.ts';
 import type { ServedResource, ServedTable } from '../served.ts';
@@ -14,10 +13,40 @@ function obj(v: unknown): Obj {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {};
 }
 
+/** Every CRD at one revision, as the serving flow listed them at boot. */
+export interface BootList {
+  items: Obj[];
+  resourceVersion: string;
+}
+
+/**
+ * The CRD store as a controller started at boot sees it: its first watch without a
+ * resourceVersion is answered with the CRDs of the boot list (as ADDED events, those `initial`
+ * accepts), then follows storage from that list's revision, as upstream's controllers share one
+ * CRD informer; later watches go to the store. Without it each controller listed and decoded every
+ * CRD again while the first requests waited. The objects are shared with the serving flow: a
+ * watcher must not mutate them (the controllers copy before they change one).
+ */
+export function fromBootList<T extends RESTStore>(crds: T, boot: BootList | undefined, initial: (crd: Obj) => boolean = () => true): T {
+  let pending = boot;
+  const view = Object.create(crds) as T;
+  view.watch = async (ns, opts, onEvent, onEnd) => {
+    const first = pending;
+    pending = undefined;
+    const plain = ns === undefined && (opts.resourceVersion ?? '') === '' && opts.sendInitialEvents === undefined && !opts.labelSelector && !opts.fieldSelector;
+    if (first === undefined || !plain) return crds.watch(ns, opts, onEvent, onEnd);
+    for (const object of first.items) if (initial(object)) onEvent({ type: 'ADDED', object });
+    return crds.watch(ns, { ...opts, resourceVersion: first.resourceVersion }, onEvent, onEnd);
+  };
+  return view;
+}
+
 /** Keeps the served table in step with the CRD store and runs the CRD controllers. */
 export class CRDServing {
   private watcher: { stop(): void } | undefined;
   private stopped = false;
+  /** The first list (at boot), until the controllers take it for their own first watch. */
+  private bootList: BootList | undefined;
   /** Increases with every (re)sync; events of an older watch are ignored. */
   private generation = 0;
   /** name -> the spec the served stores were built from (rebuilt when it changes). */
@@ -42,6 +71,7 @@ export class CRDServing {
     const generation = ++this.generation;
     this.watcher?.stop();
     const list = await this.crds.list(undefined, {});
+    if (generation === 1) this.bootList = { items: list.items, resourceVersion: list.metadata.resourceVersion ?? '' };
     const present = new Set(list.items.map((c) => String(obj(c.metadata).name ?? '')));
     for (const name of [...this.built.keys()]) if (!present.has(name)) this.forgetName(name);
     for (const crd of list.items) this.observe(crd);
@@ -73,6 +103,13 @@ export class CRDServing {
     else this.watcher = watcher;
   }
 
+  /** The CRDs the boot list read, once: controllers started at boot begin from it (fromBootList). */
+  takeBootList(): BootList | undefined {
+    const b = this.bootList;
+    this.bootList = undefined;
+    return b;
+  }
+
   stop(): void {
     this.stopped = true;
     this.watcher?.stop();
@@ -88,8 +125,11 @@ export class CRDServing {
 
   private serve(name: string, crd: Obj, terminating: boolean): void {
     const spec = obj(crd.spec);
-    // A digest, not the text: hundreds of large CRDs would otherwise be held twice.
-    const specKey = createHash('sha256').update(stringifyJSON([spec, servedNames(crd), terminating])).digest('base64');
+    // The spec is known by its uid and generation (the CRD strategy bumps generation on every spec
+    // change), so that neither the spec's text nor a digest of it is computed for hundreds of
+    // large CRDs at startup.
+    const meta = obj(crd.metadata);
+    const specKey = stringifyJSON([meta.uid ?? '', meta.generation ?? 0, servedNames(crd), terminating]);
     const prev = this.built.get(name);
     if (prev && prev.specKey === specKey) return;
     const group = String(spec.group ?? '');
