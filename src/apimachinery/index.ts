@@ -134,6 +134,7 @@ export { Tally } from './tally.ts';
 export {
   checkManagedFieldsAfterAdmission,
   customResourceResetFields,
+  deducedTypeConverter,
   newFieldManager,
   newTypeConverter,
   type FieldManager,
