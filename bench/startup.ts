@@ -9,7 +9,8 @@
  * the medians, `startup ratio to bare node server: X`, and last `startup to ready (built bin): X s`
  * (target < 1 s).
  *
- * Usage: npm run bench:startup [-- --runs 9 --no-build]
+ * Usage: npm run bench:startup [-- --runs 9 --no-build --bin PATH]  (--bin: another build's
+ * dist/cli/main.js, to compare; implies --no-build)
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -24,10 +25,11 @@ function flag(name: string, fallback: number): number {
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 }
 const RUNS = flag('--runs', 9);
-const NO_BUILD = process.argv.includes('--no-build');
+const binFlag = process.argv.indexOf('--bin');
+const NO_BUILD = process.argv.includes('--no-build') || binFlag > 0;
 
 const root = new URL('..', import.meta.url).pathname;
-const bin = join(root, 'dist/cli/main.js');
+const bin = binFlag > 0 ? process.argv[binFlag + 1]! : join(root, 'dist/cli/main.js');
 
 // The floor: listen on a free port, say where as `serve` does, answer 200 to everything.
 const floorSource = `
