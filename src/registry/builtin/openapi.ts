@@ -1,6 +1,8 @@
 /**
  * Kubernetes 1.35's OpenAPI v3 documents, vendored under `vendor/k8s-openapi/1.35/`: which
- * group-versions are served by default, and each document read once, when first asked for.
+ * group-versions are served by default, and each document read once, when first asked for; its
+ * text (what `/openapi/v3` serves) and its parsed form (schemas, patch metadata) separately, so
+ * that serving a document parses nothing.
  */
 import { readFileSync } from 'node:fs';
 import { OpenAPIV3PatchMeta, type PatchMetaLookup } from '../../apimachinery/index.ts';
@@ -37,21 +39,31 @@ export interface OpenAPIDocument {
   components: { schemas: Record<string, Record<string, unknown>> };
 }
 
-const dataDir = new URL('../../../vendor/k8s-openapi/1.35/', import.meta.url);
-const cache = new Map<string, { text: string; doc: OpenAPIDocument }>();
+/** The directory of the vendored documents (and the catalog's index). */
+export const vendorDir = new URL('../../../vendor/k8s-openapi/1.35/', import.meta.url);
+const texts = new Map<string, string>();
+const docs = new Map<string, { text: string; doc: OpenAPIDocument }>();
 
 /** The document's path under `/openapi/v3/` (`api/v1`, `apis/apps/v1`). */
 export function documentPath(group: string, version: string): string {
   return group === '' ? `api/${version}` : `apis/${group}/${version}`;
 }
 
+/** The vendored document's text, read once. */
+function documentText(group: string, version: string): string {
+  const p = documentPath(group, version);
+  let text = texts.get(p);
+  if (text === undefined) texts.set(p, (text = readFileSync(new URL(`${p}.json`, vendorDir), 'utf8')));
+  return text;
+}
+
 /** The vendored document of a group-version, parsed once (its text kept to be served as is). */
 export function openAPIDocument(group: string, version: string): { text: string; doc: OpenAPIDocument } {
   const p = documentPath(group, version);
-  let d = cache.get(p);
+  let d = docs.get(p);
   if (!d) {
-    const text = readFileSync(new URL(`${p}.json`, dataDir), 'utf8');
-    cache.set(p, (d = { text, doc: JSON.parse(text) as OpenAPIDocument }));
+    const text = documentText(group, version);
+    docs.set(p, (d = { text, doc: JSON.parse(text) as OpenAPIDocument }));
   }
   return d;
 }
@@ -59,7 +71,7 @@ export function openAPIDocument(group: string, version: string): { text: string;
 /** The document text of a default group-version, as kube-apiserver serves it; undefined for others. */
 export function builtinOpenAPIDocument(group: string, version: string): string | undefined {
   if (!defaultGroupVersions.some((gv) => gv.group === group && gv.version === version)) return undefined;
-  return openAPIDocument(group, version).text;
+  return documentText(group, version);
 }
 
 /** A kind's strategic-merge-patch metadata from its group-version's document, built when first asked for. */

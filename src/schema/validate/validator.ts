@@ -1153,7 +1153,6 @@ function compileNewNode(s: JSONSchemaProps, env: Env): Node {
     ctx.knownBad = false;
     ctx.depth = 0;
   };
-  const probe = new Ctx();
   const typeFail = KIND_SAMPLES.map((sample, kc) => (kc === KIND_CODE.float || !typeApplies ? undefined : typeFailure(sample, KIND_NAMES[kc]!)));
   const boundBad = (b: number | undefined) => b !== undefined && rangeBad(b, 'float', numType, numFormat);
   env.facts.set(node, {
@@ -1161,7 +1160,11 @@ function compileNewNode(s: JSONSchemaProps, env: Env): Node {
     typeOk: KIND_SAMPLES.map((sample, kc) => {
       if (!typeApplies || ((fastMask >> kc) & 1) === 1) return true;
       if (kc === KIND_CODE.float && hasInteger) return undefined; // integral floats pass `integer`
-      return checkType(sample, KIND_NAMES[kc]!, probe) === 1;
+      // checkType's verdict, without building the error it would report: errors made while
+      // compiling would outlive many collections and teach V8 to allocate every later error from
+      // the same site in the old generation (allocation-site pretenuring), where each keeps its
+      // young strings alive through scavenges.
+      return typeFailure(sample, KIND_NAMES[kc]!) === undefined;
     }),
     typeFail,
     nullValid: !(types.length > 0 && !types.includes('null') && !nullable) && enumValues === undefined,
