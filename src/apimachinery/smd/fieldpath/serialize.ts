@@ -18,23 +18,28 @@ function contents(s: FieldSet, includeSelf: boolean): string {
   if (includeSelf && !(s.members.length === 0 && s.children.length === 0)) parts.push('".":{}');
   let mi = 0;
   let ci = 0;
-  const member = (i: number) => parts.push(goJSON(serializeElement(s.members[i]!)) + ':{}');
-  const child = (i: number, self: boolean) => {
-    const c = s.children[i]!;
-    parts.push(goJSON(serializeElement(c.pe)) + ':{' + contents(c.set, self) + '}');
-  };
+  // Inline, not helper closures: this runs for every node of every managedFields entry written.
   while (mi < s.members.length && ci < s.children.length) {
     const c = compareElements(s.members[mi]!, s.children[ci]!.pe);
-    if (c < 0) member(mi++);
-    else if (c > 0) child(ci++, false);
+    if (c < 0) parts.push(memberPart(s, mi++));
+    else if (c > 0) parts.push(childPart(s, ci++, false));
     else {
-      child(ci++, true);
+      parts.push(childPart(s, ci++, true));
       mi++;
     }
   }
-  while (mi < s.members.length) member(mi++);
-  while (ci < s.children.length) child(ci++, false);
+  while (mi < s.members.length) parts.push(memberPart(s, mi++));
+  while (ci < s.children.length) parts.push(childPart(s, ci++, false));
   return parts.join(',');
+}
+
+function memberPart(s: FieldSet, i: number): string {
+  return goJSON(serializeElement(s.members[i]!)) + ':{}';
+}
+
+function childPart(s: FieldSet, i: number, self: boolean): string {
+  const c = s.children[i]!;
+  return goJSON(serializeElement(c.pe)) + ':{' + contents(c.set, self) + '}';
 }
 
 /** A FieldsV1 document that is not a valid field set. */

@@ -155,10 +155,6 @@ export class FieldSet {
   ensureNamedFieldsAreMembers(sc: Schema, tr: TypeRef): FieldSet {
     const atom = resolve(sc, tr);
     const members = [...this.members];
-    const add = (pe: PathElement) => {
-      const r = search(members, pe, self);
-      if (!r.found) members.splice(r.i, 0, pe);
-    };
     const children: Child[] = [];
     for (const c of this.children) {
       let ctr: TypeRef = {};
@@ -166,7 +162,8 @@ export class FieldSet {
         ctr = atom.map.elementType ?? {};
         const sf = findField(atom.map, c.pe.name);
         if (sf !== undefined) {
-          add(c.pe);
+          const r = search(members, c.pe, self);
+          if (!r.found) members.splice(r.i, 0, c.pe);
           ctr = sf.type;
         }
       } else if (c.pe.kind === 'key' && atom?.list !== undefined) {
@@ -221,14 +218,12 @@ function mergeSorted(a: readonly PathElement[], b: readonly PathElement[], onlyA
 /** Walks two sorted child lists together; f sees each element's child on either side or both. */
 function zipChildren(a: readonly Child[], b: readonly Child[], f: (a: Child | undefined, b: Child | undefined) => Child | undefined): Child[] {
   const out: Child[] = [];
-  const keep = (c: Child | undefined) => c !== undefined && out.push(c);
   let i = 0;
   let j = 0;
   while (i < a.length || j < b.length) {
     const c = i >= a.length ? 1 : j >= b.length ? -1 : compareElements(a[i]!.pe, b[j]!.pe);
-    if (c < 0) keep(f(a[i++], undefined));
-    else if (c > 0) keep(f(undefined, b[j++]));
-    else keep(f(a[i++], b[j++]));
+    const kept = c < 0 ? f(a[i++], undefined) : c > 0 ? f(undefined, b[j++]) : f(a[i++], b[j++]);
+    if (kept !== undefined) out.push(kept);
   }
   return out;
 }

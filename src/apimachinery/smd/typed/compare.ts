@@ -5,11 +5,11 @@
  */
 import type { PathElement } from '../fieldpath/element.ts';
 import { FieldSet } from '../fieldpath/set.ts';
-import { resolve, type ListType, type Schema, type TypeRef } from '../schema/schema.ts';
-import { equals, isMap, type Value } from '../value.ts';
+import { resolve, type ListType, type MapType, type Schema, type TypeRef } from '../schema/schema.ts';
+import { equals, isMap, type MapValue, type Value } from '../value.ts';
 import { errorf, withPrefix, type ValidationError } from './errors.ts';
 import { elementString } from '../fieldpath/element.ts';
-import { atomsEqual, deduceAtom, fieldType, handleAtom, itemElement, twoSidedHandler, zipMaps } from './helpers.ts';
+import { atomsEqual, deduceAtom, fieldType, handleAtom, itemElement, twoSidedHandler, zipMaps, type TwoSidedVisitor } from './helpers.ts';
 import { validateScalar } from './validate.ts';
 
 export interface Comparison {
@@ -35,6 +35,38 @@ export function compareValues(s: Schema, tr: TypeRef, lhs: Value, rhs: Value): {
   const comparison: Comparison = { removed: new FieldSet(), modified: new FieldSet(), added: new FieldSet() };
   const errors = new Walker(s, comparison).compare(tr, lhs, rhs, []);
   return { comparison, errors };
+}
+
+/** One node of a comparison: a leaf records its change; lists and maps descend. */
+class CompareNode implements TwoSidedVisitor {
+  constructor(
+    private readonly w: Walker,
+    private readonly lhs: Value,
+    private readonly rhs: Value,
+    private readonly path: PathElement[],
+    private readonly state: { inLeaf: boolean },
+  ) {}
+
+  leaf(): void {
+    if (this.state.inLeaf) return;
+    this.state.inLeaf = true;
+    const c = this.w.c;
+    if (this.lhs === undefined) c.added.insert(this.path);
+    else if (this.rhs === undefined) c.removed.insert(this.path);
+    else if (!equals(this.rhs, this.lhs)) c.modified.insert(this.path);
+  }
+
+  list(t: ListType, l: unknown[] | undefined, r: unknown[] | undefined): ValidationError[] {
+    return this.w.listItems(t, l, r, this.path);
+  }
+
+  map(t: MapType, l: MapValue | undefined, r: MapValue | undefined): ValidationError[] {
+    const errs: ValidationError[] = [];
+    for (const [key, lv, rv] of zipMaps(l, r)) {
+      errs.push(...this.w.compare(fieldType(t, key), lv, rv, [...this.path, { kind: 'field', name: key }], () => '.' + key));
+    }
+    return errs;
+  }
 }
 
 class Walker {
@@ -66,29 +98,7 @@ class Walker {
   }
 
   handler(lhs: Value, rhs: Value, path: PathElement[], state: { inLeaf: boolean }) {
-    const doLeaf = () => {
-      if (state.inLeaf) return;
-      state.inLeaf = true;
-      if (lhs === undefined) this.c.added.insert(path);
-      else if (rhs === undefined) this.c.removed.insert(path);
-      else if (!equals(rhs, lhs)) this.c.modified.insert(path);
-    };
-    return twoSidedHandler(
-      lhs,
-      rhs,
-      doLeaf,
-      {
-        list: (t, l, r) => this.listItems(t, l, r, path),
-        map: (t, l, r) => {
-          const errs: ValidationError[] = [];
-          for (const [key, lv, rv] of zipMaps(l, r)) {
-            errs.push(...this.compare(fieldType(t, key), lv, rv, [...path, { kind: 'field', name: key }], () => '.' + key));
-          }
-          return errs;
-        },
-      },
-      validateScalar,
-    );
+    return twoSidedHandler(lhs, rhs, new CompareNode(this, lhs, rhs, path, state), validateScalar);
   }
 
   listItems(t: ListType, lhs: unknown[] | undefined, rhs: unknown[] | undefined, path: PathElement[]): ValidationError[] {

@@ -136,75 +136,99 @@ export function fieldType(m: MapType, key: string): TypeRef {
   return findField(m, key)?.type ?? m.elementType ?? {};
 }
 
+/** A side of a two-sided walk that is absent or not a list counts as absent. */
+function listSide(v: Value): unknown[] | undefined {
+  const x = v === undefined ? undefined : listValue(v);
+  return typeof x === 'string' ? undefined : x;
+}
+
+function mapSide(v: Value): MapValue | undefined {
+  const x = v === undefined ? undefined : mapValue(v);
+  return typeof x === 'string' ? undefined : x;
+}
+
 /**
  * The two sides of a list node for a two-sided walk (compare, merge): a side that is absent or
  * not a list counts as absent; `bothEmpty` tells when the node is to be treated as one leaf.
  */
 export function listPair(lhs: Value, rhs: Value): { l?: unknown[]; r?: unknown[]; bothEmpty: boolean } {
-  const side = (v: Value) => {
-    const x = v === undefined ? undefined : listValue(v);
-    return typeof x === 'string' ? undefined : x;
-  };
-  const l = side(lhs);
-  const r = side(rhs);
+  const l = listSide(lhs);
+  const r = listSide(rhs);
   return { l, r, bothEmpty: (l === undefined || l.length === 0) && (r === undefined || r.length === 0) };
 }
 
 /** listPair for map nodes. */
 export function mapPair(lhs: Value, rhs: Value): { l?: MapValue; r?: MapValue; bothEmpty: boolean } {
-  const side = (v: Value) => {
-    const x = v === undefined ? undefined : mapValue(v);
-    return typeof x === 'string' ? undefined : x;
-  };
-  const l = side(lhs);
-  const r = side(rhs);
+  const l = mapSide(lhs);
+  const r = mapSide(rhs);
   return { l, r, bothEmpty: (l === undefined || Object.keys(l).length === 0) && (r === undefined || Object.keys(r).length === 0) };
 }
 
+const hasOwn = Object.prototype.hasOwnProperty;
+
 /** Every key of either map with its value on each side (undefined where absent): MapZip. */
 export function zipMaps(l: MapValue | undefined, r: MapValue | undefined): [string, Value, Value][] {
-  const has = (m: MapValue | undefined, k: string) => m !== undefined && Object.prototype.hasOwnProperty.call(m, k);
-  const keys = [...new Set([...Object.keys(l ?? {}), ...Object.keys(r ?? {})])];
-  return keys.map((k) => [k, has(l, k) ? l![k] : undefined, has(r, k) ? r![k] : undefined]);
+  const out: [string, Value, Value][] = [];
+  if (l !== undefined) for (const k of Object.keys(l)) out.push([k, l[k], r !== undefined && hasOwn.call(r, k) ? r[k] : undefined]);
+  if (r !== undefined) for (const k of Object.keys(r)) if (l === undefined || !hasOwn.call(l, k)) out.push([k, undefined, r[k]]);
+  return out;
+}
+
+/** What a two-sided walk does at one node: record it as a leaf, or descend into a list or map. */
+export interface TwoSidedVisitor {
+  leaf(): void;
+  list(t: ListType, l: unknown[] | undefined, r: unknown[] | undefined): ValidationError[];
+  map(t: MapType, l: MapValue | undefined, r: MapValue | undefined): ValidationError[];
 }
 
 /**
  * The atom handler of a two-sided walk (compare, merge): scalars, atomic nodes and nodes empty on
- * both sides are leaves (doLeaf); otherwise the walk's list or map visitor gets both sides.
- * A scalar fails only when neither side fits its type.
+ * both sides are leaves (visitor.leaf); otherwise the visitor's list or map step gets both sides.
+ * A scalar fails only when neither side fits its type. (A class, not closures: walks create one
+ * per node, and per-node function objects are what such walks spend their time on.)
  */
+class TwoSidedHandler implements AtomHandler {
+  constructor(
+    private readonly lhs: Value,
+    private readonly rhs: Value,
+    private readonly visit: TwoSidedVisitor,
+    private readonly validateScalar: (t: Scalar, v: Value, prefix: string) => ValidationError[],
+  ) {}
+
+  doScalar(t: Scalar): ValidationError[] {
+    const lerrs = this.validateScalar(t, this.lhs, 'lhs: ');
+    const rerrs = this.validateScalar(t, this.rhs, 'rhs: ');
+    if (lerrs.length > 0 && rerrs.length > 0) return [...lerrs, ...rerrs];
+    this.visit.leaf();
+    return [];
+  }
+
+  doList(t: ListType): ValidationError[] {
+    const { l, r, bothEmpty } = listPair(this.lhs, this.rhs);
+    if (t.elementRelationship === 'atomic' || bothEmpty) {
+      this.visit.leaf();
+      return [];
+    }
+    if (l === undefined && r === undefined) return [];
+    return this.visit.list(t, l, r);
+  }
+
+  doMap(t: MapType): ValidationError[] {
+    const { l, r, bothEmpty } = mapPair(this.lhs, this.rhs);
+    if (t.elementRelationship === 'atomic' || bothEmpty) {
+      this.visit.leaf();
+      return [];
+    }
+    if (l === undefined && r === undefined) return [];
+    return this.visit.map(t, l, r);
+  }
+}
+
 export function twoSidedHandler(
   lhs: Value,
   rhs: Value,
-  doLeaf: () => void,
-  visit: {
-    list(t: ListType, l: unknown[] | undefined, r: unknown[] | undefined): ValidationError[];
-    map(t: MapType, l: MapValue | undefined, r: MapValue | undefined): ValidationError[];
-  },
+  visit: TwoSidedVisitor,
   validateScalar: (t: Scalar, v: Value, prefix: string) => ValidationError[],
 ): AtomHandler {
-  const leaf = (): ValidationError[] => {
-    doLeaf();
-    return [];
-  };
-  return {
-    doScalar: (t) => {
-      const lerrs = validateScalar(t, lhs, 'lhs: ');
-      const rerrs = validateScalar(t, rhs, 'rhs: ');
-      if (lerrs.length > 0 && rerrs.length > 0) return [...lerrs, ...rerrs];
-      return leaf();
-    },
-    doList: (t) => {
-      const { l, r, bothEmpty } = listPair(lhs, rhs);
-      if (t.elementRelationship === 'atomic' || bothEmpty) return leaf();
-      if (l === undefined && r === undefined) return [];
-      return visit.list(t, l, r);
-    },
-    doMap: (t) => {
-      const { l, r, bothEmpty } = mapPair(lhs, rhs);
-      if (t.elementRelationship === 'atomic' || bothEmpty) return leaf();
-      if (l === undefined && r === undefined) return [];
-      return visit.map(t, l, r);
-    },
-  };
+  return new TwoSidedHandler(lhs, rhs, visit, validateScalar);
 }

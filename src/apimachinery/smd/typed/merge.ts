@@ -5,11 +5,11 @@
  * maps are leaves: rhs replaces them whole.
  */
 import { elementString, elementsEqual, type PathElement } from '../fieldpath/element.ts';
-import { resolve, type ListType, type Schema, type TypeRef } from '../schema/schema.ts';
-import type { Value } from '../value.ts';
+import { resolve, type ListType, type MapType, type Schema, type TypeRef } from '../schema/schema.ts';
+import type { MapValue, Value } from '../value.ts';
 import { ElementMap } from './compare.ts';
 import { errorf, withPrefix, type ValidationError } from './errors.ts';
-import { atomsEqual, deduceAtom, fieldType, handleAtom, itemElement, twoSidedHandler, zipMaps } from './helpers.ts';
+import { atomsEqual, deduceAtom, fieldType, handleAtom, itemElement, twoSidedHandler, zipMaps, type TwoSidedVisitor } from './helpers.ts';
 import { validateScalar } from './validate.ts';
 
 /** The merged value (undefined when the merge yields nothing) and any errors. */
@@ -42,37 +42,42 @@ function merge(s: Schema, tr: TypeRef, lhs: Value, rhs: Value, prefix?: () => st
 }
 
 function handler(s: Schema, lhs: Value, rhs: Value, state: { inLeaf: boolean; out: Value }) {
-  const doLeaf = () => {
-    if (state.inLeaf) return;
-    state.inLeaf = true;
-    // ruleKeepRHS
-    if (rhs !== undefined) state.out = rhs;
-    else if (lhs !== undefined) state.out = lhs;
-  };
-  return twoSidedHandler(
-    lhs,
-    rhs,
-    doLeaf,
-    {
-      list: (t, l, r) => {
-        const res = listItems(s, t, l, r);
-        if (res.out !== undefined) state.out = res.out;
-        return res.errors;
-      },
-      map: (t, l, r) => {
-        const errs: ValidationError[] = [];
-        const out: Record<string, unknown> = {};
-        for (const [key, lv, rv] of zipMaps(l, r)) {
-          const res = merge(s, fieldType(t, key), lv, rv, () => '.' + key);
-          errs.push(...res.errors);
-          if (res.out !== undefined) out[key] = res.out;
-        }
-        if (Object.keys(out).length > 0) state.out = out;
-        return errs;
-      },
-    },
-    validateScalar,
-  );
+  return twoSidedHandler(lhs, rhs, new MergeNode(s, lhs, rhs, state), validateScalar);
+}
+
+/** One node of a merge: a leaf keeps the right-hand side (ruleKeepRHS); lists and maps merge their items. */
+class MergeNode implements TwoSidedVisitor {
+  constructor(
+    private readonly s: Schema,
+    private readonly lhs: Value,
+    private readonly rhs: Value,
+    private readonly state: { inLeaf: boolean; out: Value },
+  ) {}
+
+  leaf(): void {
+    if (this.state.inLeaf) return;
+    this.state.inLeaf = true;
+    if (this.rhs !== undefined) this.state.out = this.rhs;
+    else if (this.lhs !== undefined) this.state.out = this.lhs;
+  }
+
+  list(t: ListType, l: unknown[] | undefined, r: unknown[] | undefined): ValidationError[] {
+    const res = listItems(this.s, t, l, r);
+    if (res.out !== undefined) this.state.out = res.out;
+    return res.errors;
+  }
+
+  map(t: MapType, l: MapValue | undefined, r: MapValue | undefined): ValidationError[] {
+    const errs: ValidationError[] = [];
+    const out: Record<string, unknown> = {};
+    for (const [key, lv, rv] of zipMaps(l, r)) {
+      const res = merge(this.s, fieldType(t, key), lv, rv, () => '.' + key);
+      errs.push(...res.errors);
+      if (res.out !== undefined) out[key] = res.out;
+    }
+    if (Object.keys(out).length > 0) this.state.out = out;
+    return errs;
+  }
 }
 
 interface Indexed {
