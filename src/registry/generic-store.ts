@@ -503,7 +503,11 @@ export class GenericStore implements RESTStore {
         throw newBadRequest('the body of the request must be an object');
       }
       this.checkName(desired, name, ns);
+      // `managedFields: []` resets them (Go decodes it as an empty, non-nil slice); the typed
+      // decoding here drops empty lists, so the reset is carried past it to the field manager.
+      const resetsManagedFields = isEmptyList(metaOf(desired).managedFields);
       if (!opts.decoded) this.decodeRequest(ctx, desired, opts, updated);
+      if (resetsManagedFields && metaOf(desired).managedFields === undefined) metaOf(desired).managedFields = [];
       desired = this.recordUpdate(existing, desired, opts);
       const attrs = this.attributes(existing ? 'UPDATE' : 'CREATE', opts, ctx, ns, desired, existing);
       await this.admit(attrs, ctx);
@@ -796,4 +800,8 @@ export class GenericStore implements RESTStore {
       }
     }
   }
+}
+
+function isEmptyList(v: unknown): boolean {
+  return Array.isArray(v) && v.length === 0;
 }
