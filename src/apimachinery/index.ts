@@ -134,6 +134,7 @@ export { Tally } from './tally.ts';
 export {
   checkManagedFieldsAfterAdmission,
   customResourceResetFields,
+  ignoreManagedFieldsTimestamps,
   newFieldManager,
   newTypeConverter,
   type FieldManager,

@@ -69,7 +69,7 @@ import {
 } from './rest.ts';
 import type { RequestContext, Strategy } from './strategy.ts';
 import { patchedObjectJSON, reportDecoding, type Codec } from './codec.ts';
-import { checkManagedFieldsAfterAdmission, type ManagedFieldsEntry } from '../apimachinery/index.ts';
+import { checkManagedFieldsAfterAdmission, ignoreManagedFieldsTimestamps, type ManagedFieldsEntry } from '../apimachinery/index.ts';
 import type { FieldManagers } from './field-managers.ts';
 import type { ApplyRequest } from './rest.ts';
 
@@ -511,7 +511,9 @@ export class GenericStore implements RESTStore {
       desired = this.recordUpdate(existing, desired, opts);
       const attrs = this.attributes(existing ? 'UPDATE' : 'CREATE', opts, ctx, ns, desired, existing);
       await this.admit(attrs, ctx);
-      const admitted = attrs.object ?? desired;
+      let admitted = attrs.object ?? desired;
+      // A write that changes nothing but managedFields times keeps the stored times (and so is a no-op).
+      if (existing && this.fieldManagers) admitted = ignoreManagedFieldsTimestamps(admitted, existing);
       if (!existing || !kv) {
         try {
           const object = await this.createOnce(ns, admitted, ctx, strategy, opts, true);

@@ -81,7 +81,7 @@ test('TestApplyStatus: every status resource', async (t) => {
     await t.test(d.key, { skip: reason ?? (c ? false : 'no stub') }, async () => {
       const base = `${d.group === '' ? '/api' : `/apis/${d.group}`}/${d.version}${d.namespaced ? `/namespaces/${vectors.namespace}` : ''}/${d.resource}`;
       const apiVersion = d.group === '' ? d.version : `${d.group}/${d.version}`;
-      const obj = { apiVersion, kind: d.kind, ...structuredClone(c!.stub) };
+      const obj: Record<string, any> = { apiVersion, kind: d.kind, ...structuredClone(c!.stub) };
       const name = obj.metadata.name as string;
       await ok(request(s, 'POST', `${base}?fieldManager=create_test`, obj));
       const status = { ...(c!.statusStub ?? vectors.defaultStatusStub), apiVersion, kind: d.kind, metadata: { name } };
