@@ -135,6 +135,7 @@ export {
   checkManagedFieldsAfterAdmission,
   customResourceResetFields,
   deducedTypeConverter,
+  ignoreManagedFieldsTimestamps,
   newFieldManager,
   newTypeConverter,
   type FieldManager,

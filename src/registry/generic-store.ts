@@ -69,7 +69,7 @@ import {
 } from './rest.ts';
 import type { RequestContext, Strategy } from './strategy.ts';
 import { patchedObjectJSON, reportDecoding, type Codec } from './codec.ts';
-import { checkManagedFieldsAfterAdmission, type ManagedFieldsEntry } from '../apimachinery/index.ts';
+import { checkManagedFieldsAfterAdmission, ignoreManagedFieldsTimestamps, type ManagedFieldsEntry } from '../apimachinery/index.ts';
 import type { FieldManagers } from './field-managers.ts';
 import type { ApplyRequest } from './rest.ts';
 
@@ -503,11 +503,17 @@ export class GenericStore implements RESTStore {
         throw newBadRequest('the body of the request must be an object');
       }
       this.checkName(desired, name, ns);
+      // `managedFields: []` resets them (Go decodes it as an empty, non-nil slice); the typed
+      // decoding here drops empty lists, so the reset is carried past it to the field manager.
+      const resetsManagedFields = isEmptyList(metaOf(desired).managedFields);
       if (!opts.decoded) this.decodeRequest(ctx, desired, opts, updated);
+      if (resetsManagedFields && metaOf(desired).managedFields === undefined) metaOf(desired).managedFields = [];
       desired = this.recordUpdate(existing, desired, opts);
       const attrs = this.attributes(existing ? 'UPDATE' : 'CREATE', opts, ctx, ns, desired, existing);
       await this.admit(attrs, ctx);
-      const admitted = attrs.object ?? desired;
+      let admitted = attrs.object ?? desired;
+      // A write that changes nothing but managedFields times keeps the stored times (and so is a no-op).
+      if (existing && this.fieldManagers) admitted = ignoreManagedFieldsTimestamps(admitted, existing);
       if (!existing || !kv) {
         try {
           const object = await this.createOnce(ns, admitted, ctx, strategy, opts, true);
@@ -796,4 +802,8 @@ export class GenericStore implements RESTStore {
       }
     }
   }
+}
+
+function isEmptyList(v: unknown): boolean {
+  return Array.isArray(v) && v.length === 0;
 }

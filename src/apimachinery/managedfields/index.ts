@@ -24,3 +24,4 @@ export { capUpdateManagers, defaultMaxUpdateManagers } from './cap-managers.ts';
 export { checkManagedFieldsAfterAdmission } from './admission.ts';
 export { customResourceResetFields } from './reset-fields.ts';
 export { setLastApplied } from './last-applied.ts';
+export { ignoreManagedFieldsTimestamps } from './ignore-timestamps.ts';
