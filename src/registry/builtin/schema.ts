@@ -67,6 +67,14 @@ export function kindSchema(doc: OpenAPIDocument, name: string): JSONSchemaProps 
     if (ap !== null && typeof ap === 'object') out.additionalProperties = convert(ap as Node, inner);
     else if (typeof ap === 'boolean') out.additionalProperties = ap;
     if (n.items !== null && typeof n.items === 'object') out.items = convert(n.items as Node, inner);
+    // A required number or boolean is a Go value field: decoding an object without it gives its
+    // zero value, which is what kube-apiserver then validates (status.replicas: 0), not an absence.
+    if (Array.isArray(out.required) && out.properties) {
+      const p = out.properties as Record<string, JSONSchemaProps>;
+      const required = (out.required as string[]).filter((f) => !['integer', 'number', 'boolean'].includes(String(p[f]?.type)));
+      if (required.length > 0) out.required = required;
+      else delete out.required;
+    }
     // Fields Go decodes as raw JSON (RawExtension, FieldsV1, JSON): an object of any shape.
     if (out.type === 'object' && !props && ap === undefined) out['x-kubernetes-preserve-unknown-fields'] = true;
     return out as JSONSchemaProps;
