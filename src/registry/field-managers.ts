@@ -12,7 +12,8 @@ import {
   type Filter,
   type TypeConverter,
 } from '../apimachinery/index.ts';
-import type { Obj } from './rest.ts';
+import { failureStatus, StatusError } from '../apimachinery/index.ts';
+import type { ApplyRequest, Obj } from './rest.ts';
 
 export type FieldManagerEndpoint = '' | 'status' | 'scale' | 'finalize';
 
@@ -64,5 +65,19 @@ export class FieldManagers {
   private resetFields(endpoint: FieldManagerEndpoint): Map<string, Filter> | undefined {
     if (!this.opts.hasStatus || (endpoint !== '' && endpoint !== 'status')) return undefined;
     return customResourceResetFields([this.opts.apiVersion], endpoint);
+  }
+}
+
+/**
+ * RESTStore.apply over `fms`: the patch applied to `current` (or to an empty object when there is
+ * none). The field manager's plain errors reach the client as kube-apiserver writes a plain
+ * error: 500 with its text.
+ */
+export function applyWith(fms: FieldManagers, current: Obj | undefined, patch: Obj, req: ApplyRequest): Obj {
+  try {
+    return fms.get(req.subresource ?? '').apply(current ?? fms.emptyObject(), patch, req.manager, req.force);
+  } catch (e) {
+    if (e instanceof StatusError) throw e;
+    throw new StatusError(failureStatus(500, '', e instanceof Error ? e.message : String(e)));
   }
 }

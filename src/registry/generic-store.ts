@@ -70,7 +70,7 @@ import {
 import type { RequestContext, Strategy } from './strategy.ts';
 import { patchedObjectJSON, reportDecoding, type Codec } from './codec.ts';
 import { checkManagedFieldsAfterAdmission, ignoreManagedFieldsTimestamps, type ManagedFieldsEntry } from '../apimachinery/index.ts';
-import type { FieldManagers } from './field-managers.ts';
+import { applyWith, type FieldManagers } from './field-managers.ts';
 import type { ApplyRequest } from './rest.ts';
 
 /** OptimisticLockErrorMsg */
@@ -281,15 +281,7 @@ export class GenericStore implements RESTStore {
 
   /** Server-side apply through this kind's field manager (see RESTStore.apply). */
   apply?(current: Obj | undefined, patch: Obj, req: ApplyRequest): Obj {
-    const fms = this.fieldManagers!;
-    const live = current ?? fms.emptyObject();
-    try {
-      return fms.get(req.subresource ?? '').apply(live, patch, req.manager, req.force);
-    } catch (e) {
-      if (e instanceof StatusError) throw e;
-      // The field manager's other errors reach the client as kube-apiserver writes a plain error: 500, its text.
-      throw new StatusError(failureStatus(500, '', e instanceof Error ? e.message : String(e)));
-    }
+    return applyWith(this.fieldManagers!, current, patch, req);
   }
 
   private context(opts: CreateOptions & { subresource?: Subresource }): RequestContext {

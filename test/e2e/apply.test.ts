@@ -320,6 +320,27 @@ test('a Scale applies to the replicas of its resource and conflicts with their o
   assert.equal(missing.status, 404);
 });
 
+test('kinds served over another version\'s storage apply in their own version', async () => {
+  const hpa = {
+    apiVersion: 'autoscaling/v1',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name: 'h1', namespace: 'default' },
+    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 4, targetCPUUtilizationPercentage: 60 },
+  };
+  const r = await call('PATCH', '/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers/h1?fieldManager=scaler', JSON.stringify(hpa), 'application/apply-patch+yaml');
+  assert.equal(r.status, 201, JSON.stringify(r.json));
+  assert.equal(r.json.spec.targetCPUUtilizationPercentage, 60);
+  const e = r.json.metadata.managedFields.find((x: any) => x.manager === 'scaler');
+  assert.equal(e.apiVersion, 'autoscaling/v1');
+  assert.deepEqual(Object.keys(e.fieldsV1['f:spec']).sort(), ['f:maxReplicas', 'f:minReplicas', 'f:scaleTargetRef', 'f:targetCPUUtilizationPercentage']);
+  // Read through v2, the same object (its v1 fields converted).
+  const v2 = await getJSON(['hpa.v2.autoscaling', 'h1']);
+  assert.equal(v2.spec.metrics[0].resource.target.averageUtilization, 60);
+  const again = await call('PATCH', '/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers/h1?fieldManager=other', JSON.stringify({ ...hpa, spec: { ...hpa.spec, maxReplicas: 9 } }), 'application/apply-patch+yaml');
+  assert.equal(again.status, 409);
+  assert.equal(again.json.message, 'Apply failed with 1 conflict: conflict with "scaler": .spec.maxReplicas');
+});
+
 test('apply request errors: statuses and messages as upstream', async () => {
   const path = '/api/v1/namespaces/default/configmaps/err-cm';
   const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'err-cm' }, data: { a: 'b' } });

@@ -12,7 +12,9 @@ import { newInvalid, type FieldError } from '../../apimachinery/index.ts';
 import type { CompiledSchema } from '../../schema/index.ts';
 import { patchedObjectJSON, reportDecoding, type Codec } from '../codec.ts';
 import { deepCopy, getName } from '../meta.ts';
+import { applyWith, type FieldManagers } from '../field-managers.ts';
 import type {
+  ApplyRequest,
   CreateOptions,
   CreateResult,
   DeleteOptions,
@@ -47,8 +49,20 @@ export class ConvertedStore implements RESTStore {
     /** The served version's codec and compiled schema. */
     private readonly codec: Codec,
     private readonly schema: () => CompiledSchema,
+    /** This version's field managers: server-side apply through this version's schema. */
+    private readonly fieldManagers?: FieldManagers,
   ) {
     this.apiVersion = info.group === '' ? info.version : `${info.group}/${info.version}`;
+    if (!fieldManagers) this.apply = undefined;
+  }
+
+  /**
+   * Server-side apply in this version (its field manager and merge schema), as kube-apiserver
+   * applies through the endpoint's version; the result is then converted like any update. Writes
+   * other than applies are recorded by the storage version's field manager.
+   */
+  apply?(current: Obj | undefined, patch: Obj, req: ApplyRequest): Obj {
+    return applyWith(this.fieldManagers!, current, patch, req);
   }
 
   /** A stored object as this version (a copy). */

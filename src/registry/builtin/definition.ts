@@ -84,7 +84,7 @@ export function builtinKind(r: BuiltinResource, deps: KindDeps, over?: ServedOve
   const strategy = new BuiltinStrategy(r, schema);
   const info = { group: r.group, version: r.version, resource: r.resource, kind: r.kind, listKind: `${r.kind}List`, namespaced: r.namespaced, singular: r.kind.toLowerCase() };
   const store: RESTStore = over
-    ? new ConvertedStore(info, over.store, over.conversion, codec, schema)
+    ? new ConvertedStore(info, over.store, over.conversion, codec, schema, builtinFieldManagers(r))
     : new GenericStore({
         store: deps.store,
         info,
