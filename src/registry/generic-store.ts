@@ -116,10 +116,10 @@ export interface ObjectMetaValidatingStrategy {
   readonly validatesObjectMeta?: boolean;
 }
 
-/** A copy of an object's managedFields, to restore after admission. */
-function structuredManagedFields(obj: Obj): ManagedFieldsEntry[] | undefined {
+/** An object's managedFields as JSON text ('null' when absent): a snapshot to compare and restore after admission. */
+function managedFieldsText(obj: Obj): string {
   const mf = (obj.metadata as Record<string, unknown> | undefined)?.managedFields;
-  return Array.isArray(mf) ? (deepCopy(mf) as ManagedFieldsEntry[]) : undefined;
+  return JSON.stringify(mf ?? null);
 }
 
 /** An update computed inside GuaranteedUpdate: the object to write, or an instruction. */
@@ -271,10 +271,11 @@ export class GenericStore implements RESTStore {
    */
   private async admit(attrs: AdmissionAttributes, ctx: RequestContext): Promise<void> {
     if (!this.admission) return;
-    const before = this.fieldManagers && attrs.object ? structuredManagedFields(attrs.object) : undefined;
+    const before = this.fieldManagers && attrs.object ? managedFieldsText(attrs.object) : undefined;
     await this.admission.admit(attrs);
-    if (this.fieldManagers && attrs.object) {
-      const w = checkManagedFieldsAfterAdmission(attrs.object, before);
+    // Unchanged text needs no second decode: it is what the field manager just wrote.
+    if (before !== undefined && attrs.object && managedFieldsText(attrs.object) !== before) {
+      const w = checkManagedFieldsAfterAdmission(attrs.object, JSON.parse(before) as ManagedFieldsEntry[] | null);
       if (w !== undefined) ctx.warnings.push(w);
     }
   }
