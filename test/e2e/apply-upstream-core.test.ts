@@ -415,12 +415,9 @@ test('TestApplyUnsetExclusivelyOwnedFields: fields the applier alone owned are r
   await ok(apply(path, 'apply_test', nginxDeployment('deployment-exclusive-unset', { replicas: 3 }, {}, { hostname: 'test-hostname' })));
   const patched = await ok(apply(path, 'apply_test', nginxDeployment('deployment-exclusive-unset', {})));
   assert.equal(patched.spec.template.spec.hostname, undefined);
-  // upstream then reads replicas back as 1, the Deployment's default; without the kind's
-  // defaults here the field is simply gone.
-  assert.equal(patched.spec.replicas, undefined);
+  // replicas, no longer applied by anyone, defaults back to the Deployment's 1.
+  assert.equal(patched.spec.replicas, 1);
 });
-
-test('TestApplyUnsetExclusivelyOwnedFields: spec.replicas defaults back to 1', { skip: 'built-in kinds\' own defaults (Deployment spec.replicas = 1) are not applied yet' }, () => {});
 
 // TestApplyUnsetSharedFields
 test('TestApplyUnsetSharedFields: fields another applier also owns stay when one omits them', async () => {
