@@ -41,7 +41,7 @@ export interface ExpressionContext {
 
 /** Compiles one expression with the installed checker, as a field error list at `path`. */
 export function checkExpression(path: Path, expression: string, ctx: ExpressionContext, opts: Omit<PolicyExpressionOptions, 'stored' | 'variables'>): FieldError[] {
-  const errs = policyExpressionChecker().compile(expression, { ...opts, stored: ctx.preexisting.has(expression), variables: ctx.variables });
+  const errs = policyExpressionChecker().compile(expression, { ...opts, stored: ctx.preexisting.has(expression), variables: [...ctx.variables] });
   return errs.length === 0 ? [] : expressionFieldErrors(path, expression, errs);
 }
 
