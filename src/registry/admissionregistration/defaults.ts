@@ -36,6 +36,8 @@ function defaultParamRef(pr: JSONObject | undefined): void {
 
 /** A policy's spec: SetDefaults_ValidatingAdmissionPolicySpec / _MutatingAdmissionPolicySpec. */
 function defaultPolicy(obj: Obj, mutating: boolean): void {
+  // Spec is a struct in the Go type, never nil: an absent spec is defaulted as an empty one.
+  if (obj.spec === undefined || obj.spec === null) obj.spec = {};
   const spec = objectAt(obj.spec);
   if (spec === undefined) return;
   if (unset(spec.failurePolicy)) spec.failurePolicy = 'Fail';
