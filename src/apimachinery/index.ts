@@ -34,6 +34,7 @@ export { jsonEqual } from './json/equal.ts';
 export { goJSONKind, goJSONSyntaxError, parseGoJSONText } from './json/go-json.ts';
 export { canonicalJSON, type JSONWriter, stringifyJSON, writeJSONIteratively } from './json/stringify.ts';
 export { isEmpty, labelSelectorAsSelector, matches, parseSelector, selectorFromSet, selectorString, type Selector } from './labels/selector.ts';
+export { validateLabelSelector, type LabelSelector } from './labels/selector.ts';
 export {
   applyJSONPatch,
   decodeJSONPatch,
@@ -86,6 +87,7 @@ export { formatRFC3339, parseRFC3339 } from './time.ts';
 export {
   isDNS1035Label,
   isDNS1123Subdomain,
+  isQualifiedName,
   isValidPathSegmentName,
   isValidPortNum,
   nameIsDNS1035Label,

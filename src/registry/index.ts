@@ -33,6 +33,8 @@ export {
 } from './controllers/crd-finalizer.ts';
 export { startNamespaceController, type NamespaceControllerOptions } from './controllers/namespace.ts';
 export { startServiceAccountController, type ServiceAccountControllerOptions } from './controllers/service-account.ts';
+export { startPolicyStatusController, type PolicyTypeChecker } from './admissionregistration/status-controller.ts';
+export { usePolicyExpressionChecker, type PolicyExpressionChecker } from './admissionregistration/expression-checker.ts';
 export type { Controller, Key, Reconcile } from './controllers/loop.ts';
 export { initialEventsEndAnnotation } from './watch.ts';
 export {

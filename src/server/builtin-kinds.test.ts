@@ -40,9 +40,19 @@ function minimal(s: JSONSchemaProps, depth = 0): unknown {
 }
 
 /** Values the schema alone cannot tell (native rules are not applied yet, but names and refs must read well). */
+/** Specs for kinds whose native validation is served: the schema's required fields are not enough for them. */
+const rules = { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments'] }] };
+const validSpecs: Record<string, Record<string, unknown>> = {
+  validatingadmissionpolicies: { matchConstraints: rules, validations: [{ expression: 'true' }] },
+  validatingadmissionpolicybindings: { policyName: 'p', validationActions: ['Deny'] },
+  mutatingadmissionpolicies: { matchConstraints: rules, mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[]' } }] },
+  mutatingadmissionpolicybindings: { policyName: 'p' },
+};
+
 function objectFor(r: BuiltinResource): Record<string, unknown> {
   const s = kindSchema(openAPIDocument(r.group, r.version).doc, r.schemaName);
   const o = minimal(s) as Record<string, unknown>;
+  if (r.group === 'admissionregistration.k8s.io' && validSpecs[r.resource]) o.spec = validSpecs[r.resource];
   return { ...o, apiVersion: r.group === '' ? r.version : `${r.group}/${r.version}`, kind: r.kind, metadata: { name: `t-${r.resource}` } };
 }
 

@@ -61,6 +61,8 @@ const facts: Record<string, { shortNames?: string[]; categories?: string[] }> = 
   'admissionregistration.k8s.io/validatingwebhookconfigurations': { categories: ['api-extensions'] },
   'admissionregistration.k8s.io/validatingadmissionpolicies': { categories: ['api-extensions'] },
   'admissionregistration.k8s.io/validatingadmissionpolicybindings': { categories: ['api-extensions'] },
+  'admissionregistration.k8s.io/mutatingadmissionpolicies': { categories: ['api-extensions'] },
+  'admissionregistration.k8s.io/mutatingadmissionpolicybindings': { categories: ['api-extensions'] },
   'apiregistration.k8s.io/apiservices': { categories: ['api-extensions'] },
 };
 

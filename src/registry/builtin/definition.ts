@@ -22,6 +22,7 @@ import { goDecodeCheck, type GoDecodeCheck } from './go-decode.ts';
 import { hasWorkloadScale, workloadScale } from './scale.ts';
 import { kindSchema } from './schema.ts';
 import { BuiltinStrategy } from './strategy.ts';
+import { admissionPolicyDefaults, admissionPolicyStorage, admissionPolicyStrategy } from '../admissionregistration/definition.ts';
 
 /** kube-apiserver's default --event-ttl: Events (core/v1 and events.k8s.io/v1) expire an hour after their last write. */
 export const eventTTLSeconds = 3600;
@@ -38,7 +39,7 @@ function lazySchema(r: BuiltinResource): { schema: () => CompiledSchema; codec: 
   const schema = () => (compiled ??= compileSchema(kindSchema(openAPIDocument(r.group, r.version).doc, r.schemaName)));
   const c = () => (codec ??= schemaCodec(schema()));
   const goCheck = () => (check ??= goDecodeCheck(openAPIDocument(r.group, r.version).doc, r.schemaName));
-  const defaults = defaultsOf(r.group, r.version, r.resource);
+  const defaults = admissionPolicyDefaults(r.group, r.resource) ?? defaultsOf(r.group, r.version, r.resource);
   return {
     schema,
     codec: {
@@ -81,7 +82,7 @@ export function builtinFieldManagers(r: BuiltinResource): FieldManagers {
  */
 export function builtinKind(r: BuiltinResource, deps: KindDeps, over?: ServedOver): KindDefinition {
   const { schema, codec } = lazySchema(r);
-  const strategy = new BuiltinStrategy(r, schema);
+  const strategy = admissionPolicyStrategy(r, schema) ?? new BuiltinStrategy(r, schema);
   const info = { group: r.group, version: r.version, resource: r.resource, kind: r.kind, listKind: `${r.kind}List`, namespaced: r.namespaced, singular: r.kind.toLowerCase() };
   const store: RESTStore = over
     ? new ConvertedStore(info, over.store, over.conversion, codec, schema, builtinFieldManagers(r))
@@ -122,6 +123,7 @@ export function builtinKind(r: BuiltinResource, deps: KindDeps, over?: ServedOve
 const oneStorage: ReadonlyArray<{ served: string; stored: string; conversion: VersionConversion }> = [
   { served: 'events.k8s.io/v1/events', stored: '/v1/events', conversion: eventsV1Conversion },
   { served: 'autoscaling/v1/horizontalpodautoscalers', stored: 'autoscaling/v2/horizontalpodautoscalers', conversion: hpaV1Conversion },
+  ...admissionPolicyStorage,
 ];
 
 const gvrOf = (r: { group: string; version: string; resource: string }) => `${r.group}/${r.version}/${r.resource}`;

@@ -11,6 +11,8 @@ import { OpenAPIV3PatchMeta, type PatchMetaLookup } from '../../apimachinery/ind
 export const defaultGroupVersions: readonly { group: string; version: string }[] = [
   { group: '', version: 'v1' },
   { group: 'admissionregistration.k8s.io', version: 'v1' },
+  // MutatingAdmissionPolicy(Binding) only, over v1's storage (admissionregistration/definition.ts).
+  { group: 'admissionregistration.k8s.io', version: 'v1beta1' },
   { group: 'apiregistration.k8s.io', version: 'v1' },
   { group: 'apps', version: 'v1' },
   // autoscaling/v1 is served over v2's storage, converted (definition.ts).
