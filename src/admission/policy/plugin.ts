@@ -14,7 +14,7 @@ import { newForbidden, newNotFound, StatusError } from '../../apimachinery/index
 import type { AdmissionAttributes, Obj } from '../../registry/index.ts';
 import { resourcePrefix } from '../../registry/index.ts';
 import type { Store } from '../../storage/index.ts';
-import type { Authorizer } from '../../cel/index.ts';
+import type { Authorizer, Val } from '../../cel/index.ts';
 import type { AdmissionInput } from '../../schema/index.ts';
 import type { Plugin } from '../chain.ts';
 import { addAuditAnnotation } from './audit-annotations.ts';
@@ -120,6 +120,7 @@ export function validatingAdmissionPolicy(store: Store, opts: { authorizer?: Aut
 
   async function dispatch(a: AdmissionAttributes, hooks: PolicyHook[]): Promise<void> {
     const denied: DeniedDecision[] = [];
+    const conversions = new WeakMap<object, Val>();
     const failures: { message: string; policy: string; binding: string; expressionIndex: number; validationActions: string[] }[] = [];
     const configError = (hook: PolicyHook, err: string, binding?: string) => {
       if (hook.spec.failurePolicy === 'Ignore') return;
@@ -177,6 +178,7 @@ export function validatingAdmissionPolicy(store: Store, opts: { authorizer?: Aut
             object: atVersion(a.object, m.kind, a.kind) ?? null,
             oldObject: atVersion(a.oldObject, m.kind, a.kind) ?? null,
             params: param,
+            conversions,
             request: admissionRequest(a, m.resource, m.kind),
             namespace,
             authorizer: {

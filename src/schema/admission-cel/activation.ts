@@ -37,6 +37,12 @@ export interface AdmissionInput {
   request: Record<string, unknown>;
   /** The request's namespace object (null for cluster-scoped requests and Namespaces). */
   namespace?: Record<string, unknown> | null;
+  /**
+   * CEL values already converted, by JSON object: one request's object, old object and params are
+   * read by every matching policy and binding (CEL values are never mutated). Scope it to one
+   * request.
+   */
+  conversions?: WeakMap<object, Val>;
   /** The authorizer and the request's resource, for `authorizer` and `authorizer.requestResource`. */
   authorizer?: {
     user: AuthorizerUser;
@@ -73,6 +79,15 @@ export function namespaceObjectValue(ns: Record<string, unknown> | null | undefi
     }
   }
   return out;
+}
+
+/** The CEL value of a JSON value, converted once per object while `cache` lives. */
+function celValueOf(x: unknown, cache: WeakMap<object, Val> | undefined): Val {
+  if (x === null || x === undefined) return null;
+  if (typeof x !== 'object' || cache === undefined) return fromJSON(x);
+  let v = cache.get(x);
+  if (v === undefined) cache.set(x, (v = fromJSON(x)));
+  return v;
 }
 
 /** composition.go's lazy map of variables: each evaluated once, on first access. */
@@ -120,9 +135,9 @@ export class AdmissionActivation implements Activation {
 
   constructor(input: AdmissionInput, variables: readonly CompiledVariable[]) {
     this.vars = new Map<string, Val>([
-      ['object', fromJSON(input.object ?? null)],
-      ['oldObject', fromJSON(input.oldObject ?? null)],
-      ['params', fromJSON(input.params ?? null)],
+      ['object', celValueOf(input.object, input.conversions)],
+      ['oldObject', celValueOf(input.oldObject, input.conversions)],
+      ['params', celValueOf(input.params, input.conversions)],
       ['request', fromJSON(input.request)],
       ['namespaceObject', namespaceObjectValue(input.namespace)],
       ['variables', new CelMap(new LazyVariables(variables, this))],
