@@ -1,6 +1,6 @@
 /**
  * The admission layer's public face: the chain and its plugins. Today: NamespaceLifecycle (first in
- * every chain); ValidatingAdmissionPolicy, MutatingAdmissionPolicy and webhooks plug in here.
+ * every chain) and ValidatingAdmissionPolicy; MutatingAdmissionPolicy and webhooks plug in here.
  */
 export { admissionChain, type Plugin } from './chain.ts';
 export {
@@ -10,3 +10,10 @@ export {
   type CachedNamespaceLifecycle,
   type NamespaceGate,
 } from './namespace-lifecycle.ts';
+export {
+  validatingAdmissionPolicy,
+  allowAllAuthorizer,
+  withAuditAnnotations,
+  type AnnotationSink,
+  type ValidatingAdmissionPolicyPlugin,
+} from './policy/index.ts';

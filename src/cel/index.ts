@@ -27,6 +27,18 @@ export {
   kubernetesStringCostOverloads,
 } from './kubernetes-env.ts';
 
+// ---- the authorizer library's values (admission binds `authorizer`, `authorizer.requestResource`) --
+
+export {
+  AuthorizerType,
+  ResourceCheckType,
+  newAuthorizerValue,
+  newResourceAuthorizerValue,
+  type AuthorizationAttributes,
+  type AuthorizationResult,
+  type Authorizer,
+} from './lib/kubernetes/authz.ts';
+
 // ---- libraries ----------------------------------------------------------------------------------
 
 /** A library: declared functions (with their runtime overloads), variables and the macros it enables. */
@@ -108,7 +120,7 @@ export { type ListBehavior, withListBehavior } from './eval/values.ts';
 /** JSON text to CEL values (integral numbers as int, bounded depth), and the error it raises. */
 export { JSONSyntaxError, parseJSONToCel } from './eval/json.ts';
 /** CEL's duration syntax (`1h30m`) to a Duration, or a CelError with cel-go's message. */
-export { parseDuration } from './eval/time.ts';
+export { parseDuration, parseTimestamp } from './eval/time.ts';
 /** resource.Quantity: ParseQuantity with upstream's errors, and its canonical string (`toString()`). */
 export { parseQuantity, Quantity } from './lib/kubernetes/resource-quantity.ts';
 

@@ -10,13 +10,15 @@ import { isIP } from 'node:net';
 import { resolve, join } from 'node:path';
 import { openBackend, type StorageChoice } from '../server/index.ts';
 import { defaultCompactionIntervalMs, defaultEtcdPrefix } from '../storage/index.ts';
-import { ApiServer } from '../server/index.ts';
+import { ApiServer, auditLogged } from '../server/index.ts';
 
 const usage = `usage: crd-apiserver serve [--listen 127.0.0.1:PORT] [--data-dir DIR]
 
   --listen ADDR     address to serve plain HTTP on (default 127.0.0.1:6443; port 0 picks a free port);
                     only loopback addresses are accepted until TLS and authentication exist
   --data-dir DIR    where the SQLite database and the kubeconfig live (default ./data)
+  --audit-log-path FILE  append an audit.k8s.io/v1 Event for every request to FILE (JSON lines,
+                    Metadata level)
 
   --etcd-servers URL[,URL...]      keep objects in this etcd cluster instead of SQLite; several
                                    servers on one cluster serve the same objects
@@ -40,6 +42,8 @@ export interface ServeArgs {
   host: string;
   port: number;
   dataDir: string;
+  /** Where the audit log goes (--audit-log-path), when given. */
+  auditLogPath?: string;
   /** Set when --etcd-servers is given. */
   etcd?: EtcdArgs;
 }
@@ -90,6 +94,7 @@ export function isLoopback(host: string): boolean {
 export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
   let listen = '127.0.0.1:6443';
   let dataDir = './data';
+  let auditLogPath: string | undefined;
   let etcdServers: string[] | undefined;
   const etcd: Omit<EtcdArgs, 'servers'> = { prefix: defaultEtcdPrefix, compactionIntervalMs: defaultCompactionIntervalMs };
   for (let i = 0; i < argv.length; i++) {
@@ -112,6 +117,9 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
         return 'help';
       case '--listen':
         listen = next();
+        break;
+      case '--audit-log-path':
+        auditLogPath = next();
         break;
       case '--data-dir':
         dataDir = next();
@@ -153,11 +161,11 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
   if (etcdServers === undefined) {
     const stray = (['caFile', 'certFile', 'keyFile'] as const).find((k) => etcd[k] !== undefined);
     if (stray) throw new Error('the --etcd-* flags need --etcd-servers');
-    return { host, port, dataDir };
+    return { host, port, dataDir, ...(auditLogPath !== undefined ? { auditLogPath } : {}) };
   }
   if (etcdServers.length === 0) throw new Error('--etcd-servers must name at least one URL');
   if ((etcd.certFile === undefined) !== (etcd.keyFile === undefined)) throw new Error('--etcd-certfile and --etcd-keyfile go together');
-  return { host, port, dataDir, etcd: { servers: etcdServers, ...etcd } };
+  return { host, port, dataDir, ...(auditLogPath !== undefined ? { auditLogPath } : {}), etcd: { servers: etcdServers, ...etcd } };
 }
 
 /** The storage the parsed flags choose; reads the TLS files. */
@@ -226,6 +234,7 @@ export async function runServe(argv: string[]): Promise<number> {
     return 1;
   }
   const server = new ApiServer(backend.deps);
+  if (args.auditLogPath !== undefined) server.handle = auditLogged(server.handle.bind(server), resolve(args.auditLogPath));
   let bound: { host: string; port: number };
   try {
     bound = await server.listen(args.host, args.port);

@@ -49,3 +49,16 @@ export {
 } from './cel/crd-rules.ts';
 export { type CELValidator, compileCELValidator, RUNTIME_CEL_COST_BUDGET } from './cel/index.ts';
 export { managedFieldsFields, objectMetaFields, ownerReferenceFields } from './objectmeta.ts';
+export {
+  AdmissionActivation,
+  AdmissionCompiler,
+  OUT_OF_BUDGET,
+  evaluate as evaluateAdmissionExpression,
+  type AdmissionInput,
+  type AuthorizerUser,
+  type CompiledExpression,
+  type CompiledVariable,
+  type Evaluation,
+  type OptionalDeclarations,
+  type ReturnTypes,
+} from './admission-cel/index.ts';

@@ -4,3 +4,4 @@
 export { openBackend, type StorageChoice } from './backend.ts';
 export { decodeJSON, JSONSyntaxError } from './http/body.ts';
 export { ApiServer } from './server.ts';
+export { auditLogged } from './audit/index.ts';

@@ -1,0 +1,158 @@
+/**
+ * The policies in force (k8s.io/apiserver pkg/admission/plugin/policy/generic policy_source.go):
+ * ValidatingAdmissionPolicies and their bindings read from the store through watch-fed caches,
+ * each policy compiled once per resourceVersion, its bindings grouped under it, and its paramKind
+ * resolved — built-in kinds from the catalogue, custom resources from the CRDs served — to a
+ * cache of the param objects, started on first use. A paramKind that resolves to nothing is the
+ * policy's configuration error, as upstream.
+ */
+import { builtinResources, resourcePrefix, type Obj } from '../../registry/index.ts';
+import type { Store } from '../../storage/index.ts';
+import { objectCache, type ObjectCache } from './informer.ts';
+import type { ParamSource } from './params.ts';
+import { PolicyValidator } from './validator.ts';
+
+const GROUP = 'admissionregistration.k8s.io';
+
+/** A policy with what evaluating it needs (PolicyHook). */
+export interface PolicyHook {
+  name: string;
+  policy: Obj;
+  spec: Obj;
+  bindings: Obj[];
+  validator: PolicyValidator;
+  /** The params' source (undefined without a paramKind, or when it did not resolve). */
+  params?: ParamSource;
+  configurationError?: string;
+}
+
+const specOf = (o: Obj): Obj => (o.spec !== null && typeof o.spec === 'object' ? (o.spec as Obj) : {});
+const nameOf = (o: Obj): string => String((o.metadata as { name?: unknown } | undefined)?.name ?? '');
+const rvOf = (o: Obj): string => String((o.metadata as { resourceVersion?: unknown } | undefined)?.resourceVersion ?? '');
+const byName = (a: Obj, b: Obj) => (nameOf(a) < nameOf(b) ? -1 : nameOf(a) > nameOf(b) ? 1 : 0);
+
+/** Splits "group/version" ("v1" is the core group). */
+function parseGroupVersion(apiVersion: string): { group: string; version: string } | undefined {
+  const parts = apiVersion.split('/');
+  if (parts.length === 1) return parts[0] === '' ? undefined : { group: '', version: parts[0]! };
+  if (parts.length === 2 && parts[0] !== '' && parts[1] !== '') return { group: parts[0]!, version: parts[1]! };
+  return undefined;
+}
+
+export class PolicySource {
+  private readonly policies: ObjectCache;
+  private readonly bindings: ObjectCache;
+  private readonly crds: ObjectCache;
+  private readonly paramCaches = new Map<string, ObjectCache>();
+  private readonly compiled = new Map<string, { rv: string; validator: PolicyValidator }>();
+  private hooksCache: { key: string; hooks: PolicyHook[] } | undefined;
+  readonly synced: Promise<void>;
+
+  constructor(private readonly store: Store) {
+    this.policies = objectCache(store, resourcePrefix(GROUP, 'validatingadmissionpolicies'));
+    this.bindings = objectCache(store, resourcePrefix(GROUP, 'validatingadmissionpolicybindings'));
+    this.crds = objectCache(store, resourcePrefix('apiextensions.k8s.io', 'customresourcedefinitions'));
+    this.synced = Promise.all([this.policies.synced, this.bindings.synced, this.crds.synced]).then(() => {});
+  }
+
+  /** The resource and scope a paramKind names: a built-in kind, or a served custom resource version. */
+  private resolve(group: string, version: string, kind: string): { resource: string; namespaced: boolean } | undefined {
+    const b = builtinResources().find((r) => r.group === group && r.version === version && r.kind === kind);
+    if (b !== undefined) return { resource: b.resource, namespaced: b.namespaced };
+    for (const [, crd] of this.crds.entries()) {
+      const spec = specOf(crd);
+      const names = (spec.names ?? {}) as { kind?: string; plural?: string };
+      if (spec.group !== group || names.kind !== kind || typeof names.plural !== 'string') continue;
+      const versions = Array.isArray(spec.versions) ? (spec.versions as { name?: string; served?: boolean }[]) : [];
+      if (!versions.some((v) => v.name === version && v.served !== false)) continue;
+      return { resource: names.plural, namespaced: spec.scope !== 'Cluster' };
+    }
+    return undefined;
+  }
+
+  private paramSource(paramKind: Obj): ParamSource | { error: string } {
+    const apiVersion = String(paramKind.apiVersion ?? '');
+    const kind = String(paramKind.kind ?? '');
+    const gv = parseGroupVersion(apiVersion);
+    if (gv === undefined) return { error: `failed to parse paramKind APIVersion: unexpected GroupVersion string: ${apiVersion}` };
+    const r = this.resolve(gv.group, gv.version, kind);
+    if (r === undefined) return { error: `failed to find resource referenced by paramKind: '${gv.group}/${gv.version}, Kind=${kind}'` };
+    const prefix = resourcePrefix(gv.group, r.resource);
+    let cache = this.paramCaches.get(prefix);
+    if (cache === undefined) {
+      cache = objectCache(this.store, prefix);
+      this.paramCaches.set(prefix, cache);
+    }
+    return { cache, namespaced: r.namespaced };
+  }
+
+  private validatorFor(policy: Obj): PolicyValidator {
+    const name = nameOf(policy);
+    const rv = rvOf(policy);
+    const c = this.compiled.get(name);
+    if (c !== undefined && c.rv === rv) return c.validator;
+    const validator = new PolicyValidator(specOf(policy));
+    this.compiled.set(name, { rv, validator });
+    return validator;
+  }
+
+  /** Every policy with its bindings, by name (recomputed only after a change). */
+  hooks(): PolicyHook[] {
+    const key = `${this.policies.version}/${this.bindings.version}/${this.crds.version}`;
+    if (this.hooksCache?.key === key) return this.hooksCache.hooks;
+    const bindingsByPolicy = new Map<string, Obj[]>();
+    for (const [, b] of this.bindings.entries()) {
+      const policyName = String(specOf(b).policyName ?? '');
+      let list = bindingsByPolicy.get(policyName);
+      if (list === undefined) bindingsByPolicy.set(policyName, (list = []));
+      list.push(b);
+    }
+    const hooks: PolicyHook[] = [];
+    const seen = new Set<string>();
+    for (const policy of [...this.policies.entries()].map(([, p]) => p).sort(byName)) {
+      const name = nameOf(policy);
+      seen.add(name);
+      const bindings = (bindingsByPolicy.get(name) ?? []).sort(byName);
+      // Policies without bindings do nothing (upstream skips them).
+      if (bindings.length === 0) continue;
+      const spec = specOf(policy);
+      const hook: PolicyHook = { name, policy, spec, bindings, validator: this.validatorFor(policy) };
+      if (spec.paramKind !== undefined && spec.paramKind !== null) {
+        const s = this.paramSource(spec.paramKind as Obj);
+        if ('error' in s) hook.configurationError = s.error;
+        else hook.params = s;
+      }
+      hooks.push(hook);
+    }
+    for (const name of this.compiled.keys()) if (!seen.has(name)) this.compiled.delete(name);
+    this.hooksCache = { key, hooks };
+    return hooks;
+  }
+
+  /**
+   * EquivalentResourcesFor: a custom resource at its CRD's other served versions (their objects
+   * differ only in apiVersion while the CRD converts with strategy None, as served here).
+   */
+  equivalents(r: { group: string; version: string; resource: string }, subresource: string): { resource: { group: string; version: string; resource: string }; kind: { group: string; version: string; kind: string } }[] {
+    for (const [, crd] of this.crds.entries()) {
+      const spec = specOf(crd);
+      const names = (spec.names ?? {}) as { kind?: string; plural?: string };
+      if (spec.group !== r.group || names.plural !== r.resource) continue;
+      const versions = Array.isArray(spec.versions) ? (spec.versions as { name?: string; served?: boolean }[]) : [];
+      return versions
+        .filter((v) => v.served !== false && typeof v.name === 'string')
+        .map((v) => ({
+          resource: { group: r.group, version: v.name!, resource: r.resource },
+          kind: subresource === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { group: r.group, version: v.name!, kind: String(names.kind ?? '') },
+        }));
+    }
+    return [];
+  }
+
+  stop(): void {
+    this.policies.stop();
+    this.bindings.stop();
+    this.crds.stop();
+    for (const c of this.paramCaches.values()) c.stop();
+  }
+}
