@@ -4,8 +4,9 @@
  * MutatingAdmissionPolicy when it is written (`params` declared only with a paramKind, the
  * authorizer, the mutation types, variables composed in order, cost limits, bool/string result
  * types) and refuses the object with the compiler's error. Validation calls the checker installed
- * here for each expression; until an environment is installed, none is compiled.
+ * here for each expression: by default the admission CEL environment's (cel-checker.ts).
  */
+import { celPolicyExpressionChecker } from './cel-checker.ts';
 import { internalError, invalid, required, type FieldError, type Path } from '../../apimachinery/index.ts';
 
 /** Which field an expression comes from: it selects the result type and the declarations. */
@@ -51,7 +52,7 @@ export interface PolicyExpressionChecker {
 /** Compiles nothing: every expression passes. */
 export const noExpressionChecks: PolicyExpressionChecker = { compile: () => [] };
 
-let installed: PolicyExpressionChecker = noExpressionChecks;
+let installed: PolicyExpressionChecker | undefined;
 
 /** Installs the checker every policy write uses from now on (the policy CEL environment). */
 export function usePolicyExpressionChecker(checker: PolicyExpressionChecker): void {
@@ -60,7 +61,7 @@ export function usePolicyExpressionChecker(checker: PolicyExpressionChecker): vo
 
 /** The checker in use. */
 export function policyExpressionChecker(): PolicyExpressionChecker {
-  return installed;
+  return (installed ??= celPolicyExpressionChecker);
 }
 
 /** convertCELErrorToValidationError: a compile error at `path` as a field error. */
