@@ -134,7 +134,12 @@ function goJSONFloat(f: number): string {
 }
 
 /** Go's json.Marshal string escaping, including its HTML-safe escapes. */
+/** Strings Go and JSON.stringify write alike: printable ASCII without `"`, `\\`, `<`, `>`, `&`. */
+const plainJSONString = /^[\x20-\x21\x23-\x25\x27-\x3b\x3d\x3f-\x5b\x5d-\x7e]*$/;
+
 function goJSONString(s: string): string {
+  // The common case (field names, keys, values of managedFields) needs none of the rewriting below.
+  if (plainJSONString.test(s)) return '"' + s + '"';
   return JSON.stringify(s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'))
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')
