@@ -12,8 +12,10 @@ export {
 } from './namespace-lifecycle.ts';
 export {
   validatingAdmissionPolicy,
+  mutatingAdmissionPolicy,
   allowAllAuthorizer,
   withAuditAnnotations,
   type AnnotationSink,
   type ValidatingAdmissionPolicyPlugin,
+  type MutatingAdmissionPolicyPlugin,
 } from './policy/index.ts';

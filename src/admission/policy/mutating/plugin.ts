@@ -1,0 +1,201 @@
+/**
+ * The MutatingAdmissionPolicy admission plugin (k8s.io/apiserver pkg/admission/plugin/policy/
+ * mutating plugin.go and dispatcher.go): for every policy whose matchConstraints match, every
+ * binding whose matchResources match and every param it selects, the policy's mutations change
+ * the request's object in turn. Errors refuse under failurePolicy Fail (`policy 'p' with binding
+ * 'b' denied request: ...`) and are skipped under Ignore. Policies with reinvocationPolicy
+ * IfNeeded run once more when a later mutation changed the object after them. Admission
+ * configuration kinds are exempt. The registry validates the final object afterwards, and
+ * validating policies see it.
+ */
+import { deducedTypeConverter, jsonEqual, StatusError, type TypeConverter } from '../../../apimachinery/index.ts';
+import { builtinTypeConverter, resourcePrefix, type AdmissionAttributes, type Obj } from '../../../registry/index.ts';
+import type { Store } from '../../../storage/index.ts';
+import type { Authorizer } from '../../../cel/index.ts';
+import type { AdmissionInput } from '../../../schema/index.ts';
+import type { Plugin } from '../../chain.ts';
+import { objectCache } from '../informer.ts';
+import { bindingMatches, definitionMatches, isExemptAdmissionConfiguration, MatchConfigError, type GVK, type MatchContext } from '../matching.ts';
+import { collectParams } from '../params.ts';
+import { admissionRequest, allowAllAuthorizer, atVersion, withMatchDefaults } from '../plugin.ts';
+import { PolicySource, type PolicyHook } from '../policy-source.ts';
+import { PolicyMutator } from './mutator.ts';
+
+export interface MutatingAdmissionPolicyOptions {
+  authorizer?: Authorizer;
+  /** The type converter of a kind (its merge schema); built-in kinds by default, else a deduced one. */
+  typeConverter?: (kind: GVK) => TypeConverter | undefined;
+}
+
+export interface MutatingAdmissionPolicyPlugin extends Plugin {
+  readonly synced: Promise<void>;
+  stop(): void;
+}
+
+/** The type converter of a built-in kind, or the deduced one (every map granular). */
+function defaultTypeConverter(kind: GVK): TypeConverter {
+  try {
+    const tc = builtinTypeConverter(kind.group, kind.version);
+    const apiVersion = kind.group === '' ? kind.version : `${kind.group}/${kind.version}`;
+    // A kind the group-version does not declare is typed by deduction.
+    tc.objectToTyped({ apiVersion, kind: kind.kind });
+    return tc;
+  } catch {
+    return deducedTypeConverter;
+  }
+}
+
+/** One evaluation to run: a policy, one of its bindings, one param. */
+interface Invocation {
+  hook: PolicyHook;
+  mutator: PolicyMutator;
+  binding: string;
+  input: Omit<AdmissionInput, 'object'>;
+  matchedKind: GVK;
+}
+
+/** The plugin over the MutatingAdmissionPolicies, bindings, params and namespaces in `store`. */
+export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPolicyOptions = {}): MutatingAdmissionPolicyPlugin {
+  const source = new PolicySource(store, { policies: 'mutatingadmissionpolicies', bindings: 'mutatingadmissionpolicybindings' });
+  const namespaces = objectCache(store, resourcePrefix('', 'namespaces'));
+  const authorizer = opts.authorizer ?? allowAllAuthorizer;
+  const compiled = new Map<string, { rv: string; mutator: PolicyMutator }>();
+  const getNamespace = async (name: string): Promise<Obj | undefined> => {
+    const cached = namespaces.isSynced() ? namespaces.get(name) : undefined;
+    if (cached !== undefined) return cached;
+    const kv = await store.get(resourcePrefix('', 'namespaces') + name);
+    return kv === undefined ? undefined : (JSON.parse(kv.value) as Obj);
+  };
+  const ctx: MatchContext = { getNamespace, equivalents: (r, sub) => source.equivalents(r, sub) };
+
+  const mutatorFor = (hook: PolicyHook): PolicyMutator => {
+    const rv = String((hook.policy.metadata as { resourceVersion?: unknown } | undefined)?.resourceVersion ?? '');
+    const c = compiled.get(hook.name);
+    if (c !== undefined && c.rv === rv) return c.mutator;
+    const mutator = new PolicyMutator(hook.spec);
+    compiled.set(hook.name, { rv, mutator });
+    return mutator;
+  };
+
+  /** Refusal under Fail (and for a failure policy the API does not know). */
+  const refuse = (a: AdmissionAttributes, hook: PolicyHook, binding: string | undefined, message: string): StatusError | undefined => {
+    if (hook.spec.failurePolicy === 'Ignore') return undefined;
+    const text = binding === undefined ? `policy '${hook.name}' denied request: ${message}` : `policy '${hook.name}' with binding '${binding}' denied request: ${message}`;
+    return deniedError(a, text);
+  };
+
+  async function invocations(a: AdmissionAttributes, hooks: PolicyHook[]): Promise<Invocation[]> {
+    const out: Invocation[] = [];
+    for (const hook of hooks) {
+      const m = await definitionMatches(withMatchDefaults(hook.spec.matchConstraints), a, ctx);
+      if (m instanceof MatchConfigError || !m.matches || hook.configurationError !== undefined) {
+        const err = m instanceof MatchConfigError ? m.message : !m.matches ? m.error?.message : `failed to configure policy: ${hook.configurationError}`;
+        if (err !== undefined) {
+          const e = refuse(a, hook, undefined, err);
+          if (e) throw e;
+        }
+        continue;
+      }
+      const mutator = mutatorFor(hook);
+      for (const binding of hook.bindings) {
+        const bname = String((binding.metadata as { name?: string }).name ?? '');
+        const bspec = (binding.spec ?? {}) as Obj;
+        const bm = await bindingMatches(withMatchDefaults(bspec.matchResources), a, ctx);
+        if (bm instanceof MatchConfigError || !bm.matches) {
+          const err = bm instanceof MatchConfigError ? bm.message : bm.error?.message;
+          if (err !== undefined) {
+            const e = refuse(a, hook, bname, `failed to configure binding: ${err}`);
+            if (e) throw e;
+          }
+          continue;
+        }
+        const params = await collectParams(hook.spec.paramKind as Obj | undefined, hook.params, (bspec.paramRef ?? undefined) as Obj | undefined, a.namespace);
+        if ('error' in params) {
+          const e = refuse(a, hook, bname, `failed to configure binding: ${params.error}`);
+          if (e) throw e;
+          continue;
+        }
+        const isNamespace = a.kind.group === '' && a.kind.kind === 'Namespace';
+        const namespace = a.namespace !== '' && !isNamespace ? ((await getNamespace(a.namespace)) ?? null) : null;
+        for (const param of params) {
+          out.push({
+            hook,
+            mutator,
+            binding: bname,
+            matchedKind: m.kind,
+            input: {
+              oldObject: atVersion(a.oldObject, m.kind, a.kind) ?? null,
+              params: param,
+              request: admissionRequest(a, m.resource, m.kind),
+              namespace,
+              authorizer: {
+                user: { name: a.user.username, uid: a.user.uid, groups: a.user.groups, extra: a.user.extra },
+                authorizer,
+                resource: { group: a.resource.group, resource: a.resource.resource, subresource: a.subresource, namespace: a.namespace, name: a.name },
+              },
+            },
+          });
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Runs one invocation over `a.object`; true when it changed the object. */
+  function run(a: AdmissionAttributes, inv: Invocation): boolean {
+    const object = a.object!;
+    const tc = opts.typeConverter?.(inv.matchedKind) ?? defaultTypeConverter(inv.matchedKind);
+    const r = inv.mutator.mutate({ ...inv.input, object: atVersion(object, inv.matchedKind, a.kind) ?? null }, tc);
+    if (r.error !== undefined) {
+      const e = refuse(a, inv.hook, inv.binding, r.error);
+      if (e) throw e;
+      return false;
+    }
+    if (!r.matched) return false;
+    const mutated = { ...r.object, apiVersion: object.apiVersion };
+    if (jsonEqual(mutated, object)) return false;
+    a.object = mutated;
+    return true;
+  }
+
+  return {
+    name: 'MutatingAdmissionPolicy',
+    synced: Promise.all([source.synced, namespaces.synced]).then(() => {}),
+    handles: (op) => op === 'CREATE' || op === 'UPDATE',
+    async admit(a) {
+      if (isExemptAdmissionConfiguration(a.kind) || a.object === undefined) return;
+      const hooks = source.hooks();
+      if (hooks.length === 0) return;
+      const all = await invocations(a, hooks);
+      // Reinvocation: an IfNeeded policy runs again when the object changed after it ran.
+      let lastChange = -1;
+      all.forEach((inv, i) => {
+        if (run(a, inv)) lastChange = i;
+      });
+      for (let i = 0; i < lastChange; i++) {
+        const inv = all[i]!;
+        if (inv.mutator.reinvocationPolicy === 'IfNeeded') run(a, inv);
+      }
+    },
+    stop() {
+      source.stop();
+      namespaces.stop();
+    },
+  };
+}
+
+/** The refusal a cluster prints: `The deployments "x" is invalid: : policy 'p' ... denied request: ...`. */
+function deniedError(a: AdmissionAttributes, message: string): StatusError {
+  const name = a.name || String((a.object?.metadata as { name?: unknown } | undefined)?.name ?? '');
+  const qualified = a.resource.group === '' ? a.resource.resource : `${a.resource.resource}.${a.resource.group}`;
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: `${qualified} "${name}" is invalid: : ${message}`,
+    reason: 'Invalid',
+    details: { name, group: a.resource.group, kind: a.resource.resource, causes: [{ message, field: '' }] },
+    code: 422,
+  } as ConstructorParameters<typeof StatusError>[0]);
+}
