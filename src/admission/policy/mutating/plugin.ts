@@ -8,7 +8,7 @@
  * configuration kinds are exempt. The registry validates the final object afterwards, and
  * validating policies see it.
  */
-import { deducedTypeConverter, jsonEqual, StatusError, type TypeConverter } from '../../../apimachinery/index.ts';
+import { deducedTypeConverter, jsonEqual, newForbidden, StatusError, type TypeConverter } from '../../../apimachinery/index.ts';
 import { builtinTypeConverter, resourcePrefix, type AdmissionAttributes, type Obj } from '../../../registry/index.ts';
 import type { Store } from '../../../storage/index.ts';
 import type { Authorizer } from '../../../cel/index.ts';
@@ -184,18 +184,19 @@ export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPol
   };
 }
 
-/** The refusal a cluster prints: `The deployments "x" is invalid: : policy 'p' ... denied request: ...`. */
+/**
+ * The refusal, shaped as ValidatingAdmissionPolicy's (a 422 Invalid whose cause carries the
+ * message and no field), which kubectl prints as a cluster's: `The deployments "x" is invalid: :
+ * policy 'p' with binding 'b' denied request: ...`.
+ */
 function deniedError(a: AdmissionAttributes, message: string): StatusError {
   const name = a.name || String((a.object?.metadata as { name?: unknown } | undefined)?.name ?? '');
-  const qualified = a.resource.group === '' ? a.resource.resource : `${a.resource.resource}.${a.resource.group}`;
+  const base = newForbidden({ group: a.resource.group, resource: a.resource.resource }, name, message);
+  const details = base.status.details ?? {};
   return new StatusError({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message: `${qualified} "${name}" is invalid: : ${message}`,
+    ...base.status,
     reason: 'Invalid',
-    details: { name, group: a.resource.group, kind: a.resource.resource, causes: [{ message, field: '' }] },
     code: 422,
-  } as ConstructorParameters<typeof StatusError>[0]);
+    details: { ...details, causes: [...(details.causes ?? []), { message }] },
+  } as typeof base.status);
 }
