@@ -202,6 +202,24 @@ test('refusals: an atomic field, a mutation the schema rejects; Ignore admits; a
   assert.equal(bad.code, 1);
   assert.match(bad.stderr, /spec\.replicas: Invalid value: "string": spec\.replicas in body must be of type integer: "string"/);
   await kubectl(s, ['delete', 'mutatingadmissionpolicybinding', 'bad-type-binding']);
+  // A custom resource's apply configuration is typed with its CRD's schema.
+  await apply(
+    'undeclared.yaml',
+    policy(
+      'undeclared',
+      `${rules('mut2', '"crontabs"')}  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: >
+        Object{spec: Object.spec{schedule: "daily"}}
+`,
+    ),
+  );
+  await new Promise((r) => setTimeout(r, 300));
+  const undeclared = await kubectl(s, ['apply', '-f', manifest(s, 'ct-undeclared.yaml', crontab('cron', 'mut2'))]);
+  assert.equal(undeclared.code, 1);
+  assert.match(undeclared.stderr, /denied request: error applying patch: failed to convert patch object to typed object: \.spec\.schedule: field not declared in schema/);
+  await kubectl(s, ['delete', 'mutatingadmissionpolicybinding', 'undeclared-binding']);
   await apply(
     'test-op.yaml',
     policy(

@@ -8,41 +8,27 @@
  * configuration kinds are exempt. The registry validates the final object afterwards, and
  * validating policies see it.
  */
-import { deducedTypeConverter, jsonEqual, newForbidden, StatusError, type TypeConverter } from '../../../apimachinery/index.ts';
+import { jsonEqual, newForbidden, StatusError } from '../../../apimachinery/index.ts';
 import { builtinTypeConverter, resourcePrefix, type AdmissionAttributes, type Obj } from '../../../registry/index.ts';
 import type { Store } from '../../../storage/index.ts';
 import type { Authorizer } from '../../../cel/index.ts';
 import type { AdmissionInput } from '../../../schema/index.ts';
 import type { Plugin } from '../../chain.ts';
 import { objectCache } from '../informer.ts';
-import { bindingMatches, definitionMatches, isExemptAdmissionConfiguration, MatchConfigError, type GVK, type MatchContext } from '../matching.ts';
+import { bindingMatches, definitionMatches, isExemptAdmissionConfiguration, MatchConfigError, type GVK, type GVR, type MatchContext } from '../matching.ts';
 import { collectParams } from '../params.ts';
 import { admissionRequest, allowAllAuthorizer, atVersion, withMatchDefaults } from '../plugin.ts';
 import { PolicySource, type PolicyHook } from '../policy-source.ts';
+import { KindSchemas } from './kind-schemas.ts';
 import { PolicyMutator } from './mutator.ts';
 
 export interface MutatingAdmissionPolicyOptions {
   authorizer?: Authorizer;
-  /** The type converter of a kind (its merge schema); built-in kinds by default, else a deduced one. */
-  typeConverter?: (kind: GVK) => TypeConverter | undefined;
 }
 
 export interface MutatingAdmissionPolicyPlugin extends Plugin {
   readonly synced: Promise<void>;
   stop(): void;
-}
-
-/** The type converter of a built-in kind, or the deduced one (every map granular). */
-function defaultTypeConverter(kind: GVK): TypeConverter {
-  try {
-    const tc = builtinTypeConverter(kind.group, kind.version);
-    const apiVersion = kind.group === '' ? kind.version : `${kind.group}/${kind.version}`;
-    // A kind the group-version does not declare is typed by deduction.
-    tc.objectToTyped({ apiVersion, kind: kind.kind });
-    return tc;
-  } catch {
-    return deducedTypeConverter;
-  }
 }
 
 /** One evaluation to run: a policy, one of its bindings, one param. */
@@ -52,14 +38,15 @@ interface Invocation {
   binding: string;
   input: Omit<AdmissionInput, 'object'>;
   matchedKind: GVK;
+  matchedResource: GVR;
 }
 
 /** The plugin over the MutatingAdmissionPolicies, bindings, params and namespaces in `store`. */
 export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPolicyOptions = {}): MutatingAdmissionPolicyPlugin {
   const source = new PolicySource(store, { policies: 'mutatingadmissionpolicies', bindings: 'mutatingadmissionpolicybindings' });
   const namespaces = objectCache(store, resourcePrefix('', 'namespaces'));
+  const schemas = new KindSchemas(store);
   const authorizer = opts.authorizer ?? allowAllAuthorizer;
-  const compiled = new Map<string, { rv: string; mutator: PolicyMutator }>();
   const getNamespace = async (name: string): Promise<Obj | undefined> => {
     const cached = namespaces.isSynced() ? namespaces.get(name) : undefined;
     if (cached !== undefined) return cached;
@@ -68,12 +55,11 @@ export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPol
   };
   const ctx: MatchContext = { getNamespace, equivalents: (r, sub) => source.equivalents(r, sub) };
 
+  // Compiled once per stored policy object: the cache replaces the object when the policy changes.
+  const compiled = new WeakMap<object, PolicyMutator>();
   const mutatorFor = (hook: PolicyHook): PolicyMutator => {
-    const rv = String((hook.policy.metadata as { resourceVersion?: unknown } | undefined)?.resourceVersion ?? '');
-    const c = compiled.get(hook.name);
-    if (c !== undefined && c.rv === rv) return c.mutator;
-    const mutator = new PolicyMutator(hook.spec);
-    compiled.set(hook.name, { rv, mutator });
+    let mutator = compiled.get(hook.policy);
+    if (mutator === undefined) compiled.set(hook.policy, (mutator = new PolicyMutator(hook.spec)));
     return mutator;
   };
 
@@ -123,6 +109,7 @@ export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPol
             mutator,
             binding: bname,
             matchedKind: m.kind,
+            matchedResource: m.resource,
             input: {
               oldObject: atVersion(a.oldObject, m.kind, a.kind) ?? null,
               params: param,
@@ -144,8 +131,8 @@ export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPol
   /** Runs one invocation over `a.object`; true when it changed the object. */
   function run(a: AdmissionAttributes, inv: Invocation): boolean {
     const object = a.object!;
-    const tc = opts.typeConverter?.(inv.matchedKind) ?? defaultTypeConverter(inv.matchedKind);
-    const r = inv.mutator.mutate({ ...inv.input, object: atVersion(object, inv.matchedKind, a.kind) ?? null }, tc);
+    const schema = schemas.get(inv.matchedKind, inv.matchedResource);
+    const r = inv.mutator.mutate({ ...inv.input, object: atVersion(object, inv.matchedKind, a.kind) ?? null }, schema.typeConverter);
     if (r.error !== undefined) {
       const e = refuse(a, inv.hook, inv.binding, r.error);
       if (e) throw e;
@@ -153,6 +140,8 @@ export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPol
     }
     if (!r.matched) return false;
     const mutated = { ...r.object, apiVersion: object.apiVersion };
+    // Defaults re-applied after each policy, as upstream's dispatcher does.
+    schema.default?.(mutated);
     if (jsonEqual(mutated, object)) return false;
     a.object = mutated;
     return true;
@@ -160,7 +149,7 @@ export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPol
 
   return {
     name: 'MutatingAdmissionPolicy',
-    synced: Promise.all([source.synced, namespaces.synced]).then(() => {}),
+    synced: Promise.all([source.synced, namespaces.synced, schemas.synced]).then(() => {}),
     handles: (op) => op === 'CREATE' || op === 'UPDATE',
     async admit(a) {
       if (isExemptAdmissionConfiguration(a.kind) || a.object === undefined) return;
@@ -180,6 +169,7 @@ export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPol
     stop() {
       source.stop();
       namespaces.stop();
+      schemas.stop();
     },
   };
 }
