@@ -17,7 +17,7 @@ import {
   type Program,
   type Type,
 } from '../../cel/index.ts';
-import { withPatchTypes } from './patch-types.ts';
+import { jsonPatchLibrary, withPatchTypes } from './patch-types.ts';
 import { NAMESPACE_TYPE, REQUEST_TYPE, VARIABLES_TYPE, admissionTypeProvider } from './types.ts';
 
 /** Which optional variables an expression may use (OptionalVariableDeclarations). */
@@ -82,7 +82,7 @@ export class AdmissionCompiler {
       env =
         decls.patchTypeNames === undefined
           ? new Env({ ...base, variables })
-          : new Env({ ...base, variables, provider: withPatchTypes(base.provider!), typeNames: [...(base.typeNames ?? []), ...decls.patchTypeNames] });
+          : new Env({ ...base, libraries: [...(base.libraries ?? []), jsonPatchLibrary], variables, provider: withPatchTypes(base.provider!), typeNames: [...(base.typeNames ?? []), ...decls.patchTypeNames] });
       this.envs.set(key, env);
     }
     return env;

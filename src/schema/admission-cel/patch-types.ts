@@ -7,7 +7,7 @@
  * (`patchObjectToJSON`). Every name an expression constructs is found before it compiles, since
  * the planner builds only the object types it was told of.
  */
-import { CelError, CelMap, DynType, StringType, structType, toJSON, type Type, type TypeProvider, type Val } from '../../cel/index.ts';
+import { CelError, CelMap, DynType, StringType, structType, toJSON, type Library, type Type, type TypeProvider, type Val } from '../../cel/index.ts';
 
 export const OBJECT_TYPE_NAME = 'Object';
 export const JSON_PATCH_TYPE_NAME = 'JSONPatch';
@@ -20,6 +20,17 @@ const jsonPatchFields: ReadonlyMap<string, Type> = new Map([
   ['from', StringType],
   ['value', DynType],
 ]);
+
+/** `jsonpatch.escapeKey(k)`: a map key as one JSON Pointer segment (RFC 6901: `~` as `~0`, `/` as `~1`). */
+export const jsonPatchLibrary: Library = {
+  name: 'kubernetes.jsonpatch',
+  functions: [
+    {
+      name: 'jsonpatch.escapeKey',
+      overloads: [{ id: 'string_jsonpatch_escapeKey_string', params: [StringType], result: StringType, impl: (k: string) => k.replaceAll('~', '~0').replaceAll('/', '~1') }],
+    },
+  ],
+};
 
 const isObjectTypeName = (name: string): boolean => name === OBJECT_TYPE_NAME || name.startsWith(OBJECT_TYPE_NAME + '.');
 
@@ -54,12 +65,14 @@ export function patchTypeNamesIn(expression: string): string[] {
 /**
  * The JSON of an `Object{...}` value, its type names checked against field paths from the root
  * (`Object.spec.template` under `spec.template`; a list's items named by the list's field). An
- * error names the first mismatch as upstream words it.
+ * error names the first mismatch as upstream words it. With `root` null (a JSONPatch value),
+ * an `Object...` value's own name is the root of the paths below it.
  */
-export function patchObjectToJSON(v: Val): unknown | CelError {
-  const walk = (x: Val, expected: string): unknown | CelError => {
+export function patchObjectToJSON(v: Val, root: string | null = OBJECT_TYPE_NAME): unknown | CelError {
+  const walk = (x: Val, expected: string | undefined): unknown | CelError => {
     if (x instanceof CelMap && x.typeName !== undefined && isObjectTypeName(x.typeName)) {
-      if (x.typeName !== expected) {
+      if (expected === undefined) expected = x.typeName;
+      else if (x.typeName !== expected) {
         return new CelError(`type mismatch: unexpected type name "${x.typeName}", expected "${expected}", which matches field name path from root Object type`);
       }
       const o: Record<string, unknown> = {};
@@ -82,7 +95,7 @@ export function patchObjectToJSON(v: Val): unknown | CelError {
     if (x instanceof CelMap) {
       const o: Record<string, unknown> = {};
       for (const [k, fv] of x.entries()) {
-        const r = walk(fv, `${expected}.${String(k)}`);
+        const r = walk(fv, expected === undefined ? undefined : `${expected}.${String(k)}`);
         if (r instanceof CelError) return r;
         o[typeof k === 'string' ? k : String(k)] = r;
       }
@@ -90,5 +103,5 @@ export function patchObjectToJSON(v: Val): unknown | CelError {
     }
     return toJSON(x);
   };
-  return walk(v, OBJECT_TYPE_NAME);
+  return walk(v, root ?? undefined);
 }

@@ -5,7 +5,8 @@
  * applied at all (the object is returned unchanged), any other failure refuses.
  */
 import { applyJSONPatch, JSONPatchError } from '../../../apimachinery/index.ts';
-import { CelMap, toJSON, type Val } from '../../../cel/index.ts';
+import { CelError, CelMap, type Val } from '../../../cel/index.ts';
+import { patchObjectToJSON } from '../../../schema/index.ts';
 import type { Obj } from '../../../registry/index.ts';
 import { PatchError } from './apply-configuration.ts';
 
@@ -19,7 +20,11 @@ export function jsonPatchOperations(v: Val): Obj[] {
       const x = item.m.get(k);
       if (typeof x === 'string') op[k] = x;
     }
-    if (item.m.has('value')) op.value = toJSON(item.m.get('value')!);
+    if (item.m.has('value')) {
+      const value = patchObjectToJSON(item.m.get('value')!, null);
+      if (value instanceof CelError) throw new PatchError(value.message);
+      op.value = value;
+    }
     return op;
   });
 }
