@@ -1,6 +1,6 @@
 /**
  * The admission layer's public face: the chain and its plugins. Today: NamespaceLifecycle (first in
- * every chain) and ValidatingAdmissionPolicy; MutatingAdmissionPolicy and webhooks plug in here.
+ * every chain), MutatingAdmissionPolicy, then ValidatingAdmissionPolicy; webhooks plug in here.
  */
 export { admissionChain, type Plugin } from './chain.ts';
 export {
@@ -12,8 +12,10 @@ export {
 } from './namespace-lifecycle.ts';
 export {
   validatingAdmissionPolicy,
+  mutatingAdmissionPolicy,
   allowAllAuthorizer,
   withAuditAnnotations,
   type AnnotationSink,
   type ValidatingAdmissionPolicyPlugin,
+  type MutatingAdmissionPolicyPlugin,
 } from './policy/index.ts';

@@ -145,3 +145,4 @@ export {
   type TypeConverter,
 } from './managedfields/index.ts';
 export { schemaFromOpenAPI, schemaFromStructural, type Filter, type OpenAPISchema, type StructuralNode } from './smd/index.ts';
+export { resolve as resolveMergeType, TypedError, type Atom as MergeAtom, type Schema as MergeSchema, type TypeRef as MergeTypeRef } from './smd/index.ts';

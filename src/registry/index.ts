@@ -60,6 +60,8 @@ export {
 } from './table/convert.ts';
 export { builtinOpenAPIDocument } from './builtin/openapi.ts';
 export { type BuiltinResource, builtinResources } from './builtin/catalog.ts';
+export { builtinTypeConverter, objectMetaModels } from './builtin/merge-schema.ts';
+export { defaultsOf } from './builtin/defaults.ts';
 export { openAPIDocument } from './builtin/openapi.ts';
 export { kindSchema } from './builtin/schema.ts';
 export { isObject } from './crd/internal.ts';

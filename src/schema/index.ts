@@ -61,4 +61,8 @@ export {
   type Evaluation,
   type OptionalDeclarations,
   type ReturnTypes,
+  JSON_PATCH_TYPE,
+  OBJECT_TYPE,
+  patchObjectToJSON,
+  patchTypeNamesIn,
 } from './admission-cel/index.ts';

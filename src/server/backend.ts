@@ -1,7 +1,7 @@
 /**
  * What the served binary runs on: one SQLite file under the data directory, or an etcd cluster
  * when `--etcd-servers` names one (several servers can then share it), and the admission
- * chain every write passes (NamespaceLifecycle first, ValidatingAdmissionPolicy last). Also makes sure the namespaces
+ * chain every write passes (NamespaceLifecycle first, then MutatingAdmissionPolicy, ValidatingAdmissionPolicy last). Also makes sure the namespaces
  * kube-apiserver creates at start (`default`, `kube-system`, `kube-public`, `kube-node-lease`)
  * exist. The server builds the registry's kinds over these.
  */
@@ -11,7 +11,7 @@ import { openEtcdStore, type EtcdStoreOptions } from '../storage/index.ts';
 import type { Store } from '../storage/index.ts';
 import { NamespaceStore } from '../registry/index.ts';
 import { isAlreadyExists } from '../apimachinery/index.ts';
-import { admissionChain, cachedNamespaceLifecycle, validatingAdmissionPolicy } from '../admission/index.ts';
+import { admissionChain, cachedNamespaceLifecycle, mutatingAdmissionPolicy, validatingAdmissionPolicy } from '../admission/index.ts';
 import type { ApiServerDeps } from './server.ts';
 
 export interface Backend {
@@ -48,13 +48,16 @@ export async function openBackend(dataDir: string, storage: StorageChoice = {}):
   const lifecycle = cachedNamespaceLifecycle(store, (name) => namespaces.get(undefined, name));
   // ValidatingAdmissionPolicy: policies, bindings and params read from watch-fed caches.
   const policies = validatingAdmissionPolicy(store);
+  // MutatingAdmissionPolicy: mutating plugins run before validating ones, as upstream orders them.
+  const mutations = mutatingAdmissionPolicy(store);
   return {
-    deps: { store, admission: admissionChain([lifecycle, policies]), ...(etcd ? { checkStorage: () => etcd.checkHealth(), leaderElection: true } : {}) },
+    deps: { store, admission: admissionChain([lifecycle, mutations, policies]), ...(etcd ? { checkStorage: () => etcd.checkHealth(), leaderElection: true } : {}) },
     store,
     checkStorage: etcd ? () => etcd.checkHealth() : async () => {},
     close: () => {
       lifecycle.stop();
       policies.stop();
+      mutations.stop();
       return store.close();
     },
   };

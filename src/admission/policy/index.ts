@@ -4,3 +4,4 @@
  */
 export { validatingAdmissionPolicy, allowAllAuthorizer, type ValidatingAdmissionPolicyPlugin } from './plugin.ts';
 export { withAuditAnnotations, addAuditAnnotation, type AnnotationSink } from './audit-annotations.ts';
+export { mutatingAdmissionPolicy, type MutatingAdmissionPolicyOptions, type MutatingAdmissionPolicyPlugin } from './mutating/index.ts';

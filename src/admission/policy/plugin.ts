@@ -53,7 +53,7 @@ function reasonToCode(reason: string): number {
 }
 
 /** The API's defaults of MatchResources, for objects stored without them. */
-function withMatchDefaults(m: unknown): MatchResources | undefined {
+export function withMatchDefaults(m: unknown): MatchResources | undefined {
   if (m === undefined || m === null || typeof m !== 'object') return undefined;
   const mr = m as MatchResources;
   return {
@@ -67,7 +67,7 @@ function withMatchDefaults(m: unknown): MatchResources | undefined {
 }
 
 /** CreateAdmissionRequest, with upstream's omitempty fields left out. */
-function admissionRequest(a: AdmissionAttributes, resource: GVR, kind: GVK): Record<string, unknown> {
+export function admissionRequest(a: AdmissionAttributes, resource: GVR, kind: GVK): Record<string, unknown> {
   const userInfo: Record<string, unknown> = {};
   if (a.user.username) userInfo.username = a.user.username;
   if (a.user.uid) userInfo.uid = a.user.uid;
@@ -93,7 +93,7 @@ function admissionRequest(a: AdmissionAttributes, resource: GVR, kind: GVK): Rec
 }
 
 /** The object converted to the version it matched as (a custom resource: its apiVersion). */
-function atVersion(o: Obj | undefined, kind: GVK, requestKind: GVK): Obj | undefined {
+export function atVersion(o: Obj | undefined, kind: GVK, requestKind: GVK): Obj | undefined {
   if (o === undefined || (kind.group === requestKind.group && kind.version === requestKind.version)) return o;
   if (o.apiVersion === undefined) return o;
   return { ...o, apiVersion: kind.group === '' ? kind.version : `${kind.group}/${kind.version}` };

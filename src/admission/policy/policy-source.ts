@@ -48,9 +48,13 @@ export class PolicySource {
   private hooksCache: { key: string; hooks: PolicyHook[] } | undefined;
   readonly synced: Promise<void>;
 
-  constructor(private readonly store: Store) {
-    this.policies = objectCache(store, resourcePrefix(GROUP, 'validatingadmissionpolicies'));
-    this.bindings = objectCache(store, resourcePrefix(GROUP, 'validatingadmissionpolicybindings'));
+  /** `resources`: the policy and binding resources read (MutatingAdmissionPolicies share this source). */
+  constructor(
+    private readonly store: Store,
+    resources: { policies: string; bindings: string } = { policies: 'validatingadmissionpolicies', bindings: 'validatingadmissionpolicybindings' },
+  ) {
+    this.policies = objectCache(store, resourcePrefix(GROUP, resources.policies));
+    this.bindings = objectCache(store, resourcePrefix(GROUP, resources.bindings));
     this.crds = objectCache(store, resourcePrefix('apiextensions.k8s.io', 'customresourcedefinitions'));
     this.synced = Promise.all([this.policies.synced, this.bindings.synced, this.crds.synced]).then(() => {});
   }

@@ -17,6 +17,7 @@ import {
   type Program,
   type Type,
 } from '../../cel/index.ts';
+import { jsonPatchLibrary, withPatchTypes } from './patch-types.ts';
 import { NAMESPACE_TYPE, REQUEST_TYPE, VARIABLES_TYPE, admissionTypeProvider } from './types.ts';
 
 /** Which optional variables an expression may use (OptionalVariableDeclarations). */
@@ -25,6 +26,11 @@ export interface OptionalDeclarations {
   hasParams: boolean;
   /** `authorizer` and `authorizer.requestResource` (not in messageExpression and audit annotations). */
   hasAuthorizer: boolean;
+  /**
+   * HasPatchTypes: `Object`, `Object.<field path>` and `JSONPatch` may be constructed (mutation
+   * expressions). The names the expression constructs, found when it compiles.
+   */
+  patchTypeNames?: readonly string[];
 }
 
 /** What an expression must evaluate to: one of these types, or anything. */
@@ -57,7 +63,7 @@ export class AdmissionCompiler {
 
   /** The environment for one set of optional declarations (built on first use). */
   private env(decls: OptionalDeclarations): Env {
-    const key = `${decls.hasParams}/${decls.hasAuthorizer}`;
+    const key = `${decls.hasParams}/${decls.hasAuthorizer}/${(decls.patchTypeNames ?? []).join(',')}`;
     let env = this.envs.get(key);
     if (env === undefined) {
       const variables: Record<string, Type> = {
@@ -72,7 +78,11 @@ export class AdmissionCompiler {
         variables.authorizer = AuthorizerType;
         variables['authorizer.requestResource'] = ResourceCheckType;
       }
-      env = new Env({ ...kubernetesEnvOptions({ provider: admissionTypeProvider(this.variableTypes) }), variables });
+      const base = kubernetesEnvOptions({ provider: admissionTypeProvider(this.variableTypes) });
+      env =
+        decls.patchTypeNames === undefined
+          ? new Env({ ...base, variables })
+          : new Env({ ...base, libraries: [...(base.libraries ?? []), jsonPatchLibrary], variables, provider: withPatchTypes(base.provider!), typeNames: [...(base.typeNames ?? []), ...decls.patchTypeNames] });
       this.envs.set(key, env);
     }
     return env;

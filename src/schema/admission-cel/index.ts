@@ -6,3 +6,4 @@
 export { AdmissionCompiler, type CompiledExpression, type CompiledVariable, type OptionalDeclarations, type ReturnTypes } from './compile.ts';
 export { AdmissionActivation, OUT_OF_BUDGET, evaluate, namespaceObjectValue, type AdmissionInput, type AuthorizerUser, type Evaluation } from './activation.ts';
 export { NAMESPACE_TYPE, REQUEST_TYPE, VARIABLES_TYPE, admissionTypeProvider } from './types.ts';
+export { JSON_PATCH_TYPE, OBJECT_TYPE, patchObjectToJSON, patchTypeNamesIn } from './patch-types.ts';
