@@ -4,21 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { runCel } from './cel.ts';
+import { runCelCaptured } from '../../test/cli/run-cel.ts';
 
 async function raw(...argv: string[]): Promise<string> {
-  const chunks: string[] = [];
-  const write = process.stdout.write;
-  process.stdout.write = ((s: string) => {
-    chunks.push(String(s));
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    await runCel(argv);
-  } finally {
-    process.stdout.write = write;
-  }
-  return chunks.join('');
+  return (await runCelCaptured(...argv)).stdout;
 }
 
 test('output is one JSON line in the documented layout', async () => {
@@ -28,19 +17,8 @@ test('output is one JSON line in the documented layout', async () => {
 });
 
 async function cli(...argv: string[]): Promise<{ code: number; out: unknown }> {
-  const chunks: string[] = [];
-  const write = process.stdout.write;
-  process.stdout.write = ((s: string) => {
-    chunks.push(String(s));
-    return true;
-  }) as typeof process.stdout.write;
-  let code: number;
-  try {
-    code = await runCel(argv);
-  } finally {
-    process.stdout.write = write;
-  }
-  return { code, out: JSON.parse(chunks.join('')) };
+  const r = await runCelCaptured(...argv);
+  return { code: r.code, out: JSON.parse(r.stdout) };
 }
 
 test('cel eval prints type and value', async () => {

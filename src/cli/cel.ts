@@ -11,7 +11,13 @@
  * running away. `--decls` maps names to type names
  * (`{"self": "map(string, int)"}`). Exit status: 0 success, 1 evaluation error, 2 usage, parse
  * or check error; errors print `{"error": "..."}`.
+ *
+ * `--env` picks the environment: `crd` (the default, above), `vap` (cel-admission-env.ts), `map`
+ * (refused until the mutation types exist) or `dra` (cel-dra-env.ts); each reads its own inputs.
  */
+import { fail, printCheck, printValue } from './cel-output.ts';
+import { admissionEnvironment, mutationEnvironment } from './cel-admission-env.ts';
+import { deviceEnvironment } from './cel-dra-env.ts';
 import {
   BoolType,
   BytesType,
@@ -35,37 +41,19 @@ import {
   opaque,
   parseJSONToCel,
   structType,
-  toJSON,
-  typeDisplay,
   typeOf,
   type EnvOptions,
   type Type,
   type Val,
 } from '../cel/index.ts';
 
-const usage = `usage: crd-apiserver cel eval 'EXPR' [--vars JSON] [--cost-limit N]
-       crd-apiserver cel check 'EXPR' [--decls JSON]
+const usage = `usage: crd-apiserver cel eval 'EXPR' [--env crd|vap|map|dra] [--vars JSON] [--variables JSON] [--cost-limit N]
+       crd-apiserver cel check 'EXPR' [--env crd|vap|map|dra] [--decls JSON] [--variables JSON]
+
+--env selects the environment: crd (default: CRD validation rules, every extension library),
+vap (ValidatingAdmissionPolicy: object, oldObject, request, params, namespaceObject, variables,
+authorizer), map (MutatingAdmissionPolicy), dra (DRA device selectors: device).
 `;
-
-/** JSON with `", "` and `": "` separators, as the command's output format is written: `{"type": "int", "value": 3}`. */
-export function jsonLine(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(jsonLine).join(', ')}]`;
-  if (v !== null && typeof v === 'object') {
-    return `{${Object.entries(v)
-      .map(([k, x]) => `${JSON.stringify(k)}: ${jsonLine(x)}`)
-      .join(', ')}}`;
-  }
-  return JSON.stringify(v) ?? 'null';
-}
-
-function out(obj: unknown): void {
-  process.stdout.write(jsonLine(obj) + '\n');
-}
-
-function fail(code: number, message: string): number {
-  out({ error: message });
-  return code;
-}
 
 /** Parses `--flag VALUE` / `--flag=VALUE` options and positional arguments. */
 function parseArgs(argv: string[]): { positional: string[]; flags: Map<string, string> } {
@@ -167,16 +155,7 @@ function evalCommand(expr: string, flags: Map<string, string>): number {
   if (!c.program) return fail(2, c.issues);
   const r = c.program.eval(vars);
   if (r.error) return fail(1, r.error.message);
-  let line: string;
-  try {
-    line = jsonLine({ type: typeDisplay(r.value, c.program.type), value: toJSON(r.value) });
-  } catch (e) {
-    // A value nested deeper than the JS stack allows to walk (built from deeply nested --vars).
-    if (e instanceof RangeError) return fail(1, 'result nested too deeply to print as JSON');
-    throw e;
-  }
-  process.stdout.write(line + '\n');
-  return 0;
+  return printValue(r.value, c.program.type);
 }
 
 /**
@@ -219,10 +198,21 @@ function checkCommand(expr: string, flags: Map<string, string>): number {
   const c = env.check(expr);
   if (!c.checked) return fail(2, c.issues!);
   const cost = env.estimateCost(c.checked);
-  const t = c.checked.typeMap.get(c.checked.expr.id) ?? DynType;
-  out({ type: typeDisplay(null, t), cost: { min: Number(cost.min) <= Number.MAX_SAFE_INTEGER ? Number(cost.min) : String(cost.min), max: cost.max <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(cost.max) : String(cost.max) } });
-  return 0;
+  return printCheck(c.checked.typeMap.get(c.checked.expr.id) ?? DynType, cost);
 }
+
+/** An environment other than the CRD rules' one: its own inputs (flags) and checks. */
+export interface CliEnvironment {
+  eval(expr: string, flags: Map<string, string>): number;
+  check(expr: string, flags: Map<string, string>): number;
+}
+
+const environments: Record<string, () => CliEnvironment | string> = {
+  crd: () => ({ eval: evalCommand, check: checkCommand }),
+  vap: () => admissionEnvironment,
+  map: mutationEnvironment,
+  dra: () => deviceEnvironment,
+};
 
 /** Runs `crd-apiserver cel ARGS...`; returns the exit status. */
 export async function runCel(argv: string[]): Promise<number> {
@@ -232,5 +222,10 @@ export async function runCel(argv: string[]): Promise<number> {
     process.stderr.write(usage);
     return 2;
   }
-  return sub === 'eval' ? evalCommand(positional[0]!, flags) : checkCommand(positional[0]!, flags);
+  const name = flags.get('env') ?? 'crd';
+  const make = Object.hasOwn(environments, name) ? environments[name] : undefined;
+  if (make === undefined) return fail(2, `--env must be one of crd, vap, map, dra, not "${name}"`);
+  const env = make();
+  if (typeof env === 'string') return fail(2, env);
+  return sub === 'eval' ? env.eval(positional[0]!, flags) : env.check(positional[0]!, flags);
 }

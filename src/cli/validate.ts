@@ -9,25 +9,33 @@
  * inputs as the server judges them too. Text output names the failing document and each field as
  * `file:line:column`; `--output json` prints, per document, the Status kube-apiserver would
  * answer. A file or document that cannot be read is reported on its own and the others are still
- * judged. Exit codes: 0 all valid, 1 some invalid, 2 some input unusable.
+ * judged. With --policies, the admission policies, bindings and params found there are held by
+ * the store and run on every document's write (see policies.ts): denials are the Status the server
+ * answers, warnings and audit annotations are printed with the document.
+ * Exit codes: 0 all valid, 1 some invalid, 2 some input unusable.
  */
 import { isStatusError, type Status } from '../apimachinery/index.ts';
 import { isObject } from '../registry/index.ts';
 import { servedNames, servedVersions, type ServedVersion } from '../registry/index.ts';
 import { builtinRegistry } from '../registry/index.ts';
 import { GenericStore } from '../registry/index.ts';
-import type { Obj, RESTStore } from '../registry/index.ts';
+import type { Admission, Obj, RESTStore } from '../registry/index.ts';
 import type { Store } from '../storage/index.ts';
 import { openSqliteStore } from '../storage/index.ts';
+import { withAuditAnnotations } from '../admission/index.ts';
+import { OfflinePolicies, type StoreOf } from './policies.ts';
 import { collectFiles, InputError, loadManifests, readManifests, type InputProblem, type Manifest } from './manifests.ts';
 
-const usage = `usage: crd-apiserver validate [--crds PATH ...] [--old FILE_OR_DIR] [--output text|json] FILE_OR_DIR...
+const usage = `usage: crd-apiserver validate [--crds PATH ...] [--policies PATH ...] [--old FILE_OR_DIR] [--output text|json] FILE_OR_DIR...
 
 Validates YAML or JSON manifests (multi-document files, directories recursively) offline, as
 kube-apiserver would on create: built-in kinds (Kubernetes 1.35) by their own schemas, custom
 resources by the CustomResourceDefinitions found under --crds; with
 --old, a document whose object (same kind, namespace and name) is found there is judged as an
 update of it, so transition rules (oldSelf) run.
+With --policies, the ValidatingAdmissionPolicies, their bindings and their params (ConfigMaps,
+custom resources, Namespaces) found there run on every document as on a server holding them:
+denials, warnings and audit annotations are printed per document.
 A file or document that cannot be read (malformed YAML, an unreadable file) is reported and
 the rest still judged.
 Exit status: 0 all valid, 1 some invalid, 2 some input unusable (or an invalid CRD under --crds).
@@ -35,13 +43,14 @@ Exit status: 0 all valid, 1 some invalid, 2 some input unusable (or an invalid C
 
 interface Args {
   crds: string[];
+  policies: string[];
   old: string[];
   output: 'text' | 'json';
   inputs: string[];
 }
 
 function parseArgs(argv: string[]): Args | string {
-  const a: Args = { crds: [], old: [], output: 'text', inputs: [] };
+  const a: Args = { crds: [], policies: [], old: [], output: 'text', inputs: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = (name: string): string | undefined => {
@@ -52,6 +61,7 @@ function parseArgs(argv: string[]): Args | string {
     if (arg === '-h' || arg === '--help') return 'help';
     let v: string | undefined;
     if ((v = value('--crds')) !== undefined) a.crds.push(v);
+    else if ((v = value('--policies')) !== undefined) a.policies.push(v);
     else if ((v = value('--old')) !== undefined) a.old.push(v);
     else if ((v = value('--output')) !== undefined || (v = value('-o')) !== undefined) {
       if (v !== 'text' && v !== 'json') return `--output must be text or json, not "${v}"`;
@@ -85,9 +95,12 @@ function catalogKey(apiVersion: string, kind: string): string {
  * and is then kept as its JSON text until a document of one of its kinds arrives: a CRD set of
  * hundreds of large schemas is mostly never used by the manifests at hand, and its text is a
  * fraction of the size of its objects.
+ *
+ * With `admission` (--policies), every write passes it, and the CRDs are stored rather than
+ * dry-run: a policy's paramKind may name one of their kinds, found as the server finds it.
  */
-async function loadCatalog(store: Store, paths: string[], err: (s: string) => void): Promise<Catalog> {
-  const registry = builtinRegistry({ store });
+async function loadCatalog(store: Store, paths: string[], err: (s: string) => void, admission?: Admission): Promise<Catalog> {
+  const registry = builtinRegistry({ store, admission });
   const catalog: Catalog = new Map();
   for (const k of registry.kinds) {
     const apiVersion = k.group === '' ? k.version : `${k.group}/${k.version}`;
@@ -106,19 +119,19 @@ async function loadCatalog(store: Store, paths: string[], err: (s: string) => vo
       try {
         // The CRD store defaults and validates exactly as a create of the CRD would. The
         // document is not used again, so it is handed over as it is.
-        crd = (await registry.crds.create(undefined, o as Obj, { dryRun: true, fieldValidation: 'Strict' })).object;
+        crd = (await registry.crds.create(undefined, o as Obj, { dryRun: admission === undefined, fieldValidation: 'Strict' })).object;
       } catch (e) {
         if (isStatusError(e)) throw new InputError(`${where}: ${e.status.message ?? e.message}`);
         throw e;
       }
-      addCRD(catalog, store, crd, where);
+      addCRD(catalog, store, crd, where, admission);
     }
   }
   return catalog;
 }
 
 /** Adds the served versions of a created CRD, their stores built together on first use. */
-function addCRD(catalog: Catalog, store: Store, crd: Obj, where: string): void {
+function addCRD(catalog: Catalog, store: Store, crd: Obj, where: string, admission: Admission | undefined): void {
   const text = JSON.stringify(crd);
   let built: Map<string, RESTStore> | undefined;
   const storeOf = (version: string) => (): RESTStore => {
@@ -129,7 +142,7 @@ function addCRD(catalog: Catalog, store: Store, crd: Obj, where: string): void {
       } catch (e) {
         throw new InputError(`${where}: cannot compile the schema: ${(e as Error).message}`);
       }
-      built = new Map(versions.map((v) => [v.name, new GenericStore({ store, info: v.info, strategy: v.strategy, codec: v.codec })]));
+      built = new Map(versions.map((v) => [v.name, new GenericStore({ store, info: v.info, strategy: v.strategy, codec: v.codec, admission })]));
     }
     return built.get(version)!;
   };
@@ -152,6 +165,10 @@ interface Outcome {
   /** Field errors; `at` where the position is not the field's (a duplicate key's second value). */
   errors: { field: string; message: string; at?: { line: number; column: number } }[];
   summary?: string;
+  /** What the server would send as `Warning` headers (policies' Warn actions among them). */
+  warnings?: string[];
+  /** The audit annotations admission recorded for the request (policies' Audit actions, auditAnnotations). */
+  auditAnnotations?: Record<string, string>;
 }
 
 /** Old versions of objects (--old), by identity; `stored` once written to the in-memory store. */
@@ -188,7 +205,24 @@ function loadOld(paths: string[], catalog: Catalog): OldObjects {
   return old;
 }
 
-async function judge(m: Manifest, catalog: Catalog, old: OldObjects): Promise<Outcome> {
+/** The catalog as the policies' loader reads it. */
+function storeOfCatalog(catalog: Catalog): StoreOf {
+  return (apiVersion, kind) => {
+    const t = catalog.get(catalogKey(apiVersion, kind));
+    return t === undefined ? undefined : { store: t.store(), namespaced: t.namespaced };
+  };
+}
+
+/** `judge`, with the audit annotations admission records for the document's request. */
+async function judgeAudited(m: Manifest, catalog: Catalog, old: OldObjects, policies: OfflinePolicies): Promise<Outcome> {
+  if (!policies.active) return judge(m, catalog, old, policies);
+  const sink = new Map<string, string>();
+  const r = await withAuditAnnotations(sink, () => judge(m, catalog, old, policies));
+  if (sink.size > 0) r.auditAnnotations = Object.fromEntries(sink);
+  return r;
+}
+
+async function judge(m: Manifest, catalog: Catalog, old: OldObjects, policies: OfflinePolicies): Promise<Outcome> {
   // kubectl skips a document of only comments; kubectl-validate judges it a Success.
   if (m.empty) return { status: { status: 'Success' }, errors: [] };
   const o = m.object;
@@ -207,21 +241,26 @@ async function judge(m: Manifest, catalog: Catalog, old: OldObjects): Promise<Ou
   const prior = name ? old.get(identity(apiVersion, kind, ns, name)) : undefined;
   // The body's own strict decoding errors, reported with the unknown fields as the server does.
   const decoding = { decodeErrors: [...m.duplicateFields.map((f) => `duplicate field ${JSON.stringify(f)}`), ...m.strictErrors] };
+  // Policies read the request's namespace object, which the server has for any namespace it
+  // admits a write into.
+  if (policies.active && ns !== undefined) await policies.ensureNamespace(storeOfCatalog(catalog), ns);
   try {
+    let warnings: string[];
     if (prior === undefined) {
-      await target.store().create(ns, obj, { dryRun: true, fieldValidation: 'Strict', ...decoding });
+      warnings = (await target.store().create(ns, obj, { dryRun: true, fieldValidation: 'Strict', ...decoding })).warnings;
     } else {
       // An update of the old object: transition rules (oldSelf) run, unchanged values ratchet.
       if (!prior.stored) {
         try {
-          await target.store().create(ns, JSON.parse(JSON.stringify(prior.object)) as Obj, { fieldValidation: 'Ignore' });
+          // Stored as it already was before the request: not itself admitted.
+          await policies.bypass(() => target.store().create(ns, JSON.parse(JSON.stringify(prior.object)) as Obj, { fieldValidation: 'Ignore' }));
         } catch (e) {
           if (isStatusError(e)) throw new InputError(`${prior.where}: the old object is not acceptable: ${e.status.message ?? e.message}`);
           throw e;
         }
         prior.stored = true;
       }
-      await target.store().update(
+      warnings = (await target.store().update(
         ns,
         name,
         (current) => {
@@ -232,9 +271,9 @@ async function judge(m: Manifest, catalog: Catalog, old: OldObjects): Promise<Ou
           return next;
         },
         { dryRun: true, fieldValidation: 'Strict', ...decoding },
-      );
+      )).warnings;
     }
-    return { status: { status: 'Success' }, errors: [] };
+    return { status: { status: 'Success' }, errors: [], ...(warnings.length > 0 ? { warnings } : {}) };
   } catch (e) {
     if (!isStatusError(e)) throw e;
     const st = e.status;
@@ -271,8 +310,9 @@ export async function runValidate(argv: string[]): Promise<number> {
     return 2;
   }
   const store = await openSqliteStore({ path: ':memory:', compactIntervalMs: 0 });
+  const policies = new OfflinePolicies();
   try {
-    return await validateWith(store, args, out, err);
+    return await validateWith(store, args, policies, out, err);
   } catch (e) {
     if (e instanceof InputError) {
       err(`crd-apiserver validate: ${e.message}\n`);
@@ -280,12 +320,15 @@ export async function runValidate(argv: string[]): Promise<number> {
     }
     throw e;
   } finally {
+    policies.stop();
     await store.close();
   }
 }
 
-async function validateWith(store: Store, args: Args, out: (s: string) => void, err: (s: string) => void): Promise<number> {
-  const catalog = await loadCatalog(store, args.crds, err);
+async function validateWith(store: Store, args: Args, policies: OfflinePolicies, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  const withPolicies = args.policies.length > 0;
+  const catalog = await loadCatalog(store, args.crds, err, withPolicies ? policies.admission : undefined);
+  if (withPolicies) await policies.load(store, args.policies, storeOfCatalog(catalog));
   const old = loadOld(args.old, catalog);
   const manifests: Manifest[] = [];
   const problems: InputProblem[] = [];
@@ -330,19 +373,30 @@ async function validateWith(store: Store, args: Args, out: (s: string) => void, 
       lastFile = m.file;
     }
     if (progress && i % 500 === 0) err(`\rvalidating ${i}/${manifests.length}`);
-    const r = await judge(m, catalog, old);
+    const r = await judgeAudited(m, catalog, old, policies);
     if (r.status.status !== 'Success') invalidCount++;
     if (args.output === 'json') {
-      results.push({ file: m.file, document: m.index + 1, status: r.status });
+      results.push({
+        file: m.file,
+        document: m.index + 1,
+        status: r.status,
+        ...(r.warnings ? { warnings: r.warnings } : {}),
+        ...(r.auditAnnotations ? { auditAnnotations: r.auditAnnotations } : {}),
+      });
       continue;
     }
-    if (r.status.status === 'Success') continue;
     const o = isObject(m.object) ? m.object : {};
     const meta = isObject(o.metadata) ? o.metadata : {};
     const label = `${String(o.kind ?? '?')}/${String(meta.name ?? meta.generateName ?? '')}`;
     const docPos = m.locate('');
+    // As kubectl prints a response's Warning headers, then what the audit log would record.
+    for (const w of r.warnings ?? []) out(`${m.file}:${docPos.line}:${docPos.column}: ${label}: Warning: ${w}\n`);
+    for (const [k, v] of Object.entries(r.auditAnnotations ?? {})) out(`${m.file}:${docPos.line}:${docPos.column}: ${label}: audit annotation ${k}: ${v}\n`);
+    if (r.status.status === 'Success') continue;
     out(`${m.file}:${docPos.line}:${docPos.column}: ${label}: ${r.summary ?? 'invalid'}\n`);
     for (const e of r.errors) {
+      // A denial's only cause repeats the summary's own message (admission.NewForbidden).
+      if (e.field === '' && e.at === undefined && r.summary?.endsWith(`: ${e.message}`)) continue;
       const pos = e.at ?? m.locate(e.field);
       out(`  ${m.file}:${pos.line}:${pos.column}: ${e.at ? '' : `${e.field === '' ? '<nil>' : e.field}: `}${e.message}\n`);
     }
