@@ -4,11 +4,11 @@
  * validated by their own stores) into the in-memory store the documents are judged over, and the
  * admission plugins that evaluate them are started over that store, so that each document's
  * dry-run write passes the same admission as on the server. Each policy family is one entry of
- * `policyFamilies`: its kinds and the plugin that runs them; a family whose plugin this build lacks
- * (MutatingAdmissionPolicy, until its plugin lands) is refused with a clear error rather than
- * silently skipped, since its mutations would change every verdict after it.
+ * `policyFamilies`: its kinds and the plugin that runs them (MutatingAdmissionPolicy first, as the
+ * chain runs it, so validating policies judge the mutated object); a family whose plugin a build
+ * lacks is refused with a clear error rather than silently skipped.
  */
-import { admissionChain, validatingAdmissionPolicy, type Plugin } from '../admission/index.ts';
+import { admissionChain, mutatingAdmissionPolicy, validatingAdmissionPolicy, type Plugin } from '../admission/index.ts';
 import { isStatusError } from '../apimachinery/index.ts';
 import { isObject, type Admission, type Obj, type RESTStore } from '../registry/index.ts';
 import type { Store } from '../storage/index.ts';
@@ -31,7 +31,7 @@ interface PolicyFamily {
 
 /** In chain order: mutating families first, as the admission chain runs them. */
 const policyFamilies: readonly PolicyFamily[] = [
-  { name: 'MutatingAdmissionPolicy', kinds: ['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'] },
+  { name: 'MutatingAdmissionPolicy', kinds: ['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'], plugin: (store) => mutatingAdmissionPolicy(store) },
   { name: 'ValidatingAdmissionPolicy', kinds: ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding'], plugin: (store) => validatingAdmissionPolicy(store) },
 ];
 

@@ -4,12 +4,12 @@
  * mixed in one directory; every document's verdict held equal to a real `serve` process holding the
  * same objects, asked with `dryRun=All` (the Status of a denial, the `Warning` headers of an
  * admitted write), as a create and, with --old, as an update; audit annotations, exit codes, and a
- * MutatingAdmissionPolicy refused while no plugin evaluates it.
+ * MutatingAdmissionPolicies run first, as in the chain.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kubectl, manifest, startServer, type ServerProcess } from '../e2e/harness.ts';
 
@@ -262,9 +262,48 @@ test('an invalid policy, a param of an unknown kind and a MutatingAdmissionPolic
   assert.equal(r.code, 2);
   assert.match(r.stderr, /no CRD given with --crds serves kind "Quota" in version "example\.com\/v1"/);
 
+  // A MutatingAdmissionPolicy is checked as the server checks it on create.
   const map = join(dir, 'map.yaml');
   writeFileSync(map, docs({ apiVersion: 'admissionregistration.k8s.io/v1beta1', kind: 'MutatingAdmissionPolicy', metadata: { name: 'm' }, spec: {} }));
   r = validate('--policies', map, join(dir, 'creates.yaml'));
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /map\.yaml \(document 1\): MutatingAdmissionPolicy cannot be evaluated offline: this build has no MutatingAdmissionPolicy admission plugin\n/);
+  assert.match(r.stderr, /map\.yaml \(document 1\): MutatingAdmissionPolicy\.admissionregistration\.k8s\.io "m" is invalid: /);
+});
+
+test('MutatingAdmissionPolicies run before the validating ones offline, as in the chain', () => {
+  const d = join(dir, 'mutating');
+  mkdirSync(d, { recursive: true });
+  const rule = { apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments'] };
+  writeFileSync(
+    join(d, 'policies.yaml'),
+    docs(
+      {
+        apiVersion: 'admissionregistration.k8s.io/v1beta1',
+        kind: 'MutatingAdmissionPolicy',
+        metadata: { name: 'add-team' },
+        spec: {
+          matchConstraints: { resourceRules: [rule] },
+          failurePolicy: 'Fail',
+          reinvocationPolicy: 'Never',
+          mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"team": "core"}}}' } }],
+        },
+      },
+      { apiVersion: 'admissionregistration.k8s.io/v1beta1', kind: 'MutatingAdmissionPolicyBinding', metadata: { name: 'add-team' }, spec: { policyName: 'add-team' } },
+      {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingAdmissionPolicy',
+        metadata: { name: 'need-team' },
+        spec: { matchConstraints: { resourceRules: [rule] }, validations: [{ expression: "has(object.metadata.labels) && object.metadata.labels['team'] == 'core'", message: 'team label required' }] },
+      },
+      { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'need-team' }, spec: { policyName: 'need-team', validationActions: ['Deny'] } },
+    ),
+  );
+  writeFileSync(join(d, 'deploy.yaml'), docs(deployment('labelled-later', 1)));
+  const withMutation = validate('--policies', join(d, 'policies.yaml'), join(d, 'deploy.yaml'));
+  assert.equal(withMutation.code, 0, withMutation.stdout + withMutation.stderr);
+  // Without the mutating policy the same Deployment is denied.
+  writeFileSync(join(d, 'only-validating.yaml'), readFileSync(join(d, 'policies.yaml'), 'utf8').split('\n---\n').slice(2).join('\n---\n'));
+  const without = validate('--policies', join(d, 'only-validating.yaml'), join(d, 'deploy.yaml'));
+  assert.equal(without.code, 1, without.stdout + without.stderr);
+  assert.match(without.stdout, /team label required/);
 });
