@@ -157,18 +157,28 @@ test('client-node AppsV1Api: Deployment create, read, list by label, replace, pa
 // until each kind's strategy has them.
 const perKind = 'per-kind defaulting and update validation of built-in kinds are not ported yet';
 
-test('Secret: stringData is merged into data, base64-encoded, and not stored; its type cannot change', { todo: perKind }, async () => {
-  const created = await core.createNamespacedSecret({ namespace, body: { metadata: { name: 'js-string-data' }, stringData: { password: 's3cret' } } });
+test('Secret: stringData is merged into data, base64-encoded, and not stored; the type defaults to Opaque', async () => {
+  const created = await core.createNamespacedSecret({ namespace, body: { metadata: { name: 'js-string-data' }, data: { user: b64('me'), password: b64('old') }, stringData: { password: 's3cret' } } });
   try {
-    assert.deepEqual(created.data, { password: b64('s3cret') });
+    assert.deepEqual(created.data, { user: b64('me'), password: b64('s3cret') });
     assert.equal(created.stringData, undefined);
     assert.equal(created.type, 'Opaque');
+    const read = await core.readNamespacedSecret({ name: 'js-string-data', namespace });
+    assert.equal(read.stringData, undefined);
+  } finally {
+    await core.deleteNamespacedSecret({ name: 'js-string-data', namespace });
+  }
+});
+
+test('Secret: its type cannot change', { todo: perKind }, async () => {
+  await core.createNamespacedSecret({ namespace, body: { metadata: { name: 'js-secret-type' }, stringData: { password: 's3cret' } } });
+  try {
     await assert.rejects(
-      core.patchNamespacedSecret({ name: 'js-string-data', namespace, body: { type: 'kubernetes.io/tls' } }, merge),
+      core.patchNamespacedSecret({ name: 'js-secret-type', namespace, body: { type: 'kubernetes.io/tls' } }, merge),
       (e) => statusOf(e) === 422,
     );
   } finally {
-    await core.deleteNamespacedSecret({ name: 'js-string-data', namespace });
+    await core.deleteNamespacedSecret({ name: 'js-secret-type', namespace });
   }
 });
 

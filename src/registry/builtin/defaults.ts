@@ -4,7 +4,7 @@
  * a workload without spec.replicas has one replica (SetDefaults_Deployment, _ReplicaSet,
  * _StatefulSet, _ReplicationController), which its Scale reports; a HorizontalPodAutoscaler has
  * minReplicas 1 and, in v2, the 80% cpu metric when it names none and the scaling rules' defaults
- * where it gives a behavior.
+ * where it gives a behavior; a Secret's stringData becomes data and its empty type Opaque.
  */
 import type { Obj } from '../rest.ts';
 
@@ -61,6 +61,26 @@ function defaultHPAv2(obj: Obj): void {
   behavior.scaleDown = scalingRules(behavior.scaleDown, 300, scaleDownPolicies);
 }
 
+/**
+ * core/v1 Secret: Convert_v1_Secret_To_core_Secret writes stringData over data (each value's
+ * UTF-8 bytes, so base64 here) and stringData is never stored; SetDefaults_Secret makes an empty
+ * type Opaque.
+ */
+function secretFromRequest(obj: Obj): void {
+  const sd = obj.stringData;
+  if (sd !== null && typeof sd === 'object' && !Array.isArray(sd)) {
+    const entries = Object.entries(sd as Record<string, unknown>);
+    if (entries.length > 0) {
+      const d = obj.data;
+      const data = d !== null && typeof d === 'object' && !Array.isArray(d) ? (d as Record<string, unknown>) : {};
+      for (const [k, v] of entries) data[k] = Buffer.from(String(v), 'utf8').toString('base64');
+      obj.data = data;
+    }
+  }
+  delete obj.stringData;
+  if (obj.type === undefined || obj.type === null || obj.type === '') obj.type = 'Opaque';
+}
+
 /** By `group/version/resource`. */
 const byResource: Record<string, (obj: Obj) => void> = {
   'apps/v1/deployments': defaultReplicas,
@@ -69,6 +89,7 @@ const byResource: Record<string, (obj: Obj) => void> = {
   '/v1/replicationcontrollers': defaultReplicas,
   'autoscaling/v1/horizontalpodautoscalers': defaultHPAv1,
   'autoscaling/v2/horizontalpodautoscalers': defaultHPAv2,
+  '/v1/secrets': secretFromRequest,
 };
 
 /** The defaulting of a group-version's resource (MUTATES the object), or undefined when it has none here. */
