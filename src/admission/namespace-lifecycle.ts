@@ -10,9 +10,10 @@
  * the store on every write; a namespace the cache does not hold is read live, as upstream's
  * "not found in cache -> make a call directly to storage" does, so a missing entry never refuses.
  */
+import { objectCache } from './informer.ts';
 import { newForbidden, newNotFound, StatusError, type GroupResource } from '../apimachinery/index.ts';
 import { isNotFound } from '../apimachinery/index.ts';
-import type { Store, Watch, WatchEvent } from '../storage/index.ts';
+import type { Store } from '../storage/index.ts';
 import { resourcePrefix, type AdmissionAttributes, type Obj } from '../registry/index.ts';
 import type { Plugin } from './chain.ts';
 
@@ -92,8 +93,8 @@ export interface CachedNamespaceLifecycle extends Plugin, NamespaceGate {
 }
 
 /**
- * A gate answering from a cache of namespace phases fed by a watch on `store` (list, then watch
- * from the list's revision; relisted when the watch fails). A namespace missing from the cache, or
+ * A gate answering from a watch-fed cache of the namespaces in `store` (`informer.ts`: list, then
+ * watch from the list's revision; relisted when the watch fails). A namespace missing from the cache, or
  * any namespace while the cache is not synced, is read live through `get`. The store publishes a
  * commit's events to watchers before the writer's promise settles, so a namespace created,
  * terminated or deleted through this process is in the cache by the time its writer hears back.
@@ -103,75 +104,17 @@ export function cachedNamespaceLifecycle(
   get: (name: string) => Promise<Obj>,
   opts: { relistDelayMs?: number; immortal?: readonly string[] } = {},
 ): CachedNamespaceLifecycle {
-  const prefix = resourcePrefix('', 'namespaces');
-  const phases = new Map<string, string>();
-  let synced = false;
-  let stopped = false;
-  let watch: Watch | undefined;
-  let timer: NodeJS.Timeout | undefined;
-
-  const decodePhase = (value: string): string => {
-    try {
-      return phaseOf(JSON.parse(value) as Obj);
-    } catch {
-      return '';
-    }
-  };
-  const onEvent = (ev: WatchEvent) => {
-    const name = ev.kv.key.slice(prefix.length);
-    if (ev.type === 'DELETE') phases.delete(name);
-    else phases.set(name, decodePhase(ev.kv.value));
-  };
-  const relistLater = () => {
-    if (stopped || timer) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      void start();
-    }, opts.relistDelayMs ?? 1000);
-    timer.unref();
-  };
-  const start = async (): Promise<void> => {
-    if (stopped) return;
-    synced = false;
-    try {
-      const list = await store.range(prefix);
-      if (stopped) return;
-      phases.clear();
-      for (const kv of list.items) phases.set(kv.key.slice(prefix.length), decodePhase(kv.value));
-      watch = store.watch(prefix, {
-        afterRevision: list.revision,
-        onEvent,
-        onError: () => {
-          synced = false;
-          watch = undefined;
-          relistLater();
-        },
-      });
-      synced = true;
-    } catch {
-      // A closed or failing store: checks read live until a relist succeeds.
-      relistLater();
-    }
-  };
-  const first = start();
-
+  const namespaces = objectCache(store, resourcePrefix('', 'namespaces'), opts);
   const gate: NamespaceGate = {
     async check(op, ns, gr, name) {
-      const cached = synced ? phases.get(ns) : undefined;
-      checkPhase(op, cached ?? (await livePhase(get, ns)), ns, gr, name);
+      const cached = namespaces.isSynced() ? namespaces.get(ns) : undefined;
+      checkPhase(op, cached !== undefined ? phaseOf(cached) : await livePhase(get, ns), ns, gr, name);
     },
   };
   return {
     ...lifecyclePlugin(gate, new Set(opts.immortal ?? immortalNamespaces)),
-    synced: first,
+    synced: namespaces.synced,
     check: gate.check,
-    stop() {
-      stopped = true;
-      synced = false;
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      watch?.cancel();
-      watch = undefined;
-    },
+    stop: () => namespaces.stop(),
   };
 }

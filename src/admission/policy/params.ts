@@ -7,7 +7,7 @@
  */
 import { labelSelectorAsSelector, matches } from '../../apimachinery/index.ts';
 import type { Obj } from '../../registry/index.ts';
-import type { ObjectCache } from './informer.ts';
+import type { ObjectCache } from '../informer.ts';
 
 /** Where a paramKind's objects are: their cache and scope. */
 export interface ParamSource {

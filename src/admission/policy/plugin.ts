@@ -18,7 +18,7 @@ import type { Authorizer, Val } from '../../cel/index.ts';
 import type { AdmissionInput } from '../../schema/index.ts';
 import type { Plugin } from '../chain.ts';
 import { addAuditAnnotation } from './audit-annotations.ts';
-import { objectCache } from './informer.ts';
+import { objectCache } from '../informer.ts';
 import { bindingMatches, definitionMatches, isExemptAdmissionConfiguration, MatchConfigError, type GVK, type GVR, type MatchContext, type MatchResources } from './matching.ts';
 import { collectParams } from './params.ts';
 import { PolicySource, type PolicyHook } from './policy-source.ts';

@@ -8,7 +8,7 @@
  */
 import { builtinResources, resourcePrefix, type Obj } from '../../registry/index.ts';
 import type { Store } from '../../storage/index.ts';
-import { objectCache, type ObjectCache } from './informer.ts';
+import { objectCache, type ObjectCache } from '../informer.ts';
 import type { ParamSource } from './params.ts';
 import { PolicyValidator } from './validator.ts';
 

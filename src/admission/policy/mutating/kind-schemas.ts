@@ -9,7 +9,7 @@ import { deducedTypeConverter, newTypeConverter, schemaFromStructural, type Stru
 import { builtinTypeConverter, defaultsOf, objectMetaModels, resourcePrefix, type Obj } from '../../../registry/index.ts';
 import { compileSchema } from '../../../schema/index.ts';
 import type { Store } from '../../../storage/index.ts';
-import { objectCache, type ObjectCache } from '../informer.ts';
+import { objectCache, type ObjectCache } from '../../informer.ts';
 import type { GVK, GVR } from '../matching.ts';
 
 export interface KindSchema {

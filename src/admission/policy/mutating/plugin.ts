@@ -14,7 +14,7 @@ import type { Store } from '../../../storage/index.ts';
 import type { Authorizer } from '../../../cel/index.ts';
 import type { AdmissionInput } from '../../../schema/index.ts';
 import type { Plugin } from '../../chain.ts';
-import { objectCache } from '../informer.ts';
+import { objectCache } from '../../informer.ts';
 import { bindingMatches, definitionMatches, isExemptAdmissionConfiguration, MatchConfigError, type GVK, type GVR, type MatchContext } from '../matching.ts';
 import { collectParams } from '../params.ts';
 import { admissionRequest, allowAllAuthorizer, atVersion, withMatchDefaults } from '../plugin.ts';

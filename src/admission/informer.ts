@@ -1,13 +1,13 @@
 /**
  * A watch-fed cache of the objects under one storage prefix (upstream's informer and lister, as
- * the policy plugin uses them for policies, bindings, params, CRDs and namespaces): list, then
+ * the admission plugins use them: namespaces, policies, bindings, params, CRDs): list, then
  * watch from the list's revision, relisting when the watch fails. Objects are decoded once per
  * change; `version` grows with every change so that compiled artefacts can tell they are stale.
  * The store publishes a commit's events before the writer hears back, so an object written through
  * this process is in the cache by the time its writer's request returns.
  */
-import type { Store, Watch, WatchEvent } from '../../storage/index.ts';
-import type { Obj } from '../../registry/index.ts';
+import type { Store, Watch, WatchEvent } from '../storage/index.ts';
+import type { Obj } from '../registry/index.ts';
 
 export interface ObjectCache {
   /** Resolves once the first list is in. */
