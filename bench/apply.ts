@@ -12,17 +12,16 @@
  * Ends with `apply/merge-patch time ratio: X` (median of the pairs' per-change time ratios, both
  * kinds, 16 clients; goal <= 1.5).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { httpCall } from './lib/http-call.ts';
+import { median, pool, startServer } from './lib/serve.ts';
 
 const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 50);
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 400);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const root = new URL('..', import.meta.url).pathname;
 
 const crd = {
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -98,46 +97,8 @@ const kinds: Kind[] = [
   },
 ];
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
-async function pool(n: number, concurrency: number, task: (i: number) => Promise<void>): Promise<{ ms: number; lat: number[] }> {
-  const lat: number[] = [];
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      for (;;) {
-        const i = next++;
-        if (i >= n) return;
-        const s = performance.now();
-        await task(i);
-        lat.push(performance.now() - s);
-      }
-    }),
-  );
-  return { ms: performance.now() - t0, lat: lat.sort((a, b) => a - b) };
-}
 
-async function startServer(dir: string): Promise<{ base: string; stop: () => Promise<void> }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--listen', '127.0.0.1:0', '--data-dir', dir], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  const base = await new Promise<string>((resolve, reject) => {
-    proc.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    proc.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return { base, stop: () => new Promise<void>((r) => (proc.once('exit', () => r()), proc.kill('SIGTERM'))) };
-}
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-apply-'));

@@ -19,10 +19,10 @@
  * Ends with `built-in http creates/s ratio to registry creates/s: ConfigMap X, Deployment Y`, then
  * `http creates/s ratio to registry creates/s: X` (the custom resource; goal >= 0.3).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { httpCall } from './lib/http-call.ts';
+import { median, pool, startServer } from './lib/serve.ts';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,7 +35,6 @@ const CREATES = Number(process.env.BENCH_CREATES ?? 2000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const LIST_OBJECTS = 10_000;
 const WATCHERS = 100;
-const root = new URL('..', import.meta.url).pathname;
 
 const crd = {
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -71,34 +70,11 @@ const ct = (name: string): Obj => ({
   spec: { cronSpec: '* * * * */5', image: 'my-awesome-cron-image', replicas: 1 },
 });
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-/** Runs `n` tasks with `concurrency` in flight; returns elapsed ms and per-task latencies. */
-async function pool(n: number, concurrency: number, task: (i: number) => Promise<void>): Promise<{ ms: number; lat: number[] }> {
-  const lat: number[] = [];
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      for (;;) {
-        const i = next++;
-        if (i >= n) return;
-        const s = performance.now();
-        await task(i);
-        lat.push(performance.now() - s);
-      }
-    }),
-  );
-  return { ms: performance.now() - t0, lat: lat.sort((a, b) => a - b) };
-}
 
 
 /**
@@ -222,29 +198,6 @@ async function httpCreates(
   }
 }
 
-async function startServer(dir: string): Promise<{ base: string; stop: () => Promise<void> }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--listen', '127.0.0.1:0', '--data-dir', dir], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  const base = await new Promise<string>((resolve, reject) => {
-    proc.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    proc.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return {
-    base,
-    stop: () =>
-      new Promise<void>((r) => {
-        proc.once('exit', () => r());
-        proc.kill('SIGTERM');
-      }),
-  };
-}
 
 async function registryCreates(concurrency: number, n = CREATES): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-http-registry-'));
