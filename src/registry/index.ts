@@ -61,7 +61,8 @@ export {
 export { builtinOpenAPIDocument } from './builtin/openapi.ts';
 export { type BuiltinResource, builtinResources } from './builtin/catalog.ts';
 export { builtinTypeConverter, objectMetaModels } from './builtin/merge-schema.ts';
-export { defaultsOf } from './builtin/defaults.ts';
+export { defaultsOf, nativeRulesOf } from './builtin/native-index.ts';
+export type { Defaulter, EndpointRules, NativeRules } from './builtin/native.ts';
 export { openAPIDocument } from './builtin/openapi.ts';
 export { kindSchema } from './builtin/schema.ts';
 export { isObject } from './crd/internal.ts';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultsOf } from './defaults.ts';
+import { defaultsOf } from './native-index.ts';
 
 test('workloads default spec.replicas to 1; a spec-less object is left so', () => {
   const d = defaultsOf('apps', 'v1', 'deployments')!;

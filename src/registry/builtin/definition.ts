@@ -17,7 +17,7 @@ import { FieldManagers } from '../field-managers.ts';
 import { builtinTypeConverter } from './merge-schema.ts';
 import { builtinResources, type BuiltinResource } from './catalog.ts';
 import { openAPIDocument, patchMetaFor } from './openapi.ts';
-import { defaultsOf } from './defaults.ts';
+import { defaultsOf } from './native-index.ts';
 import { goDecodeCheck, type GoDecodeCheck } from './go-decode.ts';
 import { hasWorkloadScale, workloadScale } from './scale.ts';
 import { kindSchema } from './schema.ts';

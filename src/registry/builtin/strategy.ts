@@ -14,6 +14,8 @@ import { validateObjectMetaUpdateOnly, validateObjectMetaWith } from '../objectm
 import type { Obj, Subresource } from '../rest.ts';
 import { defaultAttrs, keepOnlyStatus, strategyDefaults, type Attrs, type RequestContext, type Strategy } from '../strategy.ts';
 import type { BuiltinResource } from './catalog.ts';
+import type { EndpointRules } from './native.ts';
+import { nativeRulesOf } from './native-index.ts';
 
 /** Kinds whose strategies set metadata.generation (1 on create, +1 on every spec change). */
 const withGeneration = new Set([
@@ -95,6 +97,8 @@ export class BuiltinStrategy implements Strategy {
   private readonly generation: boolean;
   private readonly nameRule: ValidateNameFunc;
   private readonly statusStrategy: Strategy | undefined;
+  /** The kind's own rules for this endpoint (its folder's), if it has any. */
+  private readonly rules: EndpointRules | undefined;
 
   constructor(
     readonly resource: BuiltinResource,
@@ -108,41 +112,58 @@ export class BuiltinStrategy implements Strategy {
     this.nameRule = nameRules[this.key] ?? nameIsDNSSubdomain;
     this.selectableFields = selectable[this.key] ?? [];
     this.statusStrategy = resource.hasStatus && only === undefined ? new BuiltinStrategy(resource, schema, 'status') : undefined;
+    const native = nativeRulesOf(resource.group, resource.resource);
+    this.rules = only === 'status' ? native?.status : native;
   }
 
-  prepareForCreate(_ctx: RequestContext, obj: Obj): void {
+  prepareForCreate(ctx: RequestContext, obj: Obj): void {
     if (this.resource.hasStatus) delete obj.status;
     if (this.generation) metaOf(obj).generation = 1;
+    this.rules?.prepareForCreate?.(ctx, obj);
   }
 
-  prepareForUpdate(_ctx: RequestContext, obj: Obj, old: Obj): void {
+  prepareForUpdate(ctx: RequestContext, obj: Obj, old: Obj): void {
     if (this.only === 'status') {
       keepOnlyStatus(obj, old);
-      return;
+    } else {
+      if (this.resource.hasStatus) {
+        if ('status' in old) obj.status = deepCopy(old.status);
+        else delete obj.status;
+      }
+      if (this.generation && !jsonEqual(specOf(obj), specOf(old))) {
+        const g = metaOf(old).generation;
+        metaOf(obj).generation = (typeof g === 'number' ? g : 0) + 1;
+      }
     }
-    if (this.resource.hasStatus) {
-      if ('status' in old) obj.status = deepCopy(old.status);
-      else delete obj.status;
-    }
-    if (this.generation && !jsonEqual(specOf(obj), specOf(old))) {
-      const g = metaOf(old).generation;
-      metaOf(obj).generation = (typeof g === 'number' ? g : 0) + 1;
-    }
+    this.rules?.prepareForUpdate?.(ctx, obj, old);
   }
 
-  validate(_ctx: RequestContext, obj: Obj): FieldError[] {
+  validate(ctx: RequestContext, obj: Obj): FieldError[] {
+    const meta = validateObjectMetaWith(obj, this.namespaced, this.nameRule);
+    const native = this.rules?.validate;
+    if (native) return [...meta, ...native.call(this.rules, ctx, obj)];
     const p = this.schema().validateParts(obj);
-    return [...validateObjectMetaWith(obj, this.namespaced, this.nameRule), ...p.schema, ...p.structure];
+    return [...meta, ...p.schema, ...p.structure];
   }
 
-  validateUpdate(_ctx: RequestContext, obj: Obj, old: Obj): FieldError[] {
-    const p = this.schema().validateParts(obj, old);
+  validateUpdate(ctx: RequestContext, obj: Obj, old: Obj): FieldError[] {
     const meta = validateObjectMetaUpdateOnly(obj, old);
+    const native = this.rules?.validateUpdate;
+    if (native) {
+      const errs = native.call(this.rules, ctx, obj, old);
+      return meta.length === 0 && errs.length === 0 ? noErrors : [...meta, ...errs];
+    }
+    const p = this.schema().validateParts(obj, old);
     return meta.length === 0 && p.schema.length === 0 && p.structure.length === 0 ? noErrors : [...meta, ...p.schema, ...p.structure];
   }
 
-  warningsOnCreate = strategyDefaults.warningsOnCreate;
-  warningsOnUpdate = strategyDefaults.warningsOnUpdate;
+  warningsOnCreate(ctx: RequestContext, obj: Obj): string[] {
+    return this.rules?.warningsOnCreate?.(ctx, obj) ?? strategyDefaults.warningsOnCreate(ctx, obj);
+  }
+
+  warningsOnUpdate(ctx: RequestContext, obj: Obj, old: Obj): string[] {
+    return this.rules?.warningsOnUpdate?.(ctx, obj, old) ?? strategyDefaults.warningsOnUpdate(ctx, obj, old);
+  }
   canonicalize = strategyDefaults.canonicalize;
 
   getAttrs(obj: Obj): Attrs {

@@ -1,0 +1,23 @@
+/**
+ * The built-in kinds' own semantics, one entry per kind folder: defaulters by
+ * `group/version/resource` of the served version, native rules by `group/resource` (the rules
+ * run on the object in its storage version, as upstream's run on the internal type).
+ */
+import type { Defaulter, NativeRules } from './native.ts';
+import { legacyDefaulters } from './defaults.ts';
+
+const defaulters: Readonly<Record<string, Defaulter>> = {
+  ...legacyDefaulters,
+};
+
+const rules: Readonly<Record<string, NativeRules>> = {};
+
+/** The defaulting of a group-version's resource (MUTATES the object), or undefined when it has none. */
+export function defaultsOf(group: string, version: string, resource: string): Defaulter | undefined {
+  return defaulters[`${group}/${version}/${resource}`];
+}
+
+/** A kind's native rules, or undefined when it has none (its schema's checks then stand in). */
+export function nativeRulesOf(group: string, resource: string): NativeRules | undefined {
+  return rules[`${group}/${resource}`];
+}
