@@ -287,7 +287,7 @@ export class GenericStore implements RESTStore {
 
   private context(opts: CreateOptions & { subresource?: Subresource }): RequestContext {
     return {
-      warnings: [],
+      warnings: opts.warnings ?? [],
       fieldValidation: opts.fieldValidation ?? 'Warn',
       dryRun: opts.dryRun === true,
       subresource: opts.subresource,

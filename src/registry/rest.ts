@@ -107,6 +107,11 @@ export interface CreateOptions {
    * reported per fieldValidation before the unknown fields the kind's codec finds.
    */
   decodeErrors?: string[];
+  /**
+   * Where the request's warnings are gathered (a store's stages append to it), so that the
+   * handler can send them with an error too, as kube-apiserver's warning recorder does.
+   */
+  warnings?: string[];
 }
 
 export interface UpdateOptions extends CreateOptions {

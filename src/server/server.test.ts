@@ -62,6 +62,19 @@ test('the codec: a malformed ObjectMeta is the decoder\'s 400 and nothing else i
   assert.ok(Number(after.json.metadata.resourceVersion) > Number(rev));
 });
 
+test('a refused write still sends the warnings found before the refusal', async () => {
+  const body = { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'Bad_Name' }, spec: { junk: 1 } };
+  const r = await call(f.base, 'POST', ctPath, body);
+  assert.equal(r.status, 422, r.text);
+  assert.match(r.json.message, /metadata.name: Invalid value: "Bad_Name"/);
+  assert.equal(r.headers.warning, '299 - "unknown field \\"spec.junk\\""');
+  const ok = await call(f.base, 'POST', ctPath, { ...body, metadata: { name: 'warned-ok' } });
+  assert.equal(ok.status, 201, ok.text);
+  const upd = await call(f.base, 'PUT', ctPath + '/warned-ok', { ...ok.json, metadata: { ...ok.json.metadata, labels: { 'a b': 'x' } }, spec: { junk: 2 } });
+  assert.equal(upd.status, 422, upd.text);
+  assert.equal(upd.headers.warning, '299 - "unknown field \\"spec.junk\\""');
+});
+
 test('health, version and unknown paths', async () => {
   assert.equal((await call(f.base, 'GET', '/healthz')).text, 'ok');
   assert.equal((await call(f.base, 'GET', '/livez/ping')).text, 'ok');

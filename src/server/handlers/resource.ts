@@ -40,6 +40,8 @@ export interface ResourceRequest {
   query: Query;
   info: RequestInfo;
   served: ServedResource;
+  /** The warnings a write's stages gathered, sent with its error if it fails (see serveResource). */
+  warnings?: string[];
 }
 
 function gr(s: ServedResource): { group: string; resource: string } {
@@ -429,8 +431,9 @@ const fieldManagerMaxLength = 128;
  * managerOrUserAgent: the manager a write is recorded under — the fieldManager option, else the
  * user agent up to its first `/`, without unprintable characters, cut at 128 bytes.
  */
-function withManager<T extends WriteOptions>(r: ResourceRequest, opts: T): T & { manager: string } {
-  if (opts.fieldManager) return { ...opts, manager: opts.fieldManager };
+function withManager<T extends WriteOptions>(r: ResourceRequest, opts: T): T & { manager: string; warnings: string[] } {
+  const warnings = (r.warnings ??= []);
+  if (opts.fieldManager) return { ...opts, manager: opts.fieldManager, warnings };
   const ua = (r.req.headers['user-agent'] ?? '').split('/')[0]!;
   let out = '';
   let bytes = 0;
@@ -441,7 +444,7 @@ function withManager<T extends WriteOptions>(r: ResourceRequest, opts: T): T & {
     out += ch;
     bytes += len;
   }
-  return { ...opts, manager: out };
+  return { ...opts, manager: out, warnings };
 }
 
 /**
@@ -508,7 +511,21 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
     // Namespaced objects are addressed through /namespaces/{ns}/ only.
     throw resourceNotFound();
   }
-  switch (verb) {
+  if (verb === 'create' || verb === 'update' || verb === 'patch') {
+    try {
+      return await serveVerb(r);
+    } catch (e) {
+      // A refused write still carries the warnings found before the refusal (a Warn policy's, an
+      // unknown field's under fieldValidation=Warn, a deprecated version's).
+      setWarnings(r.res, [...(r.served.deprecationWarning ? [r.served.deprecationWarning] : []), ...(r.warnings ?? [])]);
+      throw e;
+    }
+  }
+  return serveVerb(r);
+}
+
+function serveVerb(r: ResourceRequest): Promise<void> {
+  switch (r.info.verb) {
     case 'get':
       return handleGet(r);
     case 'list':
