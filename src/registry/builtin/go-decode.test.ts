@@ -39,3 +39,22 @@ test('a built-in body of a wrong type is refused with the decoder\'s 400 (testda
     await t.close();
   }
 });
+
+test('quantities are stored as the canonical strings Go encodes them to; a bad one is ParseQuantity\'s error', async () => {
+  const t = await openTempStore();
+  try {
+    const r = builtinResources().find((x) => x.group === '' && x.resource === 'resourcequotas')!;
+    const store = builtinKind(r, { store: t.store }).store;
+    const body = (hard: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: `q${Object.keys(hard).length}` }, spec: { hard } });
+    const made = await store.create('default', body({ cpu: '1000m', memory: '0.5Gi', pods: 10, 'requests.cpu': 0.5, 'limits.memory': ' 2048Mi ' }), {});
+    assert.deepEqual((made.object.spec as Record<string, unknown>).hard, { cpu: '1', memory: '512Mi', pods: '10', 'requests.cpu': '500m', 'limits.memory': '2Gi' });
+    for (const [bad, msg] of [
+      ['abc', "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"],
+      [true, "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"],
+    ] as const) {
+      await assert.rejects(store.create('default', body({ cpu: bad }), { dryRun: true }), (e: unknown) => e instanceof StatusError && e.code === 400 && e.message === `ResourceQuota in version "v1" cannot be handled as a ResourceQuota: ${msg}`);
+    }
+  } finally {
+    await t.close();
+  }
+});

@@ -14,8 +14,13 @@
  * UnmarshalJSON method's error stops decoding at once and is reported bare, even over a saved
  * one. Named Go types the OpenAPI does not name (`v1.RestartPolicy` is a string there) are
  * reported as their underlying type.
+ *
+ * A Quantity is also rewritten (MUTATING the object) into the canonical string its Go value
+ * encodes back to (`1000m` is stored as `1`, `0.5` as `500m`), as an object read back from a
+ * cluster shows it.
  */
 import { goJSONKind as jsonKind, parseRFC3339 } from '../../apimachinery/index.ts';
+import { parseQuantity } from '../../cel/index.ts';
 import type { OpenAPIDocument } from './openapi.ts';
 
 type GoType =
@@ -142,6 +147,18 @@ function misfit(v: unknown, go: Extract<GoType, { k: 'scalar' }>['go']): string 
 
 const quantityFormat = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 
+/**
+ * Quantity.UnmarshalJSON, then its MarshalJSON: the canonical string of a JSON string or number
+ * (null is left as it is); ParseQuantity's error, bare, for anything else.
+ */
+function canonicalQuantity(v: unknown): unknown {
+  if (v === null || v === undefined) return v;
+  if (typeof v !== 'string' && typeof v !== 'number') throw new UnmarshalerError(quantityFormat);
+  const q = parseQuantity(typeof v === 'string' ? v.trim() : String(v));
+  if (q instanceof Error) throw new UnmarshalerError(q.message);
+  return q.toString();
+}
+
 interface Context {
   saved?: string;
   struct?: string;
@@ -166,8 +183,9 @@ function decode(v: unknown, t: GoType, ctx: Context): void {
       if (typeof v === 'number' && Number.isInteger(v) && v >= ranges.int32[0] && v <= ranges.int32[1]) return;
       throw new UnmarshalerError(`json: cannot unmarshal ${typeof v === 'number' ? `number ${String(v)}` : jsonKind(v)} into Go value of type int32`);
     case 'quantity':
-      if (v === null || typeof v === 'string' || typeof v === 'number') return;
-      throw new UnmarshalerError(quantityFormat);
+      // Reached only at the root; fields, map values and list items are canonicalized in place below.
+      canonicalQuantity(v);
+      return;
     case 'time':
     case 'microTime': {
       if (v === null) return;
@@ -189,18 +207,26 @@ function decode(v: unknown, t: GoType, ctx: Context): void {
     }
     case 'slice':
       if (!Array.isArray(v)) return save(ctx, jsonKind(v), t);
-      for (const e of v) decode(e, t.elem, ctx);
+      if (t.elem.k === 'quantity') for (let i = 0; i < v.length; i++) v[i] = canonicalQuantity(v[i]);
+      else for (const e of v) decode(e, t.elem, ctx);
       return;
-    case 'map':
+    case 'map': {
       if (typeof v !== 'object' || Array.isArray(v)) return save(ctx, jsonKind(v), t);
-      for (const e of Object.values(v as Record<string, unknown>)) decode(e, t.elem, ctx);
+      const m = v as Record<string, unknown>;
+      if (t.elem.k === 'quantity') for (const k of Object.keys(m)) m[k] = canonicalQuantity(m[k]);
+      else for (const e of Object.values(m)) decode(e, t.elem, ctx);
       return;
+    }
     case 'struct': {
       if (typeof v !== 'object' || Array.isArray(v)) return save(ctx, jsonKind(v), t);
       const outer = ctx.struct;
       for (const [key, e] of Object.entries(v as Record<string, unknown>)) {
         const ft = t.fields.get(key);
         if (ft === undefined) continue;
+        if (ft.k === 'quantity') {
+          (v as Record<string, unknown>)[key] = canonicalQuantity(e);
+          continue;
+        }
         ctx.fields.push(key);
         ctx.struct = t.name;
         decode(e, ft, ctx);
