@@ -35,6 +35,8 @@ export interface KindDefinition {
   subresources: readonly KindSubresource[];
   /** The version objects are stored in (discovery's storageVersionHash). */
   storageVersion: string;
+  /** The group of that version, when it is another group's (events.k8s.io/v1 Events are stored as core/v1 Events). */
+  storageGroup?: string;
   store: RESTStore;
   table: TableConvertor;
   /** The scale subresource's store, when the kind has one. */

@@ -62,8 +62,9 @@ function lazySchema(r: BuiltinResource): { schema: () => CompiledSchema; codec: 
 export interface ServedOver {
   store: RESTStore;
   conversion: VersionConversion;
-  /** The version objects are stored in, when it is of the same group (discovery's storageVersionHash). */
-  storageVersion?: string;
+  /** The group and version objects are stored in (discovery's storageVersionHash). */
+  storageGroup: string;
+  storageVersion: string;
 }
 
 /** The field managers of a built-in kind's endpoints. */
@@ -106,6 +107,7 @@ export function builtinKind(r: BuiltinResource, deps: KindDeps, over?: ServedOve
     categories: r.categories,
     subresources,
     storageVersion: over?.storageVersion ?? r.version,
+    ...(over && over.storageGroup !== r.group ? { storageGroup: over.storageGroup } : {}),
     store,
     ...(scaled ? { scale: new ScaleStore(store, workloadScale(r.group, r.resource)) } : {}),
     table: builtinTableConvertor(r.group, r.resource),
@@ -138,6 +140,6 @@ export function builtinKinds(deps: KindDeps, own: ReadonlySet<string>): KindDefi
     const o = served.get(gvrOf(r));
     const stored = o && defs.get(o.stored);
     if (!o || !stored) return defs.get(gvrOf(r)) ?? builtinKind(r, deps);
-    return builtinKind(r, deps, { store: stored.store, conversion: o.conversion, ...(stored.group === r.group ? { storageVersion: stored.version } : {}) });
+    return builtinKind(r, deps, { store: stored.store, conversion: o.conversion, storageGroup: stored.group, storageVersion: stored.version });
   });
 }

@@ -79,7 +79,7 @@ export function discoveryOf(k: KindDefinition): DiscoveredResource {
     shortNames: [...k.shortNames],
     categories: [...k.categories],
     subresources: k.subresources.map((s) => ({ subresource: s.name, responseKind: { ...s.responseKind }, verbs: [...s.verbs] })),
-    storageVersionHash: storageVersionHash(k.group, k.storageVersion, k.kind),
+    storageVersionHash: storageVersionHash(k.storageGroup ?? k.group, k.storageVersion, k.kind),
   };
 }
 
