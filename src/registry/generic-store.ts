@@ -71,6 +71,7 @@ import type { RequestContext, Strategy } from './strategy.ts';
 import { patchedObjectJSON, reportDecoding, type Codec } from './codec.ts';
 import { checkManagedFieldsAfterAdmission, ignoreManagedFieldsTimestamps, type ManagedFieldsEntry } from '../apimachinery/index.ts';
 import { applyWith, type FieldManagers } from './field-managers.ts';
+import { deletionFinalizers } from './deletion/propagation.ts';
 import type { ApplyRequest } from './rest.ts';
 
 /** OptimisticLockErrorMsg */
@@ -648,34 +649,43 @@ export class GenericStore implements RESTStore {
 
   async delete(ns: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult> {
     const key = this.keys.key(ns, name);
-    const optErrs = validateDeleteOptions({ propagationPolicy: opts.propagationPolicy });
+    const optErrs = validateDeleteOptions({
+      propagationPolicy: opts.propagationPolicy,
+      ...(opts.orphanDependents !== undefined ? { orphanDependents: opts.orphanDependents } : {}),
+    });
     if (optErrs.length > 0) throw newInvalidOptions('DeleteOptions', optErrs);
+    const policy = this.strategy.garbageCollectionPolicy ?? 'DeleteDependents';
+    const warnings = this.strategy.warningsOnDelete?.(opts) ?? [];
     for (;;) {
       const kv = await this.store.get(key);
       if (!kv) throw newNotFound(this.gr, name);
       const existing = this.decode(kv);
       this.checkPreconditions(existing, opts);
       await this.admitDelete(ns, existing, opts);
-      const pending = getFinalizers(existing).length > 0 || this.strategy.hasPendingFinalization?.(existing) === true;
+      // The propagation policy as finalizers (updateForGracefulDeletionAndFinalizers): an object
+      // left with finalizers is marked as deleting and kept; one left without any goes now.
+      const finalizers = deletionFinalizers(existing, opts, policy);
+      const pending = (finalizers ?? getFinalizers(existing)).length > 0 || this.strategy.hasPendingFinalization?.(existing) === true;
       if (pending) {
         const marked = deepCopy(existing);
+        if (finalizers) metaOf(marked).finalizers = finalizers;
         this.markAsDeleting(marked);
         const data = this.encode(marked);
-        if (data === kv.value || opts.dryRun) return this.deleteResult(data === kv.value ? existing : marked, false);
+        if (data === kv.value || opts.dryRun) return this.deleteResult(data === kv.value ? existing : marked, false, warnings);
         try {
           const written = await this.store.update(key, data, kv.modRevision, this.writeOptions);
           setResourceVersion(marked, String(written.modRevision));
           this.decorate(marked);
-          return this.deleteResult(marked, false);
+          return this.deleteResult(marked, false, warnings);
         } catch (e) {
           if (e instanceof ConflictError) continue;
           throw e;
         }
       }
-      if (opts.dryRun) return this.deleteResult(existing, true);
+      if (opts.dryRun) return this.deleteResult(existing, true, warnings);
       try {
         const deleted = await this.store.delete(key, kv.modRevision);
-        return this.deleteResult(this.decode(deleted), true);
+        return this.deleteResult(this.decode(deleted), true, warnings);
       } catch (e) {
         if (e instanceof ConflictError) {
           if (e.reason === 'not-found') throw newNotFound(this.gr, name);
@@ -694,13 +704,13 @@ export class GenericStore implements RESTStore {
     await this.admission.validate(attrs);
   }
 
-  private deleteResult(object: Obj, deleted: boolean): DeleteResult {
+  private deleteResult(object: Obj, deleted: boolean, warnings: string[]): DeleteResult {
     let response: Obj = object;
     if (deleted && !this.strategy.returnDeletedObject) {
       // finalizeDelete: details name the resource in the kind's place, as upstream does.
       response = successStatus({ name: getName(object), group: this.gr.group, kind: this.gr.resource, uid: getUID(object) }) as unknown as Obj;
     }
-    return { object, deleted, response };
+    return { object, deleted, response, ...(warnings.length > 0 ? { warnings } : {}) };
   }
 
   /** BeforeDelete's precondition checks; the conflict names the kind as the resource, as upstream. */
@@ -738,7 +748,10 @@ export class GenericStore implements RESTStore {
   }
 
   async deleteCollection(ns: string | undefined, listOpts: ListOptions, opts: DeleteOptions): Promise<ObjList> {
-    const optErrs = validateDeleteOptions({ propagationPolicy: opts.propagationPolicy });
+    const optErrs = validateDeleteOptions({
+      propagationPolicy: opts.propagationPolicy,
+      ...(opts.orphanDependents !== undefined ? { orphanDependents: opts.orphanDependents } : {}),
+    });
     if (optErrs.length > 0) throw newInvalidOptions('DeleteOptions', optErrs);
     const hasLimit = (listOpts.limit ?? 0) > 0;
     const pageOpts: ListOptions = { ...listOpts, limit: hasLimit ? listOpts.limit : 10_000 };

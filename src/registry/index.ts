@@ -32,6 +32,7 @@ export {
   type CRDFinalizerOptions,
 } from './controllers/crd-finalizer.ts';
 export { startNamespaceController, type NamespaceControllerOptions } from './controllers/namespace.ts';
+export { startGarbageCollector, type CollectedKinds, type GarbageCollector } from './controllers/garbage-collector/index.ts';
 export { startServiceAccountController, type ServiceAccountControllerOptions } from './controllers/service-account.ts';
 export { startPolicyStatusController, type PolicyTypeChecker } from './admissionregistration/status-controller.ts';
 export { usePolicyExpressionChecker, type PolicyExpressionChecker } from './admissionregistration/expression-checker.ts';

@@ -159,8 +159,10 @@ export interface DeleteOptions {
   dryRun?: boolean;
   gracePeriodSeconds?: number;
   preconditions?: Preconditions;
-  /** Orphan | Background | Foreground (accepted; garbage collection is not modelled). */
+  /** Orphan | Background | Foreground: what becomes of the object's dependents (see deletion/propagation.ts). */
   propagationPolicy?: string;
+  /** The legacy form of propagationPolicy (true: Orphan, false: Background); never set with it. */
+  orphanDependents?: boolean;
   /** Who makes the request (default: adminUser). */
   user?: UserInfo;
 }
@@ -217,6 +219,8 @@ export interface DeleteResult {
    * (details name, group, kind = the resource, uid).
    */
   response: Obj;
+  /** Warnings for the client (a Job deleted without a propagation policy keeps its pods). */
+  warnings?: string[];
 }
 
 /** Computes the desired object from the current one (undefined when it does not exist). */

@@ -8,7 +8,8 @@
  */
 import type { FieldError } from '../apimachinery/index.ts';
 import { newBadRequest } from '../apimachinery/index.ts';
-import type { FieldValidation, Obj, Subresource } from './rest.ts';
+import type { DeleteOptions, FieldValidation, Obj, Subresource } from './rest.ts';
+import type { GarbageCollectionPolicy } from './deletion/propagation.ts';
 import { deepCopy, getLabels, getName, getNamespace, metaOf } from './meta.ts';
 
 /** Per-request state a strategy may read and add to. */
@@ -78,6 +79,11 @@ export interface Strategy {
 
   /** Strategies used when writing through a subresource (upstream's separate status/scale strategies). */
   subresourceStrategy?(sub: Subresource): Strategy | undefined;
+
+  /** DefaultGarbageCollectionPolicy (absent: DeleteDependents). */
+  readonly garbageCollectionPolicy?: GarbageCollectionPolicy;
+  /** Warnings for a delete (Job's REST warns when its pods will be kept). */
+  warningsOnDelete?(opts: DeleteOptions): string[];
 
   /** True when the object must be kept (not removed) even with no metadata.finalizers left. */
   hasPendingFinalization?(obj: Obj): boolean;

@@ -27,8 +27,13 @@ export class ServedTable {
   private readonly listeners: Array<() => void> = [];
   private readonly discovery = new WeakMap<object, DiscoveredResource>();
 
-  onChange(fn: () => void): void {
+  /** Calls `fn` after every change; returns the function that stops it. */
+  onChange(fn: () => void): () => void {
     this.listeners.push(fn);
+    return () => {
+      const i = this.listeners.indexOf(fn);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
   }
 
   private changed(): void {

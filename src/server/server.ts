@@ -25,7 +25,7 @@ import { OpenAPIService } from './openapi/service.ts';
 import { CRDServing, fromBootList, type BootList } from './crd/serving.ts';
 import { startCRDStatusController } from '../registry/index.ts';
 import { bareInstanceStore, startCRDFinalizer } from '../registry/index.ts';
-import { startNamespaceController, startPolicyStatusController, startServiceAccountController } from '../registry/index.ts';
+import { startGarbageCollector, startNamespaceController, startPolicyStatusController, startServiceAccountController } from '../registry/index.ts';
 import type { Controller } from '../registry/index.ts';
 import { storageVersion } from '../registry/index.ts';
 
@@ -158,7 +158,8 @@ export class ApiServer {
   /**
    * The registry's controllers: CRD names and Established, CRD instance cleanup (through the
    * served stores), the namespace deleter (over every served namespaced resource, built-in or
-   * custom), and the `default` ServiceAccount of every namespace.
+   * custom), the `default` ServiceAccount of every namespace, and the garbage collector (over every
+   * served kind, following ownerReferences).
    */
   private startControllers(boot?: BootList): void {
     const { crds, namespaces } = this.registry;
@@ -192,6 +193,7 @@ export class ApiServer {
     if (serviceAccounts) this.controllers.push(startServiceAccountController(namespaces, serviceAccounts.store));
     const policies = this.table.get('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicies');
     if (policies) this.controllers.push(startPolicyStatusController(policies.store));
+    this.controllers.push(startGarbageCollector(this.table, { events: this.table.get('', 'v1', 'events')?.store }));
   }
 
   /** Stops the CRD watch and the controllers. */

@@ -17,12 +17,15 @@ export interface ServerProcess {
   kubeconfig: string;
   proc: ChildProcess;
   output(): string;
-  stop(): Promise<number | null>;
+  stop(opts?: { keep?: boolean }): Promise<number | null>;
 }
 
-/** Starts the server; resolves once it prints its address. */
-export async function startServer(): Promise<ServerProcess> {
-  const dir = mkdtempSync(join(tmpdir(), 'crd-apiserver-e2e-'));
+/**
+ * Starts the server; resolves once it prints its address. With `dir`, on that directory's data
+ * (a restart); `stop({ keep: true })` leaves the directory for one.
+ */
+export async function startServer(opts: { dir?: string } = {}): Promise<ServerProcess> {
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'crd-apiserver-e2e-'));
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--listen', '127.0.0.1:0', '--data-dir', join(dir, 'data')], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -51,12 +54,12 @@ export async function startServer(): Promise<ServerProcess> {
     kubeconfig: join(dir, 'data', 'kubeconfig'),
     proc,
     output: () => out,
-    async stop() {
+    async stop(o: { keep?: boolean } = {}) {
       if (proc.exitCode !== null) return proc.exitCode;
       const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
       proc.kill('SIGTERM');
       const code = await exited;
-      rmSync(dir, { recursive: true, force: true });
+      if (!o.keep) rmSync(dir, { recursive: true, force: true });
       return code;
     },
   };

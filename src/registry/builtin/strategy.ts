@@ -15,6 +15,8 @@ import type { Obj, Subresource } from '../rest.ts';
 import { defaultAttrs, keepOnlyStatus, strategyDefaults, type Attrs, type RequestContext, type Strategy } from '../strategy.ts';
 import type { BuiltinResource } from './catalog.ts';
 import type { EndpointRules } from './native.ts';
+import type { GarbageCollectionPolicy } from '../deletion/propagation.ts';
+import type { DeleteOptions } from '../rest.ts';
 import { nativeRulesOf } from './native-index.ts';
 
 /** Kinds whose strategies set metadata.generation (1 on create, +1 on every spec change). */
@@ -30,6 +32,21 @@ const withGeneration = new Set([
   'networking.k8s.io/ingresses',
   '/replicationcontrollers',
 ]);
+
+/**
+ * DefaultGarbageCollectionPolicy where it is not DeleteDependents: ReplicationControllers in
+ * core/v1 and Jobs in batch/v1 orphan their pods unless told otherwise (their behaviour before the
+ * collector existed); Events take no part.
+ */
+const gcPolicies: Record<string, GarbageCollectionPolicy> = {
+  '/replicationcontrollers': 'OrphanDependents',
+  'batch/jobs': 'OrphanDependents',
+  '/events': 'Unsupported',
+};
+
+/** Job's REST warns when a delete leaves its pods to the orphaning default (deleteOptionWarnings). */
+const jobDeleteWarning =
+  'child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning';
 
 /** Name rules that are not DNS subdomains (ValidateServiceName, ValidateRBACName, ...). */
 const nameRules: Record<string, ValidateNameFunc> = {
@@ -93,6 +110,7 @@ export class BuiltinStrategy implements Strategy {
   /** validate runs ValidateObjectMeta with the kind's name rule (ObjectMetaValidatingStrategy). */
   readonly validatesObjectMeta = true;
   readonly selectableFields: readonly string[];
+  readonly garbageCollectionPolicy: GarbageCollectionPolicy;
   private readonly key: string;
   private readonly generation: boolean;
   private readonly nameRule: ValidateNameFunc;
@@ -111,6 +129,7 @@ export class BuiltinStrategy implements Strategy {
     this.generation = withGeneration.has(this.key);
     this.nameRule = nameRules[this.key] ?? nameIsDNSSubdomain;
     this.selectableFields = selectable[this.key] ?? [];
+    this.garbageCollectionPolicy = gcPolicies[this.key] ?? 'DeleteDependents';
     this.statusStrategy = resource.hasStatus && only === undefined ? new BuiltinStrategy(resource, schema, 'status') : undefined;
     const native = nativeRulesOf(resource.group, resource.resource);
     this.rules = only === 'status' ? native?.status : native;
@@ -155,6 +174,11 @@ export class BuiltinStrategy implements Strategy {
     }
     const p = this.schema().validateParts(obj, old);
     return meta.length === 0 && p.schema.length === 0 && p.structure.length === 0 ? noErrors : [...meta, ...p.schema, ...p.structure];
+  }
+
+  warningsOnDelete(opts: DeleteOptions): string[] {
+    const defaulted = opts.propagationPolicy === undefined && opts.orphanDependents === undefined;
+    return this.key === 'batch/jobs' && defaulted ? [jobDeleteWarning] : [];
   }
 
   warningsOnCreate(ctx: RequestContext, obj: Obj): string[] {

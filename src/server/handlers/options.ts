@@ -108,6 +108,7 @@ export function deleteOptions(q: Query, body: unknown): DeleteOptions {
   if (dryRun.length > 0) o.dryRun = true;
   if (gracePeriodSeconds !== undefined) o.gracePeriodSeconds = gracePeriodSeconds;
   if (propagationPolicy !== undefined) o.propagationPolicy = propagationPolicy;
+  if (orphanDependents !== undefined) o.orphanDependents = orphanDependents;
   if (b.preconditions !== null && typeof b.preconditions === 'object') {
     const p = b.preconditions as Record<string, unknown>;
     o.preconditions = {};

@@ -486,6 +486,7 @@ async function handleDelete(r: ResourceRequest): Promise<void> {
   const n = negotiateFor(r, { yaml: true, protobuf: r.served.protobuf });
   const opts = deleteOptions(r.query, await readDeleteBody(r));
   const result = await r.served.store.delete(r.info.namespace, r.info.name!, opts);
+  if (result.warnings) setWarnings(r.res, [...(r.served.deprecationWarning ? [r.served.deprecationWarning] : []), ...result.warnings]);
   writeObject(r.res, 200, toRequestVersion(r.served, result.response), n);
 }
 
