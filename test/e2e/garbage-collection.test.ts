@@ -229,6 +229,16 @@ test('client-node: DeleteOptions propagationPolicy Foreground and the legacy orp
   assert.ok(c);
 });
 
+test('a CRD deleted while its custom resources own others: the dependents are collected with them', async () => {
+  const crd = crontabCRDYAML.replaceAll('crontabs', 'gadgets').replaceAll('crontab', 'gadget').replaceAll('CronTab', 'Gadget').replace('shortNames: [ct]', 'shortNames: [gd]');
+  await k(['apply', '-f', '-'], crd);
+  await k(['wait', '--for', 'condition=established', 'crd/gadgets.stable.example.com', '--timeout=30s']);
+  const [g] = await create({ ...crontab('g1'), kind: 'Gadget' });
+  await create(configMap('gadget-dep', g!, { block: true }), configMap('gadget-dep2', g!));
+  await k(['delete', 'crd', 'gadgets.stable.example.com']);
+  await eventually('the dependents of the removed kind are collected', async () => !(await exists('cm/gadget-dep')) && !(await exists('cm/gadget-dep2')));
+});
+
 test('a server killed in the middle of a foreground cascade finishes it after the restart', async () => {
   const [owner] = await create(crontab('restart-owner'));
   await create(configMap('restart-held', owner!, { block: true, finalizers: ['example.com/hold'] }), configMap('restart-plain', owner!, { block: true }));

@@ -207,18 +207,34 @@ export function startGarbageCollector(kinds: CollectedKinds, opts: GarbageCollec
     throw new Gone();
   }
 
+  /**
+   * Owners known to be gone (absentOwnerCache, bounded as upstream's 500-entry LRU): seen deleted
+   * while they had dependents, or looked up and not found. It answers before the kind is resolved,
+   * so the dependents of custom resources whose CRD went with them are still collected.
+   */
+  const absent = new Set<string>();
+  const absentKey = (r: { apiVersion: string; kind: string; name: string; uid: string }, namespace: string) => `${r.apiVersion}/${r.kind}/${namespace}/${r.name}/${r.uid}`;
+  const markAbsent = (key: string) => {
+    absent.delete(key);
+    absent.add(key);
+    if (absent.size > 500) absent.delete(absent.values().next().value as string);
+  };
+
   /** isDangling: the owner a reference names is absent (or has another uid); else the live owner. */
   async function lookUpOwner(ref: OwnerReference, item: GraphNode): Promise<Obj | undefined> {
+    if (absent.has(absentKey(ref, '')) || absent.has(absentKey(ref, item.identity.namespace))) return undefined;
     const k = kindOf(ref.apiVersion, ref.kind);
     if (!k) throw new Error(`unable to get REST mapping for ${ref.apiVersion}/${ref.kind}`);
     if (item.identity.namespace === '' && k.namespaced) throw new NamespacedOwnerOfClusterScoped();
+    const ns = k.namespaced ? item.identity.namespace : '';
     try {
       const owner = await k.store.get(nsFor(k, item.identity.namespace), ref.name);
-      return (owner.metadata as { uid?: string } | undefined)?.uid === ref.uid ? owner : undefined;
+      if ((owner.metadata as { uid?: string } | undefined)?.uid === ref.uid) return owner;
     } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
+      if (!isNotFound(e)) throw e;
     }
+    markAbsent(absentKey(ref, ns));
+    return undefined;
   }
 
   async function deleteObject(id: Identity, latest: Obj, policy: string): Promise<void> {
@@ -439,6 +455,7 @@ export function startGarbageCollector(kinds: CollectedKinds, opts: GarbageCollec
       lastSeen.delete(m.uid);
       if (!existing) return;
       graph.remove(existing);
+      if (existing.dependents.size > 0) markAbsent(absentKey(identity, identity.namespace));
       for (const d of existing.dependents) attemptToDelete.add(d);
       for (const o of existing.owners) {
         const owner = graph.get(o.uid);
