@@ -173,6 +173,9 @@ test('references across namespaces: an OwnerRefInvalidNamespace Warning and coll
   assert.equal(ev.message, `ownerRef [stable.example.com/v1/CronTab, namespace: elsewhere, name: ns-owner, uid: ${owner!.uid}] does not exist in namespace "elsewhere"`);
   assert.equal(await exists('clusterrole/gc-cluster-dependent'), true);
   assert.equal(await exists('crontab/ns-owner'), true);
+  // A namespace deleted in the foreground goes once its content and its dependents are gone.
+  await k(['delete', 'namespace', 'elsewhere', '--cascade=foreground', '--wait=false']);
+  await eventually('the namespace is removed', async () => (await kubectl(s, ['get', 'namespace', 'elsewhere'])).code !== 0);
 });
 
 test('a Job deleted without a propagation policy warns and keeps its pods (batch/v1 orphans by default)', async () => {
