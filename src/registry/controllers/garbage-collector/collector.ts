@@ -428,8 +428,20 @@ export function startGarbageCollector(kinds: CollectedKinds, opts: GarbageCollec
     }
   }
 
-  /** The last object seen per uid, for the transitions (an informer's old object). */
+  /**
+   * What the transitions need of the last object seen per uid (an informer's old object): its
+   * deletionTimestamp and finalizers, kept only while it is being deleted (an object that is not
+   * compares as no object at all), so the collector holds no copies of the objects it watches.
+   */
   const lastSeen = new Map<string, Obj>();
+  const remember = (uid: string, obj: Obj) => {
+    if (!isBeingDeleted(obj)) {
+      lastSeen.delete(uid);
+      return;
+    }
+    const m = obj.metadata as Record<string, unknown>;
+    lastSeen.set(uid, { metadata: { deletionTimestamp: m.deletionTimestamp, finalizers: finalizersOf(obj) } });
+  };
 
   /** processGraphChanges for one event of a monitored kind. */
   function apply(k: KindDefinition, type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: Obj): void {
@@ -463,7 +475,7 @@ export function startGarbageCollector(kinds: CollectedKinds, opts: GarbageCollec
       }
       return;
     }
-    lastSeen.set(m.uid, obj);
+    remember(m.uid, obj);
     const owners = ownerReferencesOf(obj);
     if (!existing) {
       const n = new GraphNode(identity);
