@@ -559,6 +559,8 @@ export function startGarbageCollector(kinds: CollectedKinds, opts: GarbageCollec
     const wanted = new Map<string, KindDefinition>();
     for (const k of kinds.all()) {
       if (!['delete', 'list', 'watch'].every((v) => k.verbs.includes(v))) continue;
+      // kube-controller-manager's default GCIgnoredResources: Events are not followed.
+      if (k.resource === 'events' && (k.group === '' || k.group === 'events.k8s.io')) continue;
       // A resource served over another group's storage is seen through that group's.
       if (k.storageGroup !== undefined && k.storageGroup !== k.group) continue;
       const key = `${k.group}/${k.resource}`;
