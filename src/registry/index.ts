@@ -44,7 +44,11 @@ export {
   type KindDeps,
   type KindSubresource,
   type ReviewDefinition,
+  type AccessAttributes,
+  type ReviewContext,
+  type ReviewRules,
 } from './kind.ts';
+export { startClusterRoleAggregation, aggregatedRules } from './controllers/cluster-role-aggregation.ts';
 export { builtinRegistry, type BuiltinRegistry } from './kinds.ts';
 export { customResourceKinds } from './customresource/definition.ts';
 export { servedNames, servedVersions, type ServedVersion } from './crd/serving.ts';

@@ -6,7 +6,7 @@
  * folder and are listed once in `kinds.ts`; custom resources get one per served CRD version
  * (`customresource/definition.ts`). The server only iterates definitions.
  */
-import type { Admission, RESTStore } from './rest.ts';
+import type { Admission, RESTStore, UserInfo } from './rest.ts';
 import type { Store } from '../storage/index.ts';
 import type { TableConvertor } from './table/convert.ts';
 import type { ScaleStore } from './customresource/scale.ts';
@@ -71,7 +71,36 @@ export interface ReviewDefinition {
   kind: string;
   singular: string;
   /** The object the endpoint answers a create with. */
-  create(obj: Record<string, unknown>): Record<string, unknown>;
+  create(obj: Record<string, unknown>, ctx?: ReviewContext): Record<string, unknown>;
+}
+
+/** What an access review is about: a resource request or a non-resource path (authorizer.Attributes). */
+export interface AccessAttributes {
+  user: UserInfo;
+  verb: string;
+  resourceRequest: boolean;
+  apiGroup: string;
+  apiVersion: string;
+  resource: string;
+  subresource: string;
+  namespace: string;
+  name: string;
+  path: string;
+}
+
+/** A rule as SelfSubjectRulesReview lists it. */
+export interface ReviewRules {
+  resourceRules: Array<{ verbs: string[]; apiGroups?: string[]; resources?: string[]; resourceNames?: string[] }>;
+  nonResourceRules: Array<{ verbs: string[]; nonResourceURLs?: string[] }>;
+  incomplete: boolean;
+  evaluationError?: string;
+}
+
+/** The request a review is answered for, and the server's authorizer (given by the composition root). */
+export interface ReviewContext {
+  user: UserInfo;
+  authorize(a: AccessAttributes): { decision: 'Allow' | 'Deny' | 'NoOpinion'; reason: string };
+  rulesFor(user: UserInfo, namespace: string): ReviewRules;
 }
 
 /** The subresource entry of a kind's own status (or finalize) endpoint. */

@@ -98,7 +98,8 @@ test('every built-in kind: create, get, list, watch and delete', async () => {
     assert.equal(l.json.kind, `${r.kind}List`);
     assert.ok(l.json.items.some((i: { metadata: { name: string } }) => i.metadata.name === name), r.resource);
     const ev = firstEvent(`${f.base}${path(r)}?watch=true&resourceVersion=${l.json.metadata.resourceVersion}`);
-    const d = await call(f.base, 'DELETE', path(r, name));
+    // Background: ReplicationControllers and Jobs would otherwise orphan, keeping the object until the collector frees it.
+    const d = await call(f.base, 'DELETE', path(r, name) + '?propagationPolicy=Background');
     assert.equal(d.status, 200, `${r.resource}: ${d.text}`);
     const e = await ev;
     assert.deepEqual([e.type, e.object.metadata.name], ['DELETED', name], r.resource);

@@ -28,6 +28,21 @@ import { bareInstanceStore, startCRDFinalizer } from '../registry/index.ts';
 import { startGarbageCollector, startNamespaceController, startPolicyStatusController, startServiceAccountController } from '../registry/index.ts';
 import type { Controller } from '../registry/index.ts';
 import { storageVersion } from '../registry/index.ts';
+import { adminUser, startClusterRoleAggregation, type ReviewContext, type UserInfo } from '../registry/index.ts';
+import {
+  forbiddenMessage,
+  impersonatedUser,
+  privilegedGroups,
+  rbacAuthorizer,
+  rbacRulesFor,
+  RBACCache,
+  reconcileBootstrapPolicy,
+  unionAuthorizer,
+  type AuthorizationAttributes,
+  type Authorizer,
+  type RBACStores,
+} from '../auth/index.ts';
+import { newForbidden } from '../apimachinery/index.ts';
 
 /** What the server needs from the layers below: the store everything is kept in, and the admission chain. */
 export interface ApiServerDeps {
@@ -79,11 +94,19 @@ export class ApiServer {
   readonly http: Server;
   private readonly sockets = new Set<Socket>();
   private serverAddress = '127.0.0.1:6443';
+  /** RBAC's objects as the authorizer reads them, and the chain: system:masters, then RBAC. */
+  private readonly rbacStores: RBACStores;
+  private readonly rbac: RBACCache;
+  readonly authorizer: Authorizer;
 
   constructor(readonly deps: ApiServerDeps) {
     this.registry = builtinRegistry(deps);
     for (const k of this.registry.kinds) this.table.addBuiltin(k);
     for (const r of this.registry.reviews) this.table.addReview(r);
+    const rbacStore = (resource: string) => this.table.get('rbac.authorization.k8s.io', 'v1', resource)!.store;
+    this.rbacStores = { roles: rbacStore('roles'), clusterRoles: rbacStore('clusterroles'), roleBindings: rbacStore('rolebindings'), clusterRoleBindings: rbacStore('clusterrolebindings') };
+    this.rbac = new RBACCache(this.rbacStores);
+    this.authorizer = unionAuthorizer(privilegedGroups, rbacAuthorizer(this.rbac));
     this.openapi = new OpenAPIService(this.table);
     this.crdServing = new CRDServing(this.table, this.registry.crds, deps);
     this.http = createServer({ keepAlive: true }, (req, res) => {
@@ -107,6 +130,9 @@ export class ApiServer {
 
   /** Starts the CRD and Namespace controllers and listens; resolves with the bound address (`host:port`). */
   async listen(host: string, port: number): Promise<{ host: string; port: number }> {
+    // The RBAC bootstrap policy (rbac/bootstrap-roles), then the authorizer's cache, before serving.
+    await reconcileBootstrapPolicy(this.rbacStores);
+    await this.rbac.start();
     await this.crdServing.start();
     this.startControllersOnce();
     try {
@@ -194,11 +220,13 @@ export class ApiServer {
     const policies = this.table.get('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicies');
     if (policies) this.controllers.push(startPolicyStatusController(policies.store));
     this.controllers.push(startGarbageCollector(this.table, { events: this.table.get('', 'v1', 'events')?.store }));
+    this.controllers.push(startClusterRoleAggregation(this.rbacStores.clusterRoles));
   }
 
   /** Stops the CRD watch and the controllers. */
   private stopBackground(): void {
     this.crdServing.stop();
+    this.rbac.stop();
     void this.elector?.stop();
     this.elector = undefined;
     this.stopControllers();
@@ -219,8 +247,11 @@ export class ApiServer {
     const segs = splitPath(target.pathname);
     const method = req.method ?? 'GET';
     try {
+      // Without authentication every request is the admin's, or whom it impersonates.
+      const user = hasImpersonation(req) ? impersonatedUser(adminUser, req.headers, this.authorizer) : adminUser;
+      const info = segs[0] === 'api' || segs[0] === 'apis' ? parseRequestInfo(method, segs, query) : undefined;
+      this.authorize(user, info, method, target.pathname);
       if (await this.handleNonResource(req, res, segs, query, method)) return;
-      const info = parseRequestInfo(method, segs, query);
       if (info === undefined) {
         writeStatus(res, notFoundStatus());
         return;
@@ -231,7 +262,7 @@ export class ApiServer {
         const body = decodeObjectBody(await readBody(req), req.headers['content-type'], true).value;
         if (body === null || typeof body !== 'object' || Array.isArray(body)) throw newNotFound({ group: info.group, resource: info.resource }, '');
         const n = negotiate(req.headers.accept, { yaml: true });
-        writeObject(res, 201, virtual.create(body as Obj), n);
+        writeObject(res, 201, virtual.create(body as Obj, this.reviewContext(user)), n);
         return;
       }
       const served = this.table.get(info.group, info.version, info.resource);
@@ -245,6 +276,7 @@ export class ApiServer {
         query,
         info,
         served,
+        user,
       });
     } catch (e) {
       if (!res.headersSent) {
@@ -253,6 +285,38 @@ export class ApiServer {
       }
       writeError(res, e);
     }
+  }
+
+  /**
+   * The authorization filter: the request's attributes (its RequestInfo, or the path and the
+   * lower-cased method of a non-resource request) asked of the authorizer; anything it does not
+   * allow is the 403 kube-apiserver writes (`configmaps is forbidden: User "jane" cannot list
+   * resource "configmaps" in API group "" in the namespace "dev"`).
+   */
+  private authorize(user: UserInfo, info: ReturnType<typeof parseRequestInfo>, method: string, path: string): void {
+    const a: AuthorizationAttributes = info
+      ? {
+          user,
+          verb: info.verb,
+          resourceRequest: true,
+          apiGroup: info.group,
+          apiVersion: info.version,
+          resource: info.resource,
+          subresource: info.subresource ?? '',
+          namespace: info.namespace ?? '',
+          name: info.name ?? '',
+          path,
+        }
+      : { user, verb: method.toLowerCase(), resourceRequest: false, apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '', path };
+    const r = this.authorizer.authorize(a);
+    if (r.decision === 'Allow') return;
+    const msg = forbiddenMessage(a) + (r.reason ? `: ${r.reason}` : '');
+    throw newForbidden(a.resourceRequest ? { group: a.apiGroup, resource: a.resource } : { group: '', resource: '' }, a.name, msg);
+  }
+
+  /** What an access review is answered with: the requester and the server's authorizer. */
+  private reviewContext(user: UserInfo): ReviewContext {
+    return { user, authorize: (a) => this.authorizer.authorize(a), rulesFor: (u, ns) => rbacRulesFor(this.rbac, u, ns) };
   }
 
   /** Non-resource paths; returns false when the path is a resource path. */
@@ -303,6 +367,11 @@ export class ApiServer {
     }
     return false;
   }
+}
+
+function hasImpersonation(req: IncomingMessage): boolean {
+  for (const h of Object.keys(req.headers)) if (h.startsWith('impersonate-')) return true;
+  return false;
 }
 
 /** Creates an ApiServer over the given stores (not yet listening). */

@@ -21,7 +21,7 @@ import {
 } from '../../apimachinery/index.ts';
 import { stringifyJSON } from '../../apimachinery/index.ts';
 import { hasSubresource, parseIncludeObject, patchedObjectJSON, reportDecoding, toTable } from '../../registry/index.ts';
-import type { Obj, ObjList, Subresource, UpdateOptions } from '../../registry/index.ts';
+import type { Obj, ObjList, Subresource, UpdateOptions, UserInfo } from '../../registry/index.ts';
 import { decodeJSON, decodeObjectBody, JSONSyntaxError, mediaTypeOf, readBody, summarizeData, YAMLSyntaxError, type DecodedBody } from '../http/body.ts';
 import { negotiate, type Negotiated, type Produces } from '../http/negotiate.ts';
 import { ProtobufEnvelopeError } from '../http/protobuf.ts';
@@ -42,6 +42,8 @@ export interface ResourceRequest {
   served: ServedResource;
   /** The warnings a write's stages gathered, sent with its error if it fails (see serveResource). */
   warnings?: string[];
+  /** Who makes the request (the stores' default, the admin, when absent). */
+  user?: UserInfo;
 }
 
 function gr(s: ServedResource): { group: string; resource: string } {
@@ -433,7 +435,8 @@ const fieldManagerMaxLength = 128;
  */
 function withManager<T extends WriteOptions>(r: ResourceRequest, opts: T): T & { manager: string; warnings: string[] } {
   const warnings = (r.warnings ??= []);
-  if (opts.fieldManager) return { ...opts, manager: opts.fieldManager, warnings };
+  const user = r.user ? { user: r.user } : {};
+  if (opts.fieldManager) return { ...opts, manager: opts.fieldManager, warnings, ...user };
   const ua = (r.req.headers['user-agent'] ?? '').split('/')[0]!;
   let out = '';
   let bytes = 0;
@@ -444,7 +447,7 @@ function withManager<T extends WriteOptions>(r: ResourceRequest, opts: T): T & {
     out += ch;
     bytes += len;
   }
-  return { ...opts, manager: out, warnings };
+  return { ...opts, manager: out, warnings, ...user };
 }
 
 /**
@@ -485,6 +488,7 @@ async function handleDelete(r: ResourceRequest): Promise<void> {
   if (r.info.subresource !== undefined) throw newMethodNotSupported(gr(r.served), 'delete');
   const n = negotiateFor(r, { yaml: true, protobuf: r.served.protobuf });
   const opts = deleteOptions(r.query, await readDeleteBody(r));
+  if (r.user) opts.user = r.user;
   const result = await r.served.store.delete(r.info.namespace, r.info.name!, opts);
   if (result.warnings) setWarnings(r.res, [...(r.served.deprecationWarning ? [r.served.deprecationWarning] : []), ...result.warnings]);
   writeObject(r.res, 200, toRequestVersion(r.served, result.response), n);
@@ -493,6 +497,7 @@ async function handleDelete(r: ResourceRequest): Promise<void> {
 async function handleDeleteCollection(r: ResourceRequest): Promise<void> {
   const n = negotiateFor(r, { yaml: true, protobuf: r.served.protobuf });
   const opts = deleteOptions(r.query, await readDeleteBody(r));
+  if (r.user) opts.user = r.user;
   const list = await r.served.store.deleteCollection(r.info.namespace, listOptions(r.query), opts);
   for (const item of list.items) toRequestVersion(r.served, item);
   writeObject(r.res, 200, list, n);
