@@ -95,8 +95,9 @@ async function reconcileOne(store: RESTStore, want: Obj, reconcile: (cur: Obj) =
 /** Creates or completes every bootstrap ClusterRole and ClusterRoleBinding. */
 export async function reconcileBootstrapPolicy(stores: Pick<RBACStores, 'clusterRoles' | 'clusterRoleBindings'>): Promise<void> {
   const p = bootstrapPolicy();
-  for (const role of p.clusterRoles) {
-    await reconcileOne(stores.clusterRoles, role, (cur) => {
+  // Each object is reconciled on its own; they are independent, so all at once.
+  const roles = p.clusterRoles.map((role) =>
+    reconcileOne(stores.clusterRoles, role, (cur) => {
       let changed = mergeMeta(cur, role);
       if (role.aggregationRule) {
         const have = (cur.aggregationRule ?? {}) as { clusterRoleSelectors?: unknown[] };
@@ -113,10 +114,10 @@ export async function reconcileBootstrapPolicy(stores: Pick<RBACStores, 'cluster
         }
       }
       return changed;
-    });
-  }
-  for (const binding of p.clusterRoleBindings) {
-    await reconcileOne(stores.clusterRoleBindings, binding, (cur) => {
+    }),
+  );
+  const bindings = p.clusterRoleBindings.map((binding) =>
+    reconcileOne(stores.clusterRoleBindings, binding, (cur) => {
       if (!same(cur.roleRef, binding.roleRef)) return 'recreate';
       let changed = mergeMeta(cur, binding);
       const subjects = union(cur.subjects as unknown[] | undefined, binding.subjects as unknown[] | undefined);
@@ -125,6 +126,7 @@ export async function reconcileBootstrapPolicy(stores: Pick<RBACStores, 'cluster
         changed = true;
       }
       return changed;
-    });
-  }
+    }),
+  );
+  await Promise.all([...roles, ...bindings]);
 }
