@@ -70,6 +70,8 @@ export interface ReviewDefinition {
   resource: string;
   kind: string;
   singular: string;
+  /** Served under `namespaces/{ns}/` (LocalSubjectAccessReview). */
+  namespaced?: boolean;
   /** The object the endpoint answers a create with. */
   create(obj: Record<string, unknown>, ctx?: ReviewContext): Record<string, unknown>;
 }
@@ -99,6 +101,8 @@ export interface ReviewRules {
 /** The request a review is answered for, and the server's authorizer (given by the composition root). */
 export interface ReviewContext {
   user: UserInfo;
+  /** The request's namespace, for namespaced reviews. */
+  namespace?: string;
   authorize(a: AccessAttributes): { decision: 'Allow' | 'Deny' | 'NoOpinion'; reason: string };
   rulesFor(user: UserInfo, namespace: string): ReviewRules;
 }

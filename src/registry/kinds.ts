@@ -4,7 +4,7 @@
  * Kubernetes' OpenAPI (`builtin/`) with the common strategy. Custom resources are defined per CRD version
  * (`customresource/definition.ts`) as CRDs are established.
  */
-import { selfSubjectAccessReview, selfSubjectRulesReview, subjectAccessReview } from './authorization/self-reviews.ts';
+import { localSubjectAccessReview, selfSubjectAccessReview, selfSubjectRulesReview, subjectAccessReview } from './authorization/self-reviews.ts';
 import { crdKind } from './crd/definition.ts';
 import type { CRDStore } from './crd/store.ts';
 import type { KindDefinition, KindDeps, ReviewDefinition } from './kind.ts';
@@ -16,7 +16,7 @@ import type { NamespaceStore } from './namespace/rest.ts';
 const builtinKinds: ReadonlyArray<(deps: KindDeps) => KindDefinition> = [namespaceKind, crdKind];
 
 /** Create-only review endpoints. */
-const builtinReviews: readonly ReviewDefinition[] = [selfSubjectAccessReview, selfSubjectRulesReview, subjectAccessReview];
+const builtinReviews: readonly ReviewDefinition[] = [localSubjectAccessReview, selfSubjectAccessReview, selfSubjectRulesReview, subjectAccessReview];
 
 /** The built-in kinds over one store, and the two stores the controllers and CRD serving drive. */
 export interface BuiltinRegistry {

@@ -257,12 +257,12 @@ export class ApiServer {
         return;
       }
       const virtual = this.table.getReview(info.group, info.version, info.resource);
-      if (virtual !== undefined && info.name === undefined && info.namespace === undefined) {
+      if (virtual !== undefined && info.name === undefined && (info.namespace !== undefined) === (virtual.namespaced === true)) {
         if (info.verb !== 'create') throw newMethodNotAllowed(`${info.verb} is not supported on resources of kind ${JSON.stringify(info.resource + '.' + info.group)}`);
         const body = decodeObjectBody(await readBody(req), req.headers['content-type'], true).value;
         if (body === null || typeof body !== 'object' || Array.isArray(body)) throw newNotFound({ group: info.group, resource: info.resource }, '');
         const n = negotiate(req.headers.accept, { yaml: true });
-        writeObject(res, 201, virtual.create(body as Obj, this.reviewContext(user)), n);
+        writeObject(res, 201, virtual.create(body as Obj, { ...this.reviewContext(user), ...(info.namespace !== undefined ? { namespace: info.namespace } : {}) }), n);
         return;
       }
       const served = this.table.get(info.group, info.version, info.resource);

@@ -97,6 +97,20 @@ test('auth can-i --list and a SubjectAccessReview answer from RBAC, with the bin
     spec: { user: 'ann', resourceAttributes: { verb: 'delete', resource: 'pods', namespace: 'default' } },
   })));
   assert.deepEqual(no.status, { allowed: false });
+  // LocalSubjectAccessReview: the namespace's own question.
+  const local = JSON.parse(await k(['create', '-n', 'default', '-o', 'json', '-f', '-'], JSON.stringify({
+    apiVersion: 'authorization.k8s.io/v1',
+    kind: 'LocalSubjectAccessReview',
+    spec: { user: 'jane', resourceAttributes: { verb: 'list', resource: 'pods', namespace: 'default' } },
+  })));
+  assert.deepEqual(local.status, { allowed: true, reason: 'RBAC: allowed by RoleBinding "jane-view/default" of ClusterRole "view" to User "jane"' });
+  assert.equal(local.metadata.namespace, 'default');
+  const elsewhere = await kubectl(s, ['create', '-n', 'default', '-f', '-'], JSON.stringify({
+    apiVersion: 'authorization.k8s.io/v1',
+    kind: 'LocalSubjectAccessReview',
+    spec: { user: 'jane', resourceAttributes: { verb: 'list', resource: 'pods', namespace: 'kube-system' } },
+  }));
+  assert.equal(elsewhere.stderr.trim(), 'The LocalSubjectAccessReview "" is invalid: spec.resourceAttributes.namespace: Invalid value: "kube-system": must match metadata.namespace');
   const bad = await kubectl(s, ['create', '-f', '-'], JSON.stringify({ apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { resourceAttributes: { verb: 'get', resource: 'pods' } } }));
   assert.equal(bad.stderr.trim(), 'The SubjectAccessReview "" is invalid: spec.user: Invalid value: "": at least one of user or group must be specified');
 });

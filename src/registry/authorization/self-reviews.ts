@@ -5,7 +5,7 @@
  * the server's authorizer for the user the spec names or the requester. Without a context (a
  * registry used alone) they answer as the AlwaysAllow authorizer does.
  */
-import { invalid, newInvalid, Path, type FieldError } from '../../apimachinery/index.ts';
+import { invalid, newBadRequest, newInvalid, Path, type FieldError } from '../../apimachinery/index.ts';
 import type { AccessAttributes, ReviewContext, ReviewDefinition } from '../kind.ts';
 import type { Obj, UserInfo } from '../rest.ts';
 
@@ -19,22 +19,20 @@ type Spec = {
   namespace?: string;
 };
 
-function review(resource: string, kind: string, status: (spec: Spec, ctx: ReviewContext | undefined) => Obj): ReviewDefinition {
+function review(resource: string, kind: string, status: (spec: Spec, ctx: ReviewContext | undefined, meta: Obj) => Obj, namespaced = false): ReviewDefinition {
   return {
     group: 'authorization.k8s.io',
     version: 'v1',
     resource,
     kind,
     singular: kind.toLowerCase(),
+    ...(namespaced ? { namespaced } : {}),
     create(obj: Obj, ctx?: ReviewContext): Obj {
       const spec = (obj.spec ?? {}) as Spec;
-      return {
-        kind,
-        apiVersion: 'authorization.k8s.io/v1',
-        metadata: { ...((obj.metadata as Obj | undefined) ?? {}), creationTimestamp: null },
-        spec: obj.spec ?? {},
-        status: status(spec, ctx),
-      };
+      const metadata: Obj = { ...((obj.metadata as Obj | undefined) ?? {}) };
+      if (namespaced && ctx?.namespace !== undefined && (metadata.namespace === undefined || metadata.namespace === '')) metadata.namespace = ctx.namespace;
+      const st = status(spec, ctx, metadata);
+      return { kind, apiVersion: 'authorization.k8s.io/v1', metadata: { ...metadata, creationTimestamp: null }, spec: obj.spec ?? {}, status: st };
     },
   };
 }
@@ -96,3 +94,26 @@ export const selfSubjectRulesReview = review('selfsubjectrulesreviews', 'SelfSub
   const rules = ctx.rulesFor(ctx.user, spec.namespace ?? '');
   return { resourceRules: rules.resourceRules, nonResourceRules: rules.nonResourceRules, incomplete: rules.incomplete, ...(rules.evaluationError ? { evaluationError: rules.evaluationError } : {}) };
 });
+
+/**
+ * LocalSubjectAccessReview (`namespaces/{ns}/localsubjectaccessreviews`): a SubjectAccessReview
+ * held to its namespace — the object's namespace must be the request's, a resource check must name
+ * it, and non-resource checks are not allowed.
+ */
+export const localSubjectAccessReview = review(
+  'localsubjectaccessreviews',
+  'LocalSubjectAccessReview',
+  (spec, ctx, meta) => {
+    const ns = ctx?.namespace ?? '';
+    if (meta.namespace !== ns) throw newBadRequest(`spec.resourceAttributes.namespace must match namespace: ${ns}`);
+    const errs: FieldError[] = [];
+    const p = Path.of('spec');
+    if (spec.resourceAttributes && (spec.resourceAttributes.namespace ?? '') !== ns) errs.push(invalid(p.child('resourceAttributes', 'namespace'), spec.resourceAttributes.namespace ?? '', 'must match metadata.namespace'));
+    if (spec.nonResourceAttributes) errs.push(invalid(p.child('nonResourceAttributes'), spec.nonResourceAttributes, 'disallowed on this kind of request'));
+    if (errs.length > 0) throw newInvalid({ group: 'authorization.k8s.io', kind: 'LocalSubjectAccessReview' }, '', errs);
+    validateSpec('LocalSubjectAccessReview', spec, true);
+    const user: UserInfo = { username: spec.user ?? '', groups: spec.groups ?? [], ...(spec.uid ? { uid: spec.uid } : {}), ...(spec.extra ? { extra: spec.extra } : {}) };
+    return accessStatus(attributesOf(spec, user), ctx);
+  },
+  true,
+);

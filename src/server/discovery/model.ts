@@ -85,5 +85,5 @@ export function discoveryOf(k: KindDefinition): DiscoveredResource {
 
 /** A review endpoint's discovery entry: create only, no storage. */
 export function reviewDiscovery(v: ReviewDefinition): DiscoveredResource {
-  return { group: v.group, version: v.version, resource: v.resource, singular: v.singular, kind: v.kind, namespaced: false, verbs: ['create'] };
+  return { group: v.group, version: v.version, resource: v.resource, singular: v.singular, kind: v.kind, namespaced: v.namespaced === true, verbs: ['create'] };
 }
