@@ -13,6 +13,8 @@ import { NamespaceStore } from '../registry/index.ts';
 import { isAlreadyExists } from '../apimachinery/index.ts';
 import { admissionChain, cachedNamespaceLifecycle, mutatingAdmissionPolicy, validatingAdmissionPolicy } from '../admission/index.ts';
 import type { ApiServerDeps } from './server.ts';
+import type { Authorizer } from '../auth/index.ts';
+import type { Authorizer as PolicyAuthorizer } from '../cel/index.ts';
 
 export interface Backend {
   deps: ApiServerDeps;
@@ -46,12 +48,38 @@ export async function openBackend(dataDir: string, storage: StorageChoice = {}):
   // system namespaces kept; read from a watch-fed cache of namespaces (as upstream's informer),
   // live when the cache lacks one.
   const lifecycle = cachedNamespaceLifecycle(store, (name) => namespaces.get(undefined, name));
+  // The policies' `authorizer` is the server's (system:masters, then RBAC), once the server is built.
+  let serverAuthorizer: Authorizer | undefined;
+  const authorizer: PolicyAuthorizer = {
+    authorize: (a) =>
+      serverAuthorizer
+        ? serverAuthorizer.authorize({
+            user: { username: a.user.name, groups: a.user.groups ?? [], ...(a.user.uid ? { uid: a.user.uid } : {}), ...(a.user.extra ? { extra: a.user.extra } : {}) },
+            verb: a.verb,
+            resourceRequest: a.resourceRequest,
+            apiGroup: a.apiGroup ?? '',
+            apiVersion: a.apiVersion ?? '',
+            resource: a.resource ?? '',
+            subresource: a.subresource ?? '',
+            namespace: a.namespace ?? '',
+            name: a.name ?? '',
+            path: a.path ?? '',
+          })
+        : { decision: 'NoOpinion', reason: '' },
+  };
   // ValidatingAdmissionPolicy: policies, bindings and params read from watch-fed caches.
-  const policies = validatingAdmissionPolicy(store);
+  const policies = validatingAdmissionPolicy(store, { authorizer });
   // MutatingAdmissionPolicy: mutating plugins run before validating ones, as upstream orders them.
-  const mutations = mutatingAdmissionPolicy(store);
+  const mutations = mutatingAdmissionPolicy(store, { authorizer });
   return {
-    deps: { store, admission: admissionChain([lifecycle, mutations, policies]), ...(etcd ? { checkStorage: () => etcd.checkHealth(), leaderElection: true } : {}) },
+    deps: {
+      store,
+      admission: admissionChain([lifecycle, mutations, policies]),
+      useAuthorizer: (a) => {
+        serverAuthorizer = a;
+      },
+      ...(etcd ? { checkStorage: () => etcd.checkHealth(), leaderElection: true } : {}),
+    },
     store,
     checkStorage: etcd ? () => etcd.checkHealth() : async () => {},
     close: () => {

@@ -52,6 +52,8 @@ export interface ApiServerDeps {
   leaderElection?: boolean;
   /** The storage health check of /readyz and /healthz (etcd: a read answered in time); throws when unhealthy. */
   checkStorage?: () => Promise<void>;
+  /** Given the server's authorizer once it has one (the admission policies' `authorizer` asks it). */
+  useAuthorizer?: (a: Authorizer) => void;
 }
 
 const notFoundStatus = () =>
@@ -107,6 +109,7 @@ export class ApiServer {
     this.rbacStores = { roles: rbacStore('roles'), clusterRoles: rbacStore('clusterroles'), roleBindings: rbacStore('rolebindings'), clusterRoleBindings: rbacStore('clusterrolebindings') };
     this.rbac = new RBACCache(this.rbacStores);
     this.authorizer = unionAuthorizer(privilegedGroups, rbacAuthorizer(this.rbac));
+    deps.useAuthorizer?.(this.authorizer);
     this.openapi = new OpenAPIService(this.table);
     this.crdServing = new CRDServing(this.table, this.registry.crds, deps);
     this.http = createServer({ keepAlive: true }, (req, res) => {

@@ -143,3 +143,32 @@ test('a binding to a missing role is named in the refusal; impersonation headers
   assert.equal(logs.status, 403);
   assert.equal(((await logs.json()) as { message: string }).message, 'forbidden: User "jane" cannot get path "/logs"');
 });
+
+test('a ValidatingAdmissionPolicy\'s authorizer asks RBAC: the admin passes, an impersonated user is checked', async () => {
+  await k(['apply', '-f', '-'], JSON.stringify({
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name: 'only-secret-readers' },
+    spec: {
+      failurePolicy: 'Fail',
+      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }] },
+      validations: [{ expression: "authorizer.group('').resource('secrets').namespace(object.metadata.namespace).check('get').allowed()", message: 'only those who may read secrets may create configmaps' }],
+    },
+  }));
+  await k(['apply', '-f', '-'], JSON.stringify({
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicyBinding',
+    metadata: { name: 'only-secret-readers' },
+    spec: { policyName: 'only-secret-readers', validationActions: ['Deny'], matchResources: { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'default' } } } },
+  }));
+  // A role that may create configmaps but not read secrets, for eve.
+  await k(['create', 'role', 'cm-only', '--verb=create', '--resource=configmaps', '-n', 'default']);
+  await k(['create', 'rolebinding', 'eve-cm', '--role=cm-only', '--user=eve', '-n', 'default']);
+  await eventually('eve is refused by the policy', async () => {
+    const r = await kubectl(s, ['create', 'configmap', 'by-eve', '-n', 'default', '--as=eve']);
+    return /ValidatingAdmissionPolicy 'only-secret-readers' with binding 'only-secret-readers' denied request: only those who may read secrets may create configmaps/.test(r.stderr);
+  });
+  // The admin (system:masters) and bob (edit through devs, which reads secrets) pass.
+  await k(['create', 'configmap', 'by-admin', '-n', 'default']);
+  await k(['create', 'configmap', 'by-bob-2', '-n', 'default', '--as=bob', '--as-group=devs']);
+});

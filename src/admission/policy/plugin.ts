@@ -8,7 +8,7 @@
  * `validation.policy.admission.k8s.io/validation_failure` audit annotation — and auditAnnotations
  * are published as `<policy>/<key>`. Configuration errors (matching, params, paramKind) refuse
  * under failurePolicy Fail and are ignored under Ignore. Admission configuration kinds are exempt.
- * Until RBAC is served, `authorizer` answers as a cluster that allows everything.
+ * `authorizer` asks the authorizer the server gives (its RBAC chain); alone, every check is allowed.
  */
 import { newForbidden, newNotFound, StatusError } from '../../apimachinery/index.ts';
 import type { AdmissionAttributes, Obj } from '../../registry/index.ts';
