@@ -4,22 +4,10 @@
  * starts with the privileged-groups authorizer (`system:masters` may do anything) and then asks
  * each authorizer in turn until one allows or denies (union.New).
  */
-import type { UserInfo } from '../registry/index.ts';
+import type { AccessAttributes } from '../registry/index.ts';
 
-export interface AuthorizationAttributes {
-  user: UserInfo;
-  verb: string;
-  /** False for non-resource paths (`/healthz`, `/version`, discovery roots). */
-  resourceRequest: boolean;
-  apiGroup: string;
-  apiVersion: string;
-  resource: string;
-  subresource: string;
-  namespace: string;
-  name: string;
-  /** The request path, for non-resource requests. */
-  path: string;
-}
+/** Who asks to do what (authorizer.Attributes): the registry's access-review shape. */
+export type AuthorizationAttributes = AccessAttributes;
 
 export type Decision = 'Allow' | 'Deny' | 'NoOpinion';
 
