@@ -5,7 +5,7 @@
  * (MaxInt32 with a backoffLimitPerIndex), the object's labels from the template's when it has
  * none, completionMode NonIndexed, suspend false, the pod failure policy's condition patterns'
  * status True, podReplacementPolicy Failed with a pod failure policy and TerminatingOrFailed
- * without — then the template's pod spec defaults.
+ * without, manualSelector false — then the template's pod spec defaults.
  */
 import type { Defaulter } from '../../builtin/native.ts';
 import { defaultPodTemplateSpec, defaultPtr, defaultZero, isEmpty, isNil, isRec, items, ptr, struct } from '../../core/podspec/defaults.ts';
@@ -36,6 +36,7 @@ export const defaultJob: Defaulter = (obj) => {
     }
   }
   defaultPtr(spec, 'podReplacementPolicy', podFailurePolicy ? 'Failed' : 'TerminatingOrFailed');
+  defaultPtr(spec, 'manualSelector', false);
   defaultPodTemplateSpec(template);
 };
 
