@@ -1,12 +1,13 @@
 /**
  * core/v1 Pod defaulting (the generated SetObjectDefaults_Pod): SetDefaults_Pod first — a
  * container's (or init container's) limits copied into its requests where it requests nothing
- * of that resource (only a Pod gets this: templates keep what they say), enableServiceLinks
- * true, and with hostNetwork every container port's hostPort its containerPort — then the pod
+ * of that resource (only a Pod gets this: templates keep what they say), the pod-level
+ * resources' defaults (`pod-level-resources.ts`), enableServiceLinks true, and with hostNetwork every container port's hostPort its containerPort — then the pod
  * spec's defaults (`../podspec/`) and the containers' status resource lists at milli precision.
  */
 import type { Defaulter } from '../../builtin/native.ts';
 import { defaultPodSpec, defaultResourceList, isRec, items, ptr, struct, type Rec } from '../podspec/defaults.ts';
+import { defaultPodLevelResources } from './pod-level-resources.ts';
 
 /** Requests defaulted from limits, for the resources a container limits but does not request. */
 function requestsFromLimits(c: Rec): void {
@@ -32,6 +33,8 @@ function defaultPodOnly(spec: Rec): void {
   const initContainers = items(spec, 'initContainers');
   for (const c of containers) requestsFromLimits(c);
   for (const c of initContainers) requestsFromLimits(c);
+  // After the containers' requests: pod-level requests aggregate them.
+  defaultPodLevelResources(spec);
   if (spec.enableServiceLinks === undefined || spec.enableServiceLinks === null) spec.enableServiceLinks = true;
   if (spec.hostNetwork === true) {
     hostNetworkPorts(containers);
