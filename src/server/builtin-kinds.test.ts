@@ -49,10 +49,29 @@ const validSpecs: Record<string, Record<string, unknown>> = {
   mutatingadmissionpolicybindings: { policyName: 'p' },
 };
 
+/**
+ * The kinds with a pod template, whose defaults make a spec (and a pod spec) where the JSON has
+ * none, as Go's structs are there: their minimal objects need what a cluster requires of them.
+ */
+const podSpec = { containers: [{ name: 'c', image: 'nginx' }] };
+const template = { metadata: { labels: { app: 't' } }, spec: podSpec };
+const selector = { matchLabels: { app: 't' } };
+const workloadFields: Record<string, Record<string, unknown>> = {
+  '/pods': { spec: podSpec },
+  '/podtemplates': { template },
+  'apps/deployments': { spec: { selector, template } },
+  'apps/replicasets': { spec: { selector, template } },
+  'apps/statefulsets': { spec: { selector, template } },
+  'apps/daemonsets': { spec: { selector, template } },
+  'batch/jobs': { spec: { template: { spec: { ...podSpec, restartPolicy: 'Never' } } } },
+  'batch/cronjobs': { spec: { schedule: '* * * * *', jobTemplate: { spec: { template: { spec: { ...podSpec, restartPolicy: 'Never' } } } } } },
+};
+
 function objectFor(r: BuiltinResource): Record<string, unknown> {
   const s = kindSchema(openAPIDocument(r.group, r.version).doc, r.schemaName);
   const o = minimal(s) as Record<string, unknown>;
   if (r.group === 'admissionregistration.k8s.io' && validSpecs[r.resource]) o.spec = validSpecs[r.resource];
+  Object.assign(o, workloadFields[`${r.group}/${r.resource}`]);
   return { ...o, apiVersion: r.group === '' ? r.version : `${r.group}/${r.version}`, kind: r.kind, metadata: { name: `t-${r.resource}` } };
 }
 

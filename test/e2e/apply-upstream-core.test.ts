@@ -122,13 +122,15 @@ test('TestApplyEmptyMarkerStructDifferentFromNil: dropping an empty emptyDir {} 
   await new Promise((r) => setTimeout(r, 1100));
   const created = await ok(request(s, 'GET', pods(ns, 'pod-with-empty-dir')));
   assert.deepEqual(created.spec.volumes, [{ name: 'cache-volume', emptyDir: {} }]);
-  // The pod's volumes are immutable upstream (a 422 from pod validation) but the write itself
-  // must see a difference: here the volume loses its emptyDir.
+  // The write must see a difference: the applier no longer owns the emptyDir. The volume, naming
+  // no source, gets its emptyDir back from SetDefaults_Volume, so only managedFields change.
   const r = await apply(pods(ns, 'pod-with-empty-dir'), 'apply_test', pod({}));
   if (r.status === 200) {
     const updated = await ok(request(s, 'GET', pods(ns, 'pod-with-empty-dir')));
     assert.notEqual(updated.metadata.resourceVersion, created.metadata.resourceVersion);
-    assert.deepEqual(updated.spec.volumes, [{ name: 'cache-volume' }]);
+    assert.deepEqual(updated.spec.volumes, [{ name: 'cache-volume', emptyDir: {} }]);
+    const owned = JSON.stringify(updated.metadata.managedFields.find((m: { manager: string }) => m.manager === 'apply_test').fieldsV1);
+    assert.ok(!owned.includes('f:emptyDir'), owned);
   } else {
     assert.fail(`${r.status}: ${JSON.stringify(r.json)}`);
   }

@@ -2,20 +2,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultsOf } from './native-index.ts';
 
-test('workloads default spec.replicas to 1; a spec-less object is left so', () => {
-  const d = defaultsOf('apps', 'v1', 'deployments')!;
-  const o: Record<string, unknown> = { spec: { selector: {} } };
-  d(o);
-  assert.deepEqual(o.spec, { selector: {}, replicas: 1 });
-  const zero: Record<string, unknown> = { spec: { replicas: 0 } };
-  d(zero);
-  assert.deepEqual(zero.spec, { replicas: 0 });
-  const none: Record<string, unknown> = {};
-  d(none);
-  assert.deepEqual(none, {});
-  assert.equal(defaultsOf('', 'v1', 'configmaps'), undefined);
-});
-
 test('HorizontalPodAutoscaler defaults: minReplicas in v1; minReplicas, the cpu metric and the scaling rules in v2', () => {
   const v1: Record<string, unknown> = { spec: { maxReplicas: 3 } };
   defaultsOf('autoscaling', 'v1', 'horizontalpodautoscalers')!(v1);

@@ -5,9 +5,27 @@
  */
 import type { Defaulter, NativeRules } from './native.ts';
 import { legacyDefaulters } from './defaults.ts';
+import { podDefaulters } from '../core/pod/defaults.ts';
+import { podTemplateDefaulters } from '../core/podtemplate/defaults.ts';
+import { replicationControllerDefaulters } from '../core/replicationcontroller/defaults.ts';
+import { deploymentDefaulters } from '../apps/deployment/defaults.ts';
+import { replicaSetDefaulters } from '../apps/replicaset/defaults.ts';
+import { statefulSetDefaulters } from '../apps/statefulset/defaults.ts';
+import { daemonSetDefaulters } from '../apps/daemonset/defaults.ts';
+import { jobDefaulters } from '../batch/job/defaults.ts';
+import { cronJobDefaulters } from '../batch/cronjob/defaults.ts';
 
 const defaulters: Readonly<Record<string, Defaulter>> = {
   ...legacyDefaulters,
+  ...podDefaulters,
+  ...podTemplateDefaulters,
+  ...replicationControllerDefaulters,
+  ...deploymentDefaulters,
+  ...replicaSetDefaulters,
+  ...statefulSetDefaulters,
+  ...daemonSetDefaulters,
+  ...jobDefaulters,
+  ...cronJobDefaulters,
 };
 
 const rules: Readonly<Record<string, NativeRules>> = {};
