@@ -87,6 +87,7 @@ export { formatRFC3339, parseRFC3339 } from './time.ts';
 export {
   isDNS1035Label,
   isDNS1123Subdomain,
+  isFullyQualifiedName,
   isQualifiedName,
   isValidPathSegmentName,
   isValidPortNum,
