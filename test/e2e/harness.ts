@@ -20,10 +20,10 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts the server; resolves once it prints its address. */
-export async function startServer(): Promise<ServerProcess> {
+/** Starts the server (with `args` after the harness's own flags); resolves once it prints its address. */
+export async function startServer(args: readonly string[] = []): Promise<ServerProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'crd-apiserver-e2e-'));
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--listen', '127.0.0.1:0', '--data-dir', join(dir, 'data')], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--listen', '127.0.0.1:0', '--data-dir', join(dir, 'data'), ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
