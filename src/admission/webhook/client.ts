@@ -10,6 +10,7 @@
  * authority`), or a non-2xx answer as client-go reads it (its Status, or the generic message for
  * the code).
  */
+import { X509Certificate } from 'node:crypto';
 import { request as httpsRequest, Agent } from 'node:https';
 import { posix } from 'node:path';
 import { goJSONSyntaxError, newGenericServerResponse } from '../../apimachinery/index.ts';
@@ -33,6 +34,28 @@ export function fixedServiceResolver(addresses: ReadonlyMap<string, string>): Se
 
 /** The failure of one call: upstream's reason text after `failed calling webhook "x": `. */
 export class CallFailure extends Error {}
+
+const pemCertificate = /-----BEGIN CERTIFICATE-----\r?\n([A-Za-z0-9+/=\r\n]+?)-----END CERTIFICATE-----/g;
+
+/**
+ * The root certificates of a `caBundle` (base64 of PEM, as the API holds it): undefined when empty
+ * (the system roots), else the PEM blocks that are certificates (x509's AppendCertsFromPEM);
+ * throws the REST client's error when there is none.
+ */
+export function loadCABundle(caBundle: unknown): string | undefined {
+  if (typeof caBundle !== 'string' || caBundle === '') return undefined;
+  const text = Buffer.from(caBundle, 'base64').toString('latin1');
+  const certs = [...text.matchAll(pemCertificate)].map((m) => m[0]).filter((pem) => {
+    try {
+      new X509Certificate(pem);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  if (certs.length === 0) throw new CallFailure('could not get REST client: unable to load root certificates: unable to parse bytes as PEM block');
+  return certs.join('\n') + '\n';
+}
 
 /** A response body larger than this is refused (kube-apiserver reads at most what etcd could store). */
 const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
@@ -117,11 +140,7 @@ export class WebhookClients {
   /** hookClientConfig: the endpoint of a webhook's clientConfig, or the REST client error. */
   private endpoint(clientConfig: Obj, timeoutSeconds: number | undefined): Endpoint {
     const query = timeoutSeconds !== undefined ? `?timeout=${goSeconds(timeoutSeconds)}` : '';
-    let ca: string | undefined;
-    if (typeof clientConfig.caBundle === 'string' && clientConfig.caBundle !== '') {
-      ca = Buffer.from(clientConfig.caBundle, 'base64').toString('utf8');
-      if (!ca.includes('-----BEGIN CERTIFICATE-----')) throw new CallFailure('could not get REST client: unable to load root certificates: unable to parse bytes as PEM block');
-    }
+    const ca = loadCABundle(clientConfig.caBundle);
     const service = clientConfig.service as Obj | undefined | null;
     if (service !== undefined && service !== null) {
       const name = String(service.name ?? '');

@@ -29,7 +29,9 @@ export function toStatusError(webhookName: string, result: Partial<Status> | und
   const r: Partial<Status> = { ...(result ?? {}) };
   const code = typeof r.code === 'number' && r.code >= 400 ? r.code : 400;
   const message = r.message ? `${deniedBy}: ${r.message}` : r.reason ? `${deniedBy}: ${r.reason}` : `${deniedBy} without explanation`;
-  const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code };
+  // A Success (or no) status becomes Failure; any other is kept, as upstream keeps it.
+  const state = !r.status || r.status === 'Success' ? 'Failure' : r.status;
+  const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: state, message, code } as Status;
   if (r.reason) status.reason = r.reason;
   if (r.details) status.details = r.details;
   return new StatusError(status);
