@@ -9,6 +9,9 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { crontabCRDYAML, kubectl, manifest, startServer, type ServerProcess } from './harness.ts';
 import { makeTestCA, type TestCA } from '../lib/certs.ts';
 import { jsonPatch, startWebhookServer, type WebhookServer } from '../lib/webhook-server.ts';
@@ -16,11 +19,13 @@ import { jsonPatch, startWebhookServer, type WebhookServer } from '../lib/webhoo
 let s: ServerProcess;
 let ca: TestCA;
 let hooks: WebhookServer;
+let auditDir: string;
 
 before(async () => {
   ca = makeTestCA();
   hooks = await startWebhookServer(ca.serving(['hooks.webhooks.svc']));
-  s = await startServer(['--webhook-service-address', `webhooks/hooks=127.0.0.1:${hooks.port}`]);
+  auditDir = mkdtempSync(join(tmpdir(), 'webhook-audit-'));
+  s = await startServer(['--webhook-service-address', `webhooks/hooks=127.0.0.1:${hooks.port}`, '--audit-log-path', join(auditDir, 'audit.log')]);
   await apply('crd.yaml', crontabCRDYAML);
   const w = await kubectl(s, ['wait', '--for=condition=Established', 'crd/crontabs.stable.example.com']);
   assert.equal(w.code, 0, w.stderr);
@@ -33,7 +38,17 @@ after(async () => {
   await s?.stop();
   await hooks?.close();
   ca?.remove();
+  if (auditDir) rmSync(auditDir, { recursive: true, force: true });
 });
+
+/** The annotations of the audit events of creates of `name`. */
+function auditAnnotations(name: string): Record<string, string>[] {
+  const events = readFileSync(join(auditDir, 'audit.log'), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as { verb: string; requestURI: string; annotations?: Record<string, string>; requestObject?: unknown });
+  return events.filter((e) => e.verb === 'create' && e.requestURI.includes('/configmaps') && e.annotations && JSON.stringify(e.annotations).includes(name)).map((e) => e.annotations!);
+}
 
 async function apply(name: string, text: string) {
   const r = await kubectl(s, ['apply', '-f', manifest(s, name, text)]);
@@ -60,7 +75,7 @@ test('a validating webhook denies with the message kubectl prints against a clus
     const name = String(r.request.name);
     return name.startsWith('bad-')
       ? { allowed: false, status: { code: 403, reason: 'Forbidden', message: `configmap ${name} is not allowed` } }
-      : { allowed: true, warnings: [`configmap ${name} looks fine`] };
+      : { allowed: true, warnings: [`configmap ${name} looks fine`], auditAnnotations: { checked: name } };
   });
   await apply('deny-config.json', configuration('Validating', 'deny', [webhook('deny.example.com', 'wh-deny', { url: `${hooks.url}/deny` })]));
   const bad = manifest(s, 'bad-cm.json', configMap('bad-cm', 'wh-deny'));
@@ -70,6 +85,7 @@ test('a validating webhook denies with the message kubectl prints against a clus
   const ok = await kubectl(s, ['apply', '-f', manifest(s, 'good-cm.json', configMap('good-cm', 'wh-deny'))]);
   assert.equal(ok.code, 0, ok.stderr);
   assert.match(ok.stderr, /Warning: configmap good-cm looks fine/);
+  assert.deepEqual(auditAnnotations('good-cm').map((a) => a['deny.example.com/checked']), ['good-cm']);
   const review = hooks.received.get('/deny')!.at(-1)!;
   assert.equal(review.apiVersion, 'admission.k8s.io/v1');
   const q = review.request;
