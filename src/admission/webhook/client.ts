@@ -163,7 +163,7 @@ export class WebhookClients {
       throw new CallFailure(`Unparsable URL: ${e instanceof Error ? e.message : String(e)}`);
     }
     const host = u.hostname.replace(/^\[|\]$/g, '');
-    const path = posix.join('/', decodeURIComponent(u.pathname));
+    const path = posix.join('/', u.pathname);
     return { url: `${u.protocol}//${u.host}${path}${query}`, host, port: u.port === '' ? 443 : Number(u.port), path: path + query, servername: host, ca };
   }
 
