@@ -1,6 +1,7 @@
 /**
- * The admission layer's public face: the chain and its plugins. Today: NamespaceLifecycle (first in
- * every chain), MutatingAdmissionPolicy, then ValidatingAdmissionPolicy; webhooks plug in here.
+ * The admission layer's public face: the chain and its plugins. NamespaceLifecycle (first in
+ * every chain), MutatingAdmissionPolicy, MutatingAdmissionWebhook, ValidatingAdmissionPolicy,
+ * ValidatingAdmissionWebhook.
  */
 export { admissionChain, type Plugin } from './chain.ts';
 export {
@@ -19,3 +20,4 @@ export {
   type ValidatingAdmissionPolicyPlugin,
   type MutatingAdmissionPolicyPlugin,
 } from './policy/index.ts';
+export { fixedServiceResolver, mutatingWebhooks, validatingWebhooks, type ServiceResolver, type WebhookPlugin, type WebhookPluginOptions } from './webhook/index.ts';

@@ -69,6 +69,7 @@ export {
   newConflict,
   newForbidden,
   newGenerateNameConflict,
+  newGenericServerResponse,
   newInternalError,
   newInvalid,
   newMethodNotAllowed,
@@ -77,6 +78,7 @@ export {
   newNotFound,
   newRequestEntityTooLarge,
   newResourceExpired,
+  newServiceUnavailable,
   newTimeout,
   newUnsupportedMediaType,
   type Status,
@@ -87,6 +89,7 @@ export { formatRFC3339, parseRFC3339 } from './time.ts';
 export {
   isDNS1035Label,
   isDNS1123Subdomain,
+  isFullyQualifiedName,
   isQualifiedName,
   isValidPathSegmentName,
   isValidPortNum,

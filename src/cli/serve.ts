@@ -2,6 +2,7 @@
  * `crd-apiserver serve`: opens the SQLite store under --data-dir (or the etcd cluster that
  * --etcd-servers names, with kube-apiserver's --etcd-* flags), serves the API over plain HTTP
  * on a loopback --listen address (no TLS or authentication yet, so nothing else is allowed),
+ * calls admission webhooks of services at the --webhook-service-address each names,
  * writes DIR/kubeconfig for kubectl and the client libraries, and shuts down cleanly on SIGINT
  * or SIGTERM.
  */
@@ -11,6 +12,7 @@ import { resolve, join } from 'node:path';
 import { openBackend, type StorageChoice } from '../server/index.ts';
 import { defaultCompactionIntervalMs, defaultEtcdPrefix } from '../storage/index.ts';
 import { ApiServer, auditLogged } from '../server/index.ts';
+import { fixedServiceResolver } from '../admission/index.ts';
 
 const usage = `usage: crd-apiserver serve [--listen 127.0.0.1:PORT] [--data-dir DIR]
 
@@ -19,6 +21,10 @@ const usage = `usage: crd-apiserver serve [--listen 127.0.0.1:PORT] [--data-dir 
   --data-dir DIR    where the SQLite database and the kubeconfig live (default ./data)
   --audit-log-path FILE  append an audit.k8s.io/v1 Event for every request to FILE (JSON lines,
                     Metadata level)
+  --webhook-service-address NAMESPACE/NAME=HOST:PORT
+                    where the admission webhooks of service NAME in NAMESPACE listen (their
+                    clientConfig.service; the certificate must name NAME.NAMESPACE.svc);
+                    repeatable. Webhooks of other services are unreachable.
 
   --etcd-servers URL[,URL...]      keep objects in this etcd cluster instead of SQLite; several
                                    servers on one cluster serve the same objects
@@ -46,6 +52,17 @@ export interface ServeArgs {
   auditLogPath?: string;
   /** Set when --etcd-servers is given. */
   etcd?: EtcdArgs;
+  /** --webhook-service-address: `namespace/name` -> `host:port`. */
+  webhookServices?: Map<string, string>;
+}
+
+/** One --webhook-service-address value: `NAMESPACE/NAME=HOST:PORT`. */
+export function parseWebhookServiceAddress(value: string): [string, string] {
+  const m = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?)\/([a-z0-9]([-a-z0-9]*[a-z0-9])?)=(\[[0-9a-fA-F:.]+\]|[^:\s/]+):(\d{1,5})$/.exec(value);
+  if (!m || Number(m[6]) < 1 || Number(m[6]) > 65535) {
+    throw new Error(`invalid --webhook-service-address ${JSON.stringify(value)}: expected NAMESPACE/NAME=HOST:PORT`);
+  }
+  return [`${m[1]}/${m[3]}`, `${m[5]}:${m[6]}`];
 }
 
 const durationUnits: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -95,6 +112,7 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
   let listen = '127.0.0.1:6443';
   let dataDir = './data';
   let auditLogPath: string | undefined;
+  const webhookServices = new Map<string, string>();
   let etcdServers: string[] | undefined;
   const etcd: Omit<EtcdArgs, 'servers'> = { prefix: defaultEtcdPrefix, compactionIntervalMs: defaultCompactionIntervalMs };
   for (let i = 0; i < argv.length; i++) {
@@ -124,6 +142,11 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
       case '--data-dir':
         dataDir = next();
         break;
+      case '--webhook-service-address': {
+        const [service, address] = parseWebhookServiceAddress(next());
+        webhookServices.set(service, address);
+        break;
+      }
       case '--etcd-servers':
         etcdServers = next()
           .split(',')
@@ -161,11 +184,18 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
   if (etcdServers === undefined) {
     const stray = (['caFile', 'certFile', 'keyFile'] as const).find((k) => etcd[k] !== undefined);
     if (stray) throw new Error('the --etcd-* flags need --etcd-servers');
-    return { host, port, dataDir, ...(auditLogPath !== undefined ? { auditLogPath } : {}) };
+    return { host, port, dataDir, ...(auditLogPath !== undefined ? { auditLogPath } : {}), ...(webhookServices.size > 0 ? { webhookServices } : {}) };
   }
   if (etcdServers.length === 0) throw new Error('--etcd-servers must name at least one URL');
   if ((etcd.certFile === undefined) !== (etcd.keyFile === undefined)) throw new Error('--etcd-certfile and --etcd-keyfile go together');
-  return { host, port, dataDir, ...(auditLogPath !== undefined ? { auditLogPath } : {}), etcd: { servers: etcdServers, ...etcd } };
+  return {
+    host,
+    port,
+    dataDir,
+    ...(auditLogPath !== undefined ? { auditLogPath } : {}),
+    ...(webhookServices.size > 0 ? { webhookServices } : {}),
+    etcd: { servers: etcdServers, ...etcd },
+  };
 }
 
 /** The storage the parsed flags choose; reads the TLS files. */
@@ -225,7 +255,7 @@ export async function runServe(argv: string[]): Promise<number> {
   mkdirSync(dataDir, { recursive: true });
   let backend: Awaited<ReturnType<typeof openBackend>>;
   try {
-    backend = await openBackend(dataDir, storageChoice(args));
+    backend = await openBackend(dataDir, storageChoice(args), { webhookServices: fixedServiceResolver(args.webhookServices ?? new Map()) });
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     const hint = /locked|busy/i.test(msg) ? ' (is another crd-apiserver serving this data directory?)' : '';

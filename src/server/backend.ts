@@ -1,7 +1,8 @@
 /**
  * What the served binary runs on: one SQLite file under the data directory, or an etcd cluster
  * when `--etcd-servers` names one (several servers can then share it), and the admission
- * chain every write passes (NamespaceLifecycle first, then MutatingAdmissionPolicy, ValidatingAdmissionPolicy last). Also makes sure the namespaces
+ * chain every write passes (NamespaceLifecycle first, then MutatingAdmissionPolicy, mutating
+ * webhooks, ValidatingAdmissionPolicy, and validating webhooks last). Also makes sure the namespaces
  * kube-apiserver creates at start (`default`, `kube-system`, `kube-public`, `kube-node-lease`)
  * exist. The server builds the registry's kinds over these.
  */
@@ -11,7 +12,7 @@ import { openEtcdStore, type EtcdStoreOptions } from '../storage/index.ts';
 import type { Store } from '../storage/index.ts';
 import { NamespaceStore } from '../registry/index.ts';
 import { isAlreadyExists } from '../apimachinery/index.ts';
-import { admissionChain, cachedNamespaceLifecycle, mutatingAdmissionPolicy, validatingAdmissionPolicy } from '../admission/index.ts';
+import { admissionChain, cachedNamespaceLifecycle, mutatingAdmissionPolicy, mutatingWebhooks, validatingAdmissionPolicy, validatingWebhooks, type ServiceResolver } from '../admission/index.ts';
 import type { ApiServerDeps } from './server.ts';
 import type { Authorizer } from '../auth/index.ts';
 import type { Authorizer as PolicyAuthorizer } from '../cel/index.ts';
@@ -30,10 +31,16 @@ export interface StorageChoice {
   etcd?: EtcdStoreOptions;
 }
 
+/** How the admission chain reaches what lives outside the store. */
+export interface AdmissionChoice {
+  /** Where `clientConfig.service` webhooks listen (`--webhook-service-address`). */
+  webhookServices?: ServiceResolver;
+}
+
 const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
 /** Opens (or creates) the SQLite database in `dataDir`, or connects to etcd; the admission chain over it; the system namespaces. */
-export async function openBackend(dataDir: string, storage: StorageChoice = {}): Promise<Backend> {
+export async function openBackend(dataDir: string, storage: StorageChoice = {}, admission: AdmissionChoice = {}): Promise<Backend> {
   const etcd = storage.etcd ? await openEtcdStore(storage.etcd) : undefined;
   const store = etcd ?? (await openSqliteStore({ path: join(dataDir, 'crd-apiserver.sqlite') }));
   const namespaces = new NamespaceStore(store);
@@ -71,10 +78,15 @@ export async function openBackend(dataDir: string, storage: StorageChoice = {}):
   const policies = validatingAdmissionPolicy(store, { authorizer });
   // MutatingAdmissionPolicy: mutating plugins run before validating ones, as upstream orders them.
   const mutations = mutatingAdmissionPolicy(store, { authorizer });
+  // Webhooks after the policies of their kind, as upstream's plugin order has them; their
+  // configurations read from watch-fed caches too.
+  const webhookOptions = { serviceResolver: admission.webhookServices };
+  const mutatingHooks = mutatingWebhooks(store, webhookOptions);
+  const validatingHooks = validatingWebhooks(store, webhookOptions);
   return {
     deps: {
       store,
-      admission: admissionChain([lifecycle, mutations, policies]),
+      admission: admissionChain([lifecycle, mutations, mutatingHooks, policies, validatingHooks]),
       useAuthorizer: (a) => {
         serverAuthorizer = a;
       },
@@ -86,6 +98,8 @@ export async function openBackend(dataDir: string, storage: StorageChoice = {}):
       lifecycle.stop();
       policies.stop();
       mutations.stop();
+      mutatingHooks.stop();
+      validatingHooks.stop();
       return store.close();
     },
   };

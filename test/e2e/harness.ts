@@ -21,12 +21,13 @@ export interface ServerProcess {
 }
 
 /**
- * Starts the server; resolves once it prints its address. With `dir`, on that directory's data
- * (a restart); `stop({ keep: true })` leaves the directory for one.
+ * Starts the server (with `args` after the harness's own flags); resolves once it prints its
+ * address. With `dir`, on that directory's data (a restart); `stop({ keep: true })` leaves the
+ * directory for one.
  */
-export async function startServer(opts: { dir?: string } = {}): Promise<ServerProcess> {
+export async function startServer(opts: { dir?: string; args?: readonly string[] } = {}): Promise<ServerProcess> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'crd-apiserver-e2e-'));
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--listen', '127.0.0.1:0', '--data-dir', join(dir, 'data')], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--listen', '127.0.0.1:0', '--data-dir', join(dir, 'data'), ...(opts.args ?? [])], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

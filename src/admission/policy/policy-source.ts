@@ -11,6 +11,7 @@ import type { Store } from '../../storage/index.ts';
 import { objectCache, type ObjectCache } from '../informer.ts';
 import type { ParamSource } from './params.ts';
 import { PolicyValidator } from './validator.ts';
+import type { GVK, GVR } from './matching.ts';
 
 const GROUP = 'admissionregistration.k8s.io';
 
@@ -133,24 +134,9 @@ export class PolicySource {
     return hooks;
   }
 
-  /**
-   * EquivalentResourcesFor: a custom resource at its CRD's other served versions (their objects
-   * differ only in apiVersion while the CRD converts with strategy None, as served here).
-   */
-  equivalents(r: { group: string; version: string; resource: string }, subresource: string): { resource: { group: string; version: string; resource: string }; kind: { group: string; version: string; kind: string } }[] {
-    for (const [, crd] of this.crds.entries()) {
-      const spec = specOf(crd);
-      const names = (spec.names ?? {}) as { kind?: string; plural?: string };
-      if (spec.group !== r.group || names.plural !== r.resource) continue;
-      const versions = Array.isArray(spec.versions) ? (spec.versions as { name?: string; served?: boolean }[]) : [];
-      return versions
-        .filter((v) => v.served !== false && typeof v.name === 'string')
-        .map((v) => ({
-          resource: { group: r.group, version: v.name!, resource: r.resource },
-          kind: subresource === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { group: r.group, version: v.name!, kind: String(names.kind ?? '') },
-        }));
-    }
-    return [];
+  /** EquivalentResourcesFor over the CRDs served (crdEquivalents). */
+  equivalents(r: GVR, subresource: string): { resource: GVR; kind: GVK }[] {
+    return crdEquivalents(this.crds, r, subresource);
   }
 
   stop(): void {
@@ -159,4 +145,25 @@ export class PolicySource {
     this.crds.stop();
     for (const c of this.paramCaches.values()) c.stop();
   }
+}
+
+/**
+ * EquivalentResourcesFor: a custom resource at its CRD's other served versions (their objects
+ * differ only in apiVersion while the CRD converts with strategy None, as served here), with the
+ * kind of each (autoscaling/v1 Scale for the scale subresource).
+ */
+export function crdEquivalents(crds: ObjectCache, r: GVR, subresource: string): { resource: GVR; kind: GVK }[] {
+  for (const [, crd] of crds.entries()) {
+    const spec = specOf(crd);
+    const names = (spec.names ?? {}) as { kind?: string; plural?: string };
+    if (spec.group !== r.group || names.plural !== r.resource) continue;
+    const versions = Array.isArray(spec.versions) ? (spec.versions as { name?: string; served?: boolean }[]) : [];
+    return versions
+      .filter((v) => v.served !== false && typeof v.name === 'string')
+      .map((v) => ({
+        resource: { group: r.group, version: v.name!, resource: r.resource },
+        kind: subresource === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { group: r.group, version: v.name!, kind: String(names.kind ?? '') },
+      }));
+  }
+  return [];
 }

@@ -4,7 +4,11 @@
  * nested types): a policy fails closed (failurePolicy Fail); matchResources match equivalent
  * versions and every namespace and object (matchPolicy Equivalent, empty selectors); a rule's
  * scope is `*`; a paramRef denies when its param is missing (parameterNotFoundAction Deny); a
- * MutatingAdmissionPolicy is not reinvoked (reinvocationPolicy Never). MUTATE their argument.
+ * MutatingAdmissionPolicy is not reinvoked (reinvocationPolicy Never). A webhook of a
+ * Validating- or MutatingWebhookConfiguration fails closed, matches equivalent versions and every
+ * namespace and object, waits 10 seconds (timeoutSeconds), a mutating one is not reinvoked, and a
+ * service it calls listens on 443 (`SetDefaults_ValidatingWebhook`, `_MutatingWebhook`,
+ * `_ServiceReference`). MUTATE their argument.
  */
 import type { Obj } from '../rest.ts';
 import { listAt, objectAt, type JSONObject } from './values.ts';
@@ -54,8 +58,27 @@ function defaultBinding(obj: Obj): void {
   defaultMatchResources(objectAt(spec.matchResources));
 }
 
+/** Each webhook of a configuration, its rules and its service reference. */
+function defaultWebhooks(obj: Obj, mutating: boolean): void {
+  for (const w of listAt(obj.webhooks)) {
+    const hook = objectAt(w);
+    if (hook === undefined) continue;
+    if (unset(hook.failurePolicy)) hook.failurePolicy = 'Fail';
+    if (unset(hook.matchPolicy)) hook.matchPolicy = 'Equivalent';
+    if (unset(hook.namespaceSelector)) hook.namespaceSelector = {};
+    if (unset(hook.objectSelector)) hook.objectSelector = {};
+    if (unset(hook.timeoutSeconds)) hook.timeoutSeconds = 10;
+    if (mutating && unset(hook.reinvocationPolicy)) hook.reinvocationPolicy = 'Never';
+    defaultRules(hook.rules);
+    const service = objectAt(objectAt(hook.clientConfig)?.service);
+    if (service && unset(service.port)) service.port = 443;
+  }
+}
+
 /** By resource (the same in every version the kinds are served at). */
 const byResource: Record<string, (obj: Obj) => void> = {
+  validatingwebhookconfigurations: (o) => defaultWebhooks(o, false),
+  mutatingwebhookconfigurations: (o) => defaultWebhooks(o, true),
   validatingadmissionpolicies: (o) => defaultPolicy(o, false),
   mutatingadmissionpolicies: (o) => defaultPolicy(o, true),
   validatingadmissionpolicybindings: defaultBinding,

@@ -100,7 +100,8 @@ function validateRule(rule: JSONObject, path: Path): FieldError[] {
   return errs;
 }
 
-function validateRuleWithOperations(rule: JSONObject, path: Path): FieldError[] {
+/** validateRuleWithOperations (subresources allowed): a policy's rules and a webhook's. */
+export function validateRuleWithOperations(rule: JSONObject, path: Path): FieldError[] {
   const errs: FieldError[] = [];
   const ops = stringsAt(rule.operations);
   if (ops.length === 0) errs.push(required(path.child('operations'), ''));

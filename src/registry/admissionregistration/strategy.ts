@@ -1,8 +1,9 @@
 /**
  * The strategies of the admission policy kinds (kube-apiserver's
  * `pkg/registry/admissionregistration/{validatingadmissionpolicy,...binding,mutatingadmissionpolicy,
- * ...binding}/strategy.go`) over the built-in kinds' common strategy: generation starts at 1 and
- * counts spec changes; a ValidatingAdmissionPolicy's status is written only through its status
+ * ...binding,validatingwebhookconfiguration,mutatingwebhookconfiguration}/strategy.go`) over the
+ * built-in kinds' common strategy: generation starts at 1 and counts spec changes (a webhook
+ * configuration's: changes to its webhooks); a ValidatingAdmissionPolicy's status is written only through its status
  * subresource (and validated there); writes are validated by the kinds' native rules — which own
  * "required", so the OpenAPI schema's required-field errors are left to them.
  */
@@ -21,6 +22,7 @@ import {
   validateValidatingAdmissionPolicyBinding,
   validateValidatingAdmissionPolicyStatus,
 } from './validation.ts';
+import { validateMutatingWebhookConfiguration, validateValidatingWebhookConfiguration } from './webhook-validation.ts';
 import { admissionGroup } from './defaults.ts';
 
 /** A kind's native validation: create (no `old`) or update. */
@@ -31,9 +33,13 @@ const nativeValidation: Record<string, NativeValidation> = {
   validatingadmissionpolicybindings: (obj) => validateValidatingAdmissionPolicyBinding(obj),
   mutatingadmissionpolicies: validateMutatingAdmissionPolicy,
   mutatingadmissionpolicybindings: (obj) => validateMutatingAdmissionPolicyBinding(obj),
+  validatingwebhookconfigurations: validateValidatingWebhookConfiguration,
+  mutatingwebhookconfigurations: validateMutatingWebhookConfiguration,
 };
 
-const specOf = (obj: Obj): unknown => obj.spec ?? null;
+const isWebhookConfiguration = (resource: string) => resource.endsWith('webhookconfigurations');
+/** What generation counts changes of: the spec, or a webhook configuration's webhooks. */
+const specOf = (obj: Obj, resource: string): unknown => (isWebhookConfiguration(resource) ? (obj.webhooks ?? null) : (obj.spec ?? null));
 const notRequired = (errs: readonly FieldError[]) => errs.filter((e) => e.type !== 'FieldValueRequired');
 
 export class AdmissionPolicyStrategy extends BuiltinStrategy {
@@ -60,7 +66,7 @@ export class AdmissionPolicyStrategy extends BuiltinStrategy {
     if (this.part === 'status') return;
     const g = metaOf(old).generation;
     const previous = typeof g === 'number' ? g : 0;
-    metaOf(obj).generation = jsonEqual(specOf(obj), specOf(old)) ? previous : previous + 1;
+    metaOf(obj).generation = jsonEqual(specOf(obj, this.resource.resource), specOf(old, this.resource.resource)) ? previous : previous + 1;
   }
 
   override validate(_ctx: RequestContext, obj: Obj): FieldError[] {
