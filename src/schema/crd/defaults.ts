@@ -10,7 +10,7 @@ import { aggregateString, errorString, invalid, type FieldError } from '../../ap
 import { coerce, validateEmbedded } from '../objectmeta.ts';
 import { prune } from '../prune.ts';
 import { structuralToSchema, type Structural } from '../structural.ts';
-import { compileValidator } from '../validate/validator.ts';
+import { compileValidator, type SchemaValidator } from '../validate/validator.ts';
 import { deepCopyJSON, deepEqualJSON, isObject } from '../value.ts';
 import { compileCELValidator } from '../cel/validation.ts';
 import { RUNTIME_CEL_COST_BUDGET } from '../cel/env.ts';
@@ -69,7 +69,7 @@ function walk(
     rootSchema = s;
   }
   if (s.default !== undefined) {
-    const validator = compileValidator(structuralToSchema(s));
+    const validator = defaultValidator(s);
     const dpath = pth.child('default');
     if (insideMeta) {
       const obj = surroundingObject(deepCopyJSON(s.default), wraps);
@@ -113,6 +113,17 @@ function walk(
       walk(pth.child('properties').key(k), sub, rootSchema, [...wraps, { kind: 'child', key: k }], subInside, requirePruned, errs, budget);
     }
   }
+}
+
+/**
+ * The validator of one node's default: kube-openapi's SchemaValidator of the node's schema, as
+ * upstream builds one per default. It validates a single small value once, so it is compiled
+ * without the generated fast passes (the detailed validator alone, which they only stand in
+ * front of): generating and loading that code cost more than everything else in judging a CRD
+ * with many defaults.
+ */
+function defaultValidator(s: Structural): SchemaValidator {
+  return compileValidator(structuralToSchema(s), { fastPath: false });
 }
 
 /**
