@@ -20,10 +20,11 @@
  * - `validate --crds` over the same CRDs (wall time and peak RSS of the process).
  *
  * Ends with `restart to ready with N CRDs: X s` and `server RSS with N CRDs: X MB` for the largest
- * count. Options: `-- --counts 50,500`, `--cold-samples 20`.
+ * count. Options: `-- --counts 50,500`, `--cold-samples 20`; `--validate-only N` runs only the
+ * `validate --crds` row, N times per count, and prints the medians (no server is started).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { httpCall } from './lib/http-call.ts';
 import { tmpdir } from 'node:os';
@@ -41,6 +42,7 @@ function flag(name: string, dflt: string): string {
 }
 const COUNTS = flag('counts', '50,500').split(',').map(Number);
 const COLD_SAMPLES = Number(flag('cold-samples', '20'));
+const VALIDATE_ONLY = Number(flag('validate-only', '0'));
 
 // ---- the CRDs ----
 
@@ -232,11 +234,12 @@ interface Figures {
 /** `validate --crds` over the CRDs (one YAML file each) and one manifest: wall time and peak RSS. */
 function validateRun(crds: Obj[], work: string): { s: number; mb: number } {
   const dir = join(work, 'validate-crds');
-  mkdirSync(dir, { recursive: true });
-  crds.forEach((c, i) => writeFileSync(join(dir, `${String(i).padStart(4, '0')}.yaml`), JSON.stringify(c)));
-  const c0 = crds[0]!;
   const manifest = join(work, 'object.yaml');
-  writeFileSync(manifest, JSON.stringify(minimalObject(c0).body));
+  if (!existsSync(manifest)) {
+    mkdirSync(dir, { recursive: true });
+    crds.forEach((c, i) => writeFileSync(join(dir, `${String(i).padStart(4, '0')}.yaml`), JSON.stringify(c)));
+    writeFileSync(manifest, JSON.stringify(minimalObject(crds[0]!).body));
+  }
   const r = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, '--import', 'tsx', 'src/cli/main.ts', 'validate', '--crds', dir, manifest], { cwd: root, encoding: 'utf8' });
   const m = /(\d+(?:\.\d+)?) (\d+)\s*$/.exec(r.stderr);
   if (!m || (r.status !== 0 && r.status !== 1)) throw new Error(`validate failed (${r.status}): ${r.stderr.slice(-2000)}`);
@@ -331,10 +334,30 @@ function yamlMB(crds: Obj[]): number {
   return crds.reduce((a, c) => a + JSON.stringify(c).length, 0) / 1e6;
 }
 
+/** `--validate-only N`: the `validate --crds` row alone, N runs per count, medians. */
+function validateOnly(real: Obj[]): void {
+  for (const n of COUNTS) {
+    const crds = crdSet(real, n);
+    const work = mkdtempSync(join(tmpdir(), 'bench-crds-validate-'));
+    try {
+      const runs = Array.from({ length: VALIDATE_ONLY }, () => validateRun(crds, work));
+      const s = runs.map((r) => r.s);
+      const mb = runs.map((r) => r.mb);
+      console.log(`${n} CRDs: validate --crds: median ${median(s).toFixed(2)} s (${s.map((x) => x.toFixed(2)).join(', ')}), peak RSS median ${median(mb).toFixed(0)} MB (${mb.map((x) => x.toFixed(0)).join(', ')})`);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const real = realCRDs();
   const groups = new Set(real.map((c) => c.spec.group));
   console.log(`real CRDs: ${real.length} in ${groups.size} groups, ${yamlMB(real).toFixed(1)} MB as JSON; counts ${COUNTS.join(', ')}`);
+  if (VALIDATE_ONLY > 0) {
+    validateOnly(real);
+    return;
+  }
 
   const empty = mkdtempSync(join(tmpdir(), 'bench-crds-empty-'));
   let baselineRSS: number;

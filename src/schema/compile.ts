@@ -172,24 +172,34 @@ class SchemaParts implements CompiledSchema {
   }
 
   validate(obj: unknown, oldObj?: unknown): FieldError[] {
+    // A create of an object (the common call) without the two groups validateParts builds.
+    if (oldObj === undefined && isObj(obj)) {
+      const k = this.checks ?? this.compileChecks();
+      const errs = k.validator.validateResource(obj);
+      const e2 = k.hasEmbedded ? k.embedded(obj) : undefined;
+      const e3 = k.validator.listTypesClean() ? undefined : k.listTypes(obj, root);
+      if ((e2 === undefined || e2.length === 0) && (e3 === undefined || e3.length === 0)) return errs;
+      return [...errs, ...(e2 ?? []), ...(e3 ?? [])];
+    }
     const p = this.validateParts(obj, oldObj);
     return p.structure.length === 0 ? p.schema : [...p.schema, ...p.structure];
   }
 
-  validateParts(obj: unknown, oldObj?: unknown): { schema: FieldError[]; structure: FieldError[] } {
+  private compileChecks(): NonNullable<SchemaParts['checks']> {
     const structural = this.structural;
-    const k = (this.checks ??= (() => {
-      // The list-type checks ride along with the validator's fast pass where the schema allows.
-      const validator = compileValidator(this.schema, { compatibilityVersion: this.opts.compatibilityVersion, listTypes: true });
-      const embedded = compileEmbeddedValidator(structural, false);
-      return { validator, embedded, hasEmbedded: embedded !== noEmbeddedResources, listTypes: compileListSetsAndMaps(structural) };
-    })());
+    // The list-type checks ride along with the validator's fast pass where the schema allows.
+    const validator = compileValidator(this.schema, { compatibilityVersion: this.opts.compatibilityVersion, listTypes: true });
+    const embedded = compileEmbeddedValidator(structural, false);
+    return (this.checks = { validator, embedded, hasEmbedded: embedded !== noEmbeddedResources, listTypes: compileListSetsAndMaps(structural) });
+  }
+
+  validateParts(obj: unknown, oldObj?: unknown): { schema: FieldError[]; structure: FieldError[] } {
+    const k = this.checks ?? this.compileChecks();
     let errs: FieldError[];
     let listsClean = false;
     if (oldObj === undefined && isObj(obj)) {
-      const r = k.validator.validateResource(obj);
-      errs = r.errors;
-      listsClean = r.listTypesClean;
+      errs = k.validator.validateResource(obj);
+      listsClean = k.validator.listTypesClean();
     } else {
       errs = oldObj === undefined ? k.validator.validate(obj) : k.validator.validateUpdate(obj, oldObj);
     }

@@ -109,27 +109,27 @@ export function emptyStructural(): Structural {
  */
 export function newStructural(s: JSONSchemaProps | null | undefined): Structural | undefined {
   if (s === null || s === undefined) return undefined;
-  validateUnsupportedFields(s);
-  const ss: Structural = {
-    ...newGenerics(s),
-    ...newExtensions(s),
-    valueValidation: newValueValidation(s),
-  };
-  if (s['x-kubernetes-validations'] !== undefined && s['x-kubernetes-validations'] !== null) {
-    ss.xValidations = s['x-kubernetes-validations'];
-  }
-  if (s.items !== undefined && s.items !== null) {
-    if (Array.isArray(s.items)) {
-      if (s.items.length > 0) throw new StructuralError("OpenAPIV3Schema 'items' must be a schema, but is an array");
+  const f = fieldsOf(s);
+  validateUnsupportedFields(f);
+  const ss: Structural = newGenerics(f) as Structural;
+  addExtensions(f, ss);
+  ss.valueValidation = newValueValidation(f);
+  if (f.xValidations !== undefined && f.xValidations !== null) ss.xValidations = f.xValidations;
+  const items = f.items;
+  if (items !== undefined && items !== null) {
+    if (Array.isArray(items)) {
+      if (items.length > 0) throw new StructuralError("OpenAPIV3Schema 'items' must be a schema, but is an array");
     } else {
-      ss.items = newStructural(s.items);
+      ss.items = newStructural(items);
     }
   }
-  if (s.properties && Object.keys(s.properties).length > 0) {
-    ss.properties = new Map();
-    for (const [k, x] of Object.entries(s.properties)) ss.properties.set(k, newStructural(x ?? {})!);
+  const props = f.properties;
+  if (props) {
+    let m: Map<string, Structural> | undefined;
+    for (const k in props) (m ??= new Map()).set(k, newStructural(props[k] ?? {})!);
+    if (m !== undefined) ss.properties = m;
   }
-  const ap = s.additionalProperties;
+  const ap = f.additionalProperties;
   if (ap !== undefined && ap !== null) {
     if (typeof ap === 'object') ss.additionalProperties = { structural: newStructural(ap), bool: true };
     else ss.additionalProperties = { bool: ap === true };
@@ -137,38 +137,119 @@ export function newStructural(s: JSONSchemaProps | null | undefined): Structural
   return ss;
 }
 
-function newGenerics(s: JSONSchemaProps): Generic {
+/**
+ * The keywords of one schema node that newStructural reads, gathered in one pass over the node's
+ * own keys. Schemas decoded from JSON come in thousands of shapes, so reading each of some forty
+ * keywords by name (most of them absent) is a megamorphic lookup every time; a node has only a
+ * few keys, and reading those by the loop's key is not.
+ */
+class SchemaFields {
+  id: JSONSchemaProps['id'] = undefined;
+  $schema: JSONSchemaProps['$schema'] = undefined;
+  $ref: JSONSchemaProps['$ref'] = undefined;
+  patternProperties: JSONSchemaProps['patternProperties'] = undefined;
+  dependencies: JSONSchemaProps['dependencies'] = undefined;
+  additionalItems: JSONSchemaProps['additionalItems'] = undefined;
+  definitions: JSONSchemaProps['definitions'] = undefined;
+  type: JSONSchemaProps['type'] = undefined;
+  description: JSONSchemaProps['description'] = undefined;
+  title: JSONSchemaProps['title'] = undefined;
+  nullable: JSONSchemaProps['nullable'] = undefined;
+  default: JSONSchemaProps['default'] = undefined;
+  example: JSONSchemaProps['example'] = undefined;
+  externalDocs: JSONSchemaProps['externalDocs'] = undefined;
+  xEmbeddedResource: JSONSchemaProps['x-kubernetes-embedded-resource'] = undefined;
+  xIntOrString: JSONSchemaProps['x-kubernetes-int-or-string'] = undefined;
+  xListMapKeys: JSONSchemaProps['x-kubernetes-list-map-keys'] = undefined;
+  xListType: JSONSchemaProps['x-kubernetes-list-type'] = undefined;
+  xMapType: JSONSchemaProps['x-kubernetes-map-type'] = undefined;
+  xPreserveUnknownFields: JSONSchemaProps['x-kubernetes-preserve-unknown-fields'] = undefined;
+  xValidations: JSONSchemaProps['x-kubernetes-validations'] = undefined;
+  format: JSONSchemaProps['format'] = undefined;
+  maximum: JSONSchemaProps['maximum'] = undefined;
+  exclusiveMaximum: JSONSchemaProps['exclusiveMaximum'] = undefined;
+  minimum: JSONSchemaProps['minimum'] = undefined;
+  exclusiveMinimum: JSONSchemaProps['exclusiveMinimum'] = undefined;
+  maxLength: JSONSchemaProps['maxLength'] = undefined;
+  minLength: JSONSchemaProps['minLength'] = undefined;
+  pattern: JSONSchemaProps['pattern'] = undefined;
+  maxItems: JSONSchemaProps['maxItems'] = undefined;
+  minItems: JSONSchemaProps['minItems'] = undefined;
+  uniqueItems: JSONSchemaProps['uniqueItems'] = undefined;
+  multipleOf: JSONSchemaProps['multipleOf'] = undefined;
+  maxProperties: JSONSchemaProps['maxProperties'] = undefined;
+  minProperties: JSONSchemaProps['minProperties'] = undefined;
+  required: JSONSchemaProps['required'] = undefined;
+  enum: JSONSchemaProps['enum'] = undefined;
+  allOf: JSONSchemaProps['allOf'] = undefined;
+  anyOf: JSONSchemaProps['anyOf'] = undefined;
+  oneOf: JSONSchemaProps['oneOf'] = undefined;
+  not: JSONSchemaProps['not'] = undefined;
+  items: JSONSchemaProps['items'] = undefined;
+  properties: JSONSchemaProps['properties'] = undefined;
+  additionalProperties: JSONSchemaProps['additionalProperties'] = undefined;
+}
+
+/** Keywords by JSON name, for fieldsOf (the others are named as in JSON). */
+const renamed: Record<string, keyof SchemaFields> = {
+  'x-kubernetes-embedded-resource': 'xEmbeddedResource',
+  'x-kubernetes-int-or-string': 'xIntOrString',
+  'x-kubernetes-list-map-keys': 'xListMapKeys',
+  'x-kubernetes-list-type': 'xListType',
+  'x-kubernetes-map-type': 'xMapType',
+  'x-kubernetes-preserve-unknown-fields': 'xPreserveUnknownFields',
+  'x-kubernetes-validations': 'xValidations',
+};
+/** The keywords named as in JSON (not the renamed ones' field names: a key `xListType` is no keyword). */
+const known = new Set<string>(Object.keys(new SchemaFields()).filter((k) => !Object.values(renamed).includes(k as keyof SchemaFields)));
+
+function fieldsOf(s: JSONSchemaProps): SchemaFields {
+  const f = new SchemaFields();
+  const w = f as unknown as Record<string, unknown>;
+  for (const k in s) {
+    const v = (s as Record<string, unknown>)[k];
+    if (known.has(k)) w[k] = v;
+    else if (k.charCodeAt(0) === 120 /* x */ && Object.hasOwn(renamed, k)) w[renamed[k]!] = v;
+  }
+  return f;
+}
+
+function newGenerics(f: SchemaFields): Generic {
   const g: Generic = {
-    type: s.type ?? '',
-    description: s.description ?? '',
-    title: s.title ?? '',
-    nullable: s.nullable === true,
-    default: s.default === null ? undefined : s.default,
-    example: s.example === null ? undefined : s.example,
+    type: f.type ?? '',
+    description: f.description ?? '',
+    title: f.title ?? '',
+    nullable: f.nullable === true,
+    default: f.default === null ? undefined : f.default,
+    example: f.example === null ? undefined : f.example,
   };
-  if (s.externalDocs !== undefined && s.externalDocs !== null) {
-    g.externalDocs = { description: s.externalDocs.description ?? '', url: s.externalDocs.url ?? '' };
+  if (f.externalDocs !== undefined && f.externalDocs !== null) {
+    g.externalDocs = { description: f.externalDocs.description ?? '', url: f.externalDocs.url ?? '' };
   }
   return g;
 }
 
-function newExtensions(s: JSONSchemaProps): Extensions {
-  const x: Extensions = {
-    xPreserveUnknownFields: false,
-    xEmbeddedResource: s['x-kubernetes-embedded-resource'] === true,
-    xIntOrString: s['x-kubernetes-int-or-string'] === true,
-  };
-  const keys = s['x-kubernetes-list-map-keys'];
+/** The x-kubernetes-* extensions of f, added to x (in Go's field order). */
+function addExtensions(f: SchemaFields, x: Extensions): void {
+  x.xPreserveUnknownFields = false;
+  x.xEmbeddedResource = f.xEmbeddedResource === true;
+  x.xIntOrString = f.xIntOrString === true;
+  const keys = f.xListMapKeys;
   if (keys !== undefined && keys !== null) x.xListMapKeys = keys;
-  const lt = s['x-kubernetes-list-type'];
+  const lt = f.xListType;
   if (lt !== undefined && lt !== null) x.xListType = lt;
-  const mt = s['x-kubernetes-map-type'];
+  const mt = f.xMapType;
   if (mt !== undefined && mt !== null) x.xMapType = mt;
-  const p = s['x-kubernetes-preserve-unknown-fields'];
+  const p = f.xPreserveUnknownFields;
   if (p !== undefined && p !== null) {
     if (!p) throw new StructuralError("internal error: 'x-kubernetes-preserve-unknown-fields' must be true or undefined");
     x.xPreserveUnknownFields = true;
   }
+}
+
+function newExtensions(f: SchemaFields): Extensions {
+  const x = {} as Extensions;
+  addExtensions(f, x);
   return x;
 }
 
@@ -176,55 +257,55 @@ function opt<T>(v: T | null | undefined): T | undefined {
   return v === null ? undefined : v;
 }
 
-function newValueValidation(s: JSONSchemaProps): ValueValidation {
+function newValueValidation(f: SchemaFields): ValueValidation {
   const v: ValueValidation = {
-    format: s.format ?? '',
-    maximum: opt(s.maximum),
-    exclusiveMaximum: s.exclusiveMaximum === true,
-    minimum: opt(s.minimum),
-    exclusiveMinimum: s.exclusiveMinimum === true,
-    maxLength: opt(s.maxLength),
-    minLength: opt(s.minLength),
-    pattern: s.pattern ?? '',
-    maxItems: opt(s.maxItems),
-    minItems: opt(s.minItems),
-    uniqueItems: s.uniqueItems === true,
-    multipleOf: opt(s.multipleOf),
-    maxProperties: opt(s.maxProperties),
-    minProperties: opt(s.minProperties),
-    required: opt(s.required),
-    not: s.not ? newNestedValueValidation(s.not) : undefined,
+    format: f.format ?? '',
+    maximum: opt(f.maximum),
+    exclusiveMaximum: f.exclusiveMaximum === true,
+    minimum: opt(f.minimum),
+    exclusiveMinimum: f.exclusiveMinimum === true,
+    maxLength: opt(f.maxLength),
+    minLength: opt(f.minLength),
+    pattern: f.pattern ?? '',
+    maxItems: opt(f.maxItems),
+    minItems: opt(f.minItems),
+    uniqueItems: f.uniqueItems === true,
+    multipleOf: opt(f.multipleOf),
+    maxProperties: opt(f.maxProperties),
+    minProperties: opt(f.minProperties),
+    required: opt(f.required),
+    not: f.not ? newNestedValueValidation(f.not) : undefined,
   };
   // Go appends enum/allOf/... one by one: an empty list stays nil.
-  if (s.enum && s.enum.length > 0) v.enum = s.enum.slice();
-  if (s.allOf && s.allOf.length > 0) v.allOf = s.allOf.map((x) => newNestedValueValidation(x ?? {}));
-  if (s.anyOf && s.anyOf.length > 0) v.anyOf = s.anyOf.map((x) => newNestedValueValidation(x ?? {}));
-  if (s.oneOf && s.oneOf.length > 0) v.oneOf = s.oneOf.map((x) => newNestedValueValidation(x ?? {}));
+  if (f.enum && f.enum.length > 0) v.enum = f.enum.slice();
+  if (f.allOf && f.allOf.length > 0) v.allOf = f.allOf.map((x) => newNestedValueValidation(x ?? {}));
+  if (f.anyOf && f.anyOf.length > 0) v.anyOf = f.anyOf.map((x) => newNestedValueValidation(x ?? {}));
+  if (f.oneOf && f.oneOf.length > 0) v.oneOf = f.oneOf.map((x) => newNestedValueValidation(x ?? {}));
   return v;
 }
 
 function newNestedValueValidation(s: JSONSchemaProps): NestedValueValidation {
-  validateUnsupportedFields(s);
+  const f = fieldsOf(s);
+  validateUnsupportedFields(f);
   const v: NestedValueValidation = {
-    ...newValueValidation(s),
-    forbiddenGenerics: newGenerics(s),
-    forbiddenExtensions: newExtensions(s),
+    ...newValueValidation(f),
+    forbiddenGenerics: newGenerics(f),
+    forbiddenExtensions: newExtensions(f),
   };
-  if (s['x-kubernetes-validations'] !== undefined && s['x-kubernetes-validations'] !== null) {
-    v.xValidations = s['x-kubernetes-validations'];
-  }
-  if (s.items !== undefined && s.items !== null) {
-    if (Array.isArray(s.items)) {
-      if (s.items.length > 0) throw new StructuralError("OpenAPIV3Schema 'items' must be a schema, but is an array");
+  if (f.xValidations !== undefined && f.xValidations !== null) v.xValidations = f.xValidations;
+  const items = f.items;
+  if (items !== undefined && items !== null) {
+    if (Array.isArray(items)) {
+      if (items.length > 0) throw new StructuralError("OpenAPIV3Schema 'items' must be a schema, but is an array");
     } else {
-      v.items = newNestedValueValidation(s.items);
+      v.items = newNestedValueValidation(items);
     }
   }
-  if (s.properties !== undefined && s.properties !== null) {
+  if (f.properties !== undefined && f.properties !== null) {
     v.properties = new Map();
-    for (const [k, x] of Object.entries(s.properties)) v.properties.set(k, newNestedValueValidation(x ?? {}));
+    for (const [k, x] of Object.entries(f.properties)) v.properties.set(k, newNestedValueValidation(x ?? {}));
   }
-  const ap = s.additionalProperties;
+  const ap = f.additionalProperties;
   if (ap !== undefined && ap !== null) {
     if (typeof ap === 'object') v.additionalProperties = newNestedValueValidation(ap);
     else if (ap) v.additionalProperties = emptyNested();
@@ -233,27 +314,28 @@ function newNestedValueValidation(s: JSONSchemaProps): NestedValueValidation {
 }
 
 function emptyNested(): NestedValueValidation {
+  const f = new SchemaFields();
   return {
-    ...newValueValidation({}),
-    forbiddenGenerics: newGenerics({}),
-    forbiddenExtensions: newExtensions({}),
+    ...newValueValidation(f),
+    forbiddenGenerics: newGenerics(f),
+    forbiddenExtensions: newExtensions(f),
   };
 }
 
-function validateUnsupportedFields(s: JSONSchemaProps): void {
-  if (s.id) throw new StructuralError("OpenAPIV3Schema 'id' is not supported");
-  if (s.$schema) throw new StructuralError("OpenAPIV3Schema 'schema' is not supported");
-  if (s.$ref) throw new StructuralError("OpenAPIV3Schema '$ref' is not supported");
-  if (s.patternProperties && Object.keys(s.patternProperties).length > 0) {
+function validateUnsupportedFields(f: SchemaFields): void {
+  if (f.id) throw new StructuralError("OpenAPIV3Schema 'id' is not supported");
+  if (f.$schema) throw new StructuralError("OpenAPIV3Schema 'schema' is not supported");
+  if (f.$ref) throw new StructuralError("OpenAPIV3Schema '$ref' is not supported");
+  if (f.patternProperties && Object.keys(f.patternProperties).length > 0) {
     throw new StructuralError("OpenAPIV3Schema 'patternProperties' is not supported");
   }
-  if (s.dependencies && Object.keys(s.dependencies).length > 0) {
+  if (f.dependencies && Object.keys(f.dependencies).length > 0) {
     throw new StructuralError("OpenAPIV3Schema 'dependencies' is not supported");
   }
-  if (s.additionalItems !== undefined && s.additionalItems !== null) {
+  if (f.additionalItems !== undefined && f.additionalItems !== null) {
     throw new StructuralError("OpenAPIV3Schema 'additionalItems' is not supported");
   }
-  if (s.definitions && Object.keys(s.definitions).length > 0) {
+  if (f.definitions && Object.keys(f.definitions).length > 0) {
     throw new StructuralError("OpenAPIV3Schema 'definitions' is not supported");
   }
 }

@@ -36,6 +36,8 @@ export interface CRDRuleOptions {
   hasSchemaErrors?: (nodePath: string) => boolean;
   /** The CEL compatibility version ("1.30"); default the current one. */
   compatibilityVersion?: string;
+  /** newStructural(schema), when the caller has built it already (it is not modified). */
+  structural?: Structural;
 }
 
 /** One expression's contribution to the total cost. */
@@ -83,9 +85,14 @@ class Context {
     readonly maxCardinality: bigint | undefined,
   ) {}
 
-  static root(schema: JSONSchemaProps): Context {
-    return new Context(schema, undefined, undefined, (schema['x-kubernetes-validations']?.length ?? 0) > 0, 1n);
+  static root(schema: JSONSchemaProps, structural: Structural | undefined): Context {
+    const c = new Context(schema, undefined, undefined, (schema['x-kubernetes-validations']?.length ?? 0) > 0, 1n);
+    c.structural = structural;
+    return c;
   }
+
+  /** The root's structural schema, when the caller had it: info() need not build it again. */
+  private structural: Structural | undefined;
 
   /** TypeInfo(): from the parent's type information when it has some, else from this node. */
   info(): { info?: TypeInfo; err?: string } {
@@ -104,7 +111,7 @@ class Context {
       }
     }
     try {
-      const s = newStructural(this.jsonSchema ?? {});
+      const s = this.structural ?? newStructural(this.jsonSchema ?? {});
       const isRoot = this.parent === undefined || this.jsonSchema?.['x-kubernetes-embedded-resource'] === true;
       const d = s === undefined ? undefined : schemaDeclType(s, isRoot);
       if (s === undefined || d === undefined) this.typeInfoErr = 'unable to convert structural schema to CEL declarations';
@@ -202,12 +209,52 @@ export function validateRulesAtCRDWrite(schema: JSONSchemaProps | undefined, fld
     expensive.sort((a, b) => (a.cost > b.cost ? -1 : a.cost < b.cost ? 1 : 0));
     if (expensive.length > 4) expensive.length = 4;
   };
-  walk(schema, fldPath, Context.root(schema), undefined, [], opts, out, observe);
+  const live = new Set<JSONSchemaProps>();
+  if (markRules(schema, live)) walk(schema, fldPath, Context.root(schema, opts.structural), undefined, [], opts, out, observe, live);
   if (out.totalCost > STATIC_ESTIMATED_CRD_COST_LIMIT) {
     for (const e of expensive) out.errors.push(forbidden(e.path, 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema'));
     out.errors.push(forbidden(fldPath, costErrorMessage('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', out.totalCost, STATIC_ESTIMATED_CRD_COST_LIMIT)));
   }
   return out;
+}
+
+/**
+ * Adds to `live` every node at or below s that has rules at or below it (the nodes walk visits:
+ * it reports nothing about the others), and says whether s is one. Real schemas are large and
+ * their rules few, so this pass reads each node's own keys once, where walk's named lookups on
+ * thousands of differently shaped nodes would each be megamorphic.
+ */
+function markRules(s: JSONSchemaProps, live: Set<JSONSchemaProps>): boolean {
+  let found = false;
+  let props: unknown;
+  let items: unknown;
+  let ap: unknown;
+  for (const k in s) {
+    switch (k) {
+      case 'x-kubernetes-validations':
+        // walk compiles whatever is there unless it is absent or empty.
+        if (((s[k] ?? []) as { length?: unknown }).length !== 0) found = true;
+        break;
+      case 'properties':
+        props = s[k];
+        break;
+      case 'items':
+        items = s[k];
+        break;
+      case 'additionalProperties':
+        ap = s[k];
+        break;
+    }
+  }
+  const sub = (x: unknown): boolean => x !== null && typeof x === 'object' && !Array.isArray(x) && markRules(x as JSONSchemaProps, live);
+  if (sub(ap)) found = true;
+  if (props !== null && typeof props === 'object') {
+    const m = props as Record<string, unknown>;
+    for (const k in m) if (sub(m[k])) found = true;
+  }
+  if (sub(items)) found = true;
+  if (found) live.add(s);
+  return found;
 }
 
 function walk(
@@ -219,24 +266,26 @@ function walk(
   opts: CRDRuleOptions,
   out: CRDRuleResult,
   observe: (path: string, cost: bigint) => void,
+  live: ReadonlySet<JSONSchemaProps>,
 ): void {
   const ap = additionalPropertiesSchema(schema);
-  if (ap !== undefined) {
+  if (ap !== undefined && live.has(ap)) {
     const anc = schema.maxProperties === undefined ? [...ancestors, { path: path.toString(), keyword: 'maxProperties' as const }] : ancestors;
-    walk(ap, path.child('additionalProperties'), ctx.child(ap, additionalPropertiesAccessor), forbidOldSelf, anc, opts, out, observe);
+    walk(ap, path.child('additionalProperties'), ctx.child(ap, additionalPropertiesAccessor), forbidOldSelf, anc, opts, out, observe, live);
   }
   if (schema.properties) {
     const correlatable = schema['x-kubernetes-map-type'] === undefined || schema['x-kubernetes-map-type'] === 'granular' || schema['x-kubernetes-map-type'] === 'atomic';
     for (const [name, prop] of Object.entries(schema.properties)) {
-      walk(prop ?? {}, path.child('properties').key(name), ctx.child(prop ?? {}, propertyAccessor(name)), correlatable ? forbidOldSelf : (forbidOldSelf ?? path), ancestors, opts, out, observe);
+      if (prop === null || prop === undefined || !live.has(prop)) continue;
+      walk(prop, path.child('properties').key(name), ctx.child(prop, propertyAccessor(name)), correlatable ? forbidOldSelf : (forbidOldSelf ?? path), ancestors, opts, out, observe, live);
     }
   }
   const items = itemsSchema(schema);
-  if (items !== undefined) {
+  if (items !== undefined && live.has(items)) {
     // Only list-type=map items correlate old and new (set elements by identity are not supported).
     const sub = schema['x-kubernetes-list-type'] === 'map' ? forbidOldSelf : (forbidOldSelf ?? path);
     const anc = schema.maxItems === undefined ? [...ancestors, { path: path.toString(), keyword: 'maxItems' as const }] : ancestors;
-    walk(items, path.child('items'), ctx.child(items, itemsAccessor), sub, anc, opts, out, observe);
+    walk(items, path.child('items'), ctx.child(items, itemsAccessor), sub, anc, opts, out, observe, live);
   }
   const rules = schema['x-kubernetes-validations'] ?? [];
   if (rules.length === 0) return;

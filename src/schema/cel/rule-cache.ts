@@ -24,21 +24,36 @@ const entries = new Map<string, object>();
 const typeKeys = new WeakMap<DeclType, string>();
 
 /**
- * A digest of everything about a declared type that compiling a rule against it can observe:
- * kind, name, CEL type of scalars, the size estimates and the keyword that would bound it, fields
- * (escaped and JSON names, required) and element and key types, recursively. Memoized per type
- * object, so that the types of nested nodes, shared with their parents, are digested once.
+ * Numbers of declared types by content: a type's content is written with its nested types' numbers
+ * (so each type is read once however deep it sits), and equal content gets the same number. A
+ * number is never given to two contents: when the table is dropped (it is bounded, as a long-lived
+ * server meets ever new types), contents met again get new numbers, which can only miss the cache.
+ */
+const typeNumbers = new Map<string, number>();
+const typeNumberCapacity = 1 << 17;
+let nextTypeNumber = 0;
+
+/**
+ * The content number of everything about a declared type that compiling a rule against it can
+ * observe: kind, name, CEL type of scalars, the size estimates and the keyword that would bound it,
+ * fields (escaped and JSON names, required) and element and key types, recursively. Memoized per
+ * type object, so that the types of nested nodes, shared with their parents, are read once.
  */
 function declTypeKey(t: DeclType): string {
   const known = typeKeys.get(t);
   if (known !== undefined) return known;
-  const parts = [t.kind, t.name, t.kind === 'scalar' ? formatType(t.celType) : '', String(t.maxElements), String(t.minSerializedSize), unboundedKeyword(t) ?? ''];
+  let content = `${t.kind}\u0000${t.name}\u0000${t.kind === 'scalar' ? formatType(t.celType) : ''}\u0000${t.maxElements}\u0000${t.minSerializedSize}\u0000${unboundedKeyword(t) ?? ''}`;
   if (t.fields !== undefined) {
-    for (const f of t.fields.values()) parts.push(`f${f.name}\u0001${f.property}\u0001${f.required ? 1 : 0}\u0001${declTypeKey(f.type)}`);
+    for (const f of t.fields.values()) content += `\u0000f${f.name}\u0001${f.property}\u0001${f.required ? 1 : 0}\u0001${declTypeKey(f.type)}`;
   }
-  if (t.elemType !== undefined) parts.push(`e${declTypeKey(t.elemType)}`);
-  if (t.keyType !== undefined) parts.push(`k${declTypeKey(t.keyType)}`);
-  const key = createHash('sha256').update(parts.join('\u0000')).digest('base64');
+  if (t.elemType !== undefined) content += `\u0000e${declTypeKey(t.elemType)}`;
+  if (t.keyType !== undefined) content += `\u0000k${declTypeKey(t.keyType)}`;
+  let n = typeNumbers.get(content);
+  if (n === undefined) {
+    if (typeNumbers.size >= typeNumberCapacity) typeNumbers.clear();
+    typeNumbers.set(content, (n = nextTypeNumber++));
+  }
+  const key = String(n);
   typeKeys.set(t, key);
   return key;
 }

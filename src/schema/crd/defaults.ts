@@ -10,9 +10,10 @@ import { aggregateString, errorString, invalid, type FieldError } from '../../ap
 import { coerce, validateEmbedded } from '../objectmeta.ts';
 import { prune } from '../prune.ts';
 import { structuralToSchema, type Structural } from '../structural.ts';
-import { compileValidator } from '../validate/validator.ts';
+import { compileValidator, type SchemaValidator } from '../validate/validator.ts';
 import { deepCopyJSON, deepEqualJSON, isObject } from '../value.ts';
 import { compileCELValidator } from '../cel/validation.ts';
+import { contentKey, sharedByContent } from '../compile-cache.ts';
 import { RUNTIME_CEL_COST_BUDGET } from '../cel/env.ts';
 
 /** How a default nested under the resource root is wrapped back into a whole object. */
@@ -44,7 +45,7 @@ export function validateDefaults(pth: Path, s: Structural | undefined, isResourc
   }
   const errs: FieldError[] = [];
   try {
-    walk(pth, s, s, [], false, requirePrunedDefaults, errs, { remaining: RUNTIME_CEL_COST_BUDGET });
+    walk(pth, s, s, [], false, requirePrunedDefaults, errs, { remaining: RUNTIME_CEL_COST_BUDGET }, new Map());
   } catch (e) {
     if (e instanceof DefaultsError) throw new Error(`failed to validate default value inside metadata: ${e.message}`);
     throw e;
@@ -61,6 +62,7 @@ function walk(
   requirePruned: boolean,
   errs: FieldError[],
   budget: { remaining: number },
+  validators: Map<string, SchemaValidator>,
 ): void {
   if (s === undefined || budget.remaining < 0) return;
   if (s.xEmbeddedResource) {
@@ -69,7 +71,7 @@ function walk(
     rootSchema = s;
   }
   if (s.default !== undefined) {
-    const validator = compileValidator(structuralToSchema(s));
+    const validator = defaultValidator(s, validators);
     const dpath = pth.child('default');
     if (insideMeta) {
       const obj = surroundingObject(deepCopyJSON(s.default), wraps);
@@ -106,13 +108,34 @@ function walk(
       }
     }
   }
-  if (s.items !== undefined) walk(pth.child('items'), s.items, rootSchema, [...wraps, { kind: 'index' }], insideMeta, requirePruned, errs, budget);
+  if (s.items !== undefined) walk(pth.child('items'), s.items, rootSchema, [...wraps, { kind: 'index' }], insideMeta, requirePruned, errs, budget, validators);
   if (s.properties) {
     for (const [k, sub] of s.properties) {
       const subInside = insideMeta || (s.xEmbeddedResource && (k === 'metadata' || k === 'apiVersion' || k === 'kind'));
-      walk(pth.child('properties').key(k), sub, rootSchema, [...wraps, { kind: 'child', key: k }], subInside, requirePruned, errs, budget);
+      walk(pth.child('properties').key(k), sub, rootSchema, [...wraps, { kind: 'child', key: k }], subInside, requirePruned, errs, budget, validators);
     }
   }
+}
+
+/**
+ * The validator of one node's default: kube-openapi's SchemaValidator of the node's schema, as
+ * upstream builds one per default. It validates a single small value once, so it is compiled
+ * without the generated fast passes (the detailed validator alone, which they only stand in
+ * front of): generating and loading that code cost more than everything else in judging a CRD
+ * with many defaults.
+ */
+function defaultValidator(s: Structural, seen: Map<string, SchemaValidator>): SchemaValidator {
+  // Real schemas repeat their defaulted subschemas many times over (Argo's 221 schema versions
+  // hold 5,318 defaults, 131 of them distinct), so equal ones share one validator: within this
+  // check for certain, and across checks while it is alive.
+  const schema = structuralToSchema(s);
+  const key = contentKey('default validator', schema);
+  let v = seen.get(key);
+  if (v === undefined) {
+    v = sharedByContent(key, () => compileValidator(schema, { fastPath: false }));
+    seen.set(key, v);
+  }
+  return v;
 }
 
 /**

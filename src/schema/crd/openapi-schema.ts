@@ -11,7 +11,7 @@
 import { Path } from '../../apimachinery/index.ts';
 import { forbidden, invalid, notSupported, required, type FieldError } from '../../apimachinery/index.ts';
 import { validFieldPath } from '../fieldpath.ts';
-import { newStructural, StructuralError } from '../structural.ts';
+import { newStructural, StructuralError, type Structural } from '../structural.ts';
 import { additionalPropertiesAllows, additionalPropertiesSchema, itemsSchema, type JSONSchemaProps } from '../types.ts';
 import { validateDefaults } from './defaults.ts';
 import { validateStructural } from './structural-checks.ts';
@@ -382,8 +382,8 @@ export function validateCustomResourceValidation(
   };
   const initErrs: FieldError[] = [];
   let celContext = false;
+  let ss: Structural | undefined;
   if (opts.requireStructuralSchema) {
-    let ss;
     try {
       ss = newStructural(schema);
     } catch (e) {
@@ -414,6 +414,7 @@ export function validateCustomResourceValidation(
       suppressPerExpressionCost: opts.suppressPerExpressionCost === true,
       hasSchemaErrors: (node) => errs.some(at(node)),
       ...(opts.celCompatibilityVersion !== undefined ? { compatibilityVersion: opts.celCompatibilityVersion } : {}),
+      structural: ss,
     });
     errs.push(...rules.errors);
   }

@@ -360,3 +360,23 @@ test("names with a leading '.' lose it in the field path, on either pass (root p
     assert.deepEqual(ap.validate({ k: { n: 'x' } }).map(errorString), ['k.n: Invalid value: "string": .k.n in body must be of type integer: "string"']);
   }
 });
+
+test('list-type checks: a value handed to the detailed validator needs its own list walk only when lists lie below it', () => {
+  const set = { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } };
+  const schema: JSONSchemaProps = {
+    type: 'object',
+    properties: {
+      // anyOf is not translated: its values go to the detailed validator when invalid.
+      withList: { type: 'object', anyOf: [{ required: ['a'] }, { required: ['b'] }], properties: { a: { type: 'string' }, tags: set as JSONSchemaProps } },
+      plain: { type: 'object', anyOf: [{ required: ['a'] }, { required: ['b'] }], properties: { a: { type: 'string' } } },
+    },
+  };
+  const v = compileValidator(schema, { listTypes: true });
+  assert.equal(v.validateResource({ plain: { c: 1 } }).length, 2);
+  assert.equal(v.listTypesClean(), true, 'no list below the handed-over value');
+  assert.equal(v.validateResource({ withList: { tags: ['x', 'x'] } }).length, 2);
+  assert.equal(v.listTypesClean(), false, 'the handed-over value holds a set');
+  // Through compileSchema, the duplicate is reported either way.
+  const errs = compileSchema(schema).validate({ withList: { tags: ['x', 'x'] } }).map(errorString);
+  assert.ok(errs.includes('withList.tags[1]: Duplicate value: "x"'), errs.join('\n'));
+});

@@ -286,8 +286,13 @@ export function generateFastChecks<N>(
     return name;
   };
 
-  /** Hands x (at path) to the detailed validator, which reports its errors; lists then need their own walk. */
-  const slowReport = (f: NodeFacts<N>, x: string, path: string): string => `{ T.listsUnknown = true; ${ref(f.slowErrors)}(${x}, ${path}); }`;
+  /**
+   * Hands x (at path) to the detailed validator, which reports its errors; when a list-type check
+   * applies somewhere below n, lists then need their own walk (the detailed validator does not
+   * run those checks).
+   */
+  const slowReport = (n: N, x: string, path: string): string =>
+    `{ ${lists && hasList(n) ? 'T.listsUnknown = true; ' : ''}${ref(factsOf(n).slowErrors)}(${x}, ${path}); }`;
 
   /**
    * The kind of value the node's type expects, when its checks translate: written inline, with
@@ -315,7 +320,7 @@ export function generateFastChecks<N>(
     const f = factsOf(n);
     const pe = path.render();
     if (f.hasDeps || junctors(f) !== '') {
-      out.push(`if (!${id}(${x})) ${slowReport(f, x, pe)}`);
+      out.push(`if (!${id}(${x})) ${slowReport(n, x, pe)}`);
       return;
     }
     // A function's path is never empty (inside it, properties are joined with '.'): the code for
@@ -362,7 +367,7 @@ export function generateFastChecks<N>(
     const f = factsOf(n);
     const id = fnOf(n);
     const pe = path.render();
-    const slow = slowReport(f, x, pe);
+    const slow = slowReport(n, x, pe);
     const guarded = `if (!${id}(${x})) ${slow}`;
     // A kind whose type check fails reports that first; the kind's own checks still run after it.
     const ok: boolean[] = [];
@@ -473,7 +478,7 @@ export function generateFastChecks<N>(
       if (path.empty && key.startsWith('.')) {
         // A root property named '.x' would be named with a leading '.': the detailed node reports it.
         const id = fnOf(n);
-        if (!trivial.has(id)) body.push(`if (!${id}(${el})) ${slowReport(factsOf(n), el, lit)}`);
+        if (!trivial.has(id)) body.push(`if (!${id}(${el})) ${slowReport(n, el, lit)}`);
       } else {
         report(n, el, path.prop(key), body);
         if (body.length > 0 && key.includes(': ')) body.unshift('T.colonKey = true;');
@@ -485,7 +490,7 @@ export function generateFastChecks<N>(
       const body: string[] = [];
       if (path.empty) {
         // At the root an additionalProperties value is named '.k': the detailed node reports it.
-        body.push(`if (!${fnOf(apNode)}(${el})) ${slowReport(factsOf(apNode), el, `'.' + ${k}`)}`);
+        body.push(`if (!${fnOf(apNode)}(${el})) ${slowReport(apNode, el, `'.' + ${k}`)}`);
       } else {
         report(apNode, el, path.key(k), body);
         if (body.length > 0) body.unshift(`if (${k}.includes(': ')) T.colonKey = true;`);

@@ -59,14 +59,16 @@ export interface SchemaValidator {
    * not reported.
    */
   validateUpdate(value: unknown, old: unknown, basePath?: string): FieldError[];
+  /** validate(value), for a whole object at the root; listTypesClean() then says more. */
+  validateResource(value: unknown): FieldError[];
   /**
-   * validate(value), plus whether the list-type set/map checks are known to pass: with
-   * options.listTypes, `listTypesClean` is true when validateListSetsAndMaps is known to report
+   * Whether, for the value of the last validateResource call, the list-type set/map checks are
+   * known to pass: with options.listTypes, true when validateListSetsAndMaps is known to report
    * nothing (no repeated set item or map key): the error pass ran the list-type checks on every
    * array it reached and handed no value with lists to the detailed validator; false when they
-   * still have to be run.
+   * still have to be run. (A flag rather than a second result: the call is on every write.)
    */
-  validateResource(value: unknown): { errors: FieldError[]; listTypesClean: boolean };
+  listTypesClean(): boolean;
 }
 
 const enum Seg {
@@ -482,6 +484,7 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
     return errs.filter((e) => (seen.has(e.message) ? false : (seen.add(e.message), true)));
   };
   const validateRaw = (value: unknown) => run(value, NONE);
+  let listsClean = false;
   const toFieldErrors = (raw: OpenAPIError[], basePath: string): FieldError[] => {
     if (raw.length === 0) return [];
     const fes: FieldError[] = new Array(raw.length);
@@ -506,8 +509,10 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
       trail.listBad = false;
       trail.listsUnknown = false;
       const errors = toFieldErrors(run(value, NONE), '');
-      return { errors, listTypesClean: listsFolded && !trail.listBad && !trail.listsUnknown };
+      listsClean = listsFolded && !trail.listBad && !trail.listsUnknown;
+      return errors;
     },
+    listTypesClean: () => listsClean,
     validate: (value, basePath = '') => toFieldErrors(run(value, NONE), basePath),
     validateUpdate: (value, old, basePath = '') => toFieldErrors(run(value, old === undefined ? NONE : old), basePath),
   };
