@@ -10,6 +10,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fetchRetry } from '../../test/lib/fetch-retry.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'validate-builtin-'));
@@ -189,11 +190,11 @@ before(async () => {
     proc.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
   });
   server = { proc, url };
-  const created = await fetch(`${url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, { method: 'POST', headers: { 'Content-Type': 'application/yaml' }, body: crd });
+  const created = await fetchRetry(`${url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, { method: 'POST', headers: { 'Content-Type': 'application/yaml' }, body: crd });
   assert.equal(created.status, 201, await created.text());
   // Served once the list answers.
   for (let i = 0; i < 500; i++) {
-    if ((await fetch(`${url}/apis/stable.example.com/v1/crontabs`)).status === 200) return;
+    if ((await fetchRetry(`${url}/apis/stable.example.com/v1/crontabs`)).status === 200) return;
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error('the CRD was not served in time');
@@ -210,7 +211,7 @@ after(async () => {
 
 /** What the server answers a `kubectl create --dry-run=server --validate=strict` of the document: Success or its Status. */
 async function serverVerdict(d: { path: string; yaml: string }): Promise<unknown> {
-  const r = await fetch(`${server!.url}${d.path}?dryRun=All&fieldValidation=Strict`, { method: 'POST', headers: { 'Content-Type': 'application/yaml' }, body: d.yaml });
+  const r = await fetchRetry(`${server!.url}${d.path}?dryRun=All&fieldValidation=Strict`, { method: 'POST', headers: { 'Content-Type': 'application/yaml' }, body: d.yaml });
   const body = (await r.json()) as Record<string, unknown>;
   if (r.status === 201) return { status: 'Success' };
   return body;

@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kubectl, manifest, startServer, type ServerProcess } from '../e2e/harness.ts';
+import { fetchRetry } from '../lib/fetch-retry.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 let s: ServerProcess;
@@ -181,10 +182,10 @@ async function serverVerdict(o: (typeof creates)[number], update = false): Promi
   let body: Record<string, unknown> = o;
   if (update) {
     url += `/${(o.metadata as { name: string }).name}`;
-    const cur = (await (await fetch(url)).json()) as { metadata: { resourceVersion: string } };
+    const cur = (await (await fetchRetry(url)).json()) as { metadata: { resourceVersion: string } };
     body = { ...o, metadata: { ...o.metadata, resourceVersion: cur.metadata.resourceVersion } };
   }
-  const res = await fetch(`${url}?dryRun=All&fieldValidation=Strict`, { method: update ? 'PUT' : 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetchRetry(`${url}?dryRun=All&fieldValidation=Strict`, { method: update ? 'PUT' : 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const warnings = (res.headers.get('warning') ?? '')
     .split(/,\s*(?=299 )/)
     .filter((w) => w !== '')
