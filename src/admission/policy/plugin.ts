@@ -22,7 +22,7 @@ import { objectCache } from '../informer.ts';
 import { bindingMatches, definitionMatches, isExemptAdmissionConfiguration, MatchConfigError, type GVK, type GVR, type MatchContext, type MatchResources } from './matching.ts';
 import { collectParams } from './params.ts';
 import { PolicySource, type PolicyHook } from './policy-source.ts';
-import type { PolicyDecision } from './validator.ts';
+import { PolicyValidator, type PolicyDecision } from './validator.ts';
 
 /** The authorizer of `authorizer` until RBAC is served: every check allowed. */
 export const allowAllAuthorizer: Authorizer = { authorize: () => ({ decision: 'Allow', reason: '' }) };
@@ -107,7 +107,11 @@ export interface ValidatingAdmissionPolicyPlugin extends Plugin {
 
 /** The plugin over the policies, bindings, params and namespaces in `store`. */
 export function validatingAdmissionPolicy(store: Store, opts: { authorizer?: Authorizer } = {}): ValidatingAdmissionPolicyPlugin {
-  const source = new PolicySource(store);
+  const source = new PolicySource(store, {
+    policies: 'validatingadmissionpolicies',
+    bindings: 'validatingadmissionpolicybindings',
+    compile: (spec) => new PolicyValidator(spec),
+  });
   const namespaces = objectCache(store, resourcePrefix('', 'namespaces'));
   const authorizer = opts.authorizer ?? allowAllAuthorizer;
   const getNamespace = async (name: string): Promise<Obj | undefined> => {
@@ -118,11 +122,11 @@ export function validatingAdmissionPolicy(store: Store, opts: { authorizer?: Aut
   };
   const ctx: MatchContext = { getNamespace, equivalents: (r, sub) => source.equivalents(r, sub) };
 
-  async function dispatch(a: AdmissionAttributes, hooks: PolicyHook[]): Promise<void> {
+  async function dispatch(a: AdmissionAttributes, hooks: PolicyHook<PolicyValidator>[]): Promise<void> {
     const denied: DeniedDecision[] = [];
     const conversions = new WeakMap<object, Val>();
     const failures: { message: string; policy: string; binding: string; expressionIndex: number; validationActions: string[] }[] = [];
-    const configError = (hook: PolicyHook, err: string, binding?: string) => {
+    const configError = (hook: PolicyHook<PolicyValidator>, err: string, binding?: string) => {
       if (hook.spec.failurePolicy === 'Ignore') return;
       if (hook.spec.failurePolicy !== undefined && hook.spec.failurePolicy !== 'Fail') {
         denied.push({ policy: hook.name, binding, message: `unrecognized failure policy: '${String(hook.spec.failurePolicy)}'` });
@@ -187,7 +191,7 @@ export function validatingAdmissionPolicy(store: Store, opts: { authorizer?: Aut
               resource: { group: a.resource.group, resource: a.resource.resource, subresource: a.subresource, namespace: a.namespace, name: a.name },
             },
           };
-          const result = hook.validator.validate(input);
+          const result = hook.evaluator.validate(input);
           result.decisions.forEach((d: PolicyDecision, i: number) => {
             if (d.action !== 'deny') return;
             for (const action of actions) {

@@ -33,7 +33,7 @@ export interface MutatingAdmissionPolicyPlugin extends Plugin {
 
 /** One evaluation to run: a policy, one of its bindings, one param. */
 interface Invocation {
-  hook: PolicyHook;
+  hook: PolicyHook<PolicyMutator>;
   mutator: PolicyMutator;
   binding: string;
   input: Omit<AdmissionInput, 'object'>;
@@ -43,7 +43,11 @@ interface Invocation {
 
 /** The plugin over the MutatingAdmissionPolicies, bindings, params and namespaces in `store`. */
 export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPolicyOptions = {}): MutatingAdmissionPolicyPlugin {
-  const source = new PolicySource(store, { policies: 'mutatingadmissionpolicies', bindings: 'mutatingadmissionpolicybindings' });
+  const source = new PolicySource(store, {
+    policies: 'mutatingadmissionpolicies',
+    bindings: 'mutatingadmissionpolicybindings',
+    compile: (spec) => new PolicyMutator(spec),
+  });
   const namespaces = objectCache(store, resourcePrefix('', 'namespaces'));
   const schemas = new KindSchemas(store);
   const authorizer = opts.authorizer ?? allowAllAuthorizer;
@@ -55,22 +59,14 @@ export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPol
   };
   const ctx: MatchContext = { getNamespace, equivalents: (r, sub) => source.equivalents(r, sub) };
 
-  // Compiled once per stored policy object: the cache replaces the object when the policy changes.
-  const compiled = new WeakMap<object, PolicyMutator>();
-  const mutatorFor = (hook: PolicyHook): PolicyMutator => {
-    let mutator = compiled.get(hook.policy);
-    if (mutator === undefined) compiled.set(hook.policy, (mutator = new PolicyMutator(hook.spec)));
-    return mutator;
-  };
-
   /** Refusal under Fail (and for a failure policy the API does not know). */
-  const refuse = (a: AdmissionAttributes, hook: PolicyHook, binding: string | undefined, message: string): StatusError | undefined => {
+  const refuse = (a: AdmissionAttributes, hook: PolicyHook<PolicyMutator>, binding: string | undefined, message: string): StatusError | undefined => {
     if (hook.spec.failurePolicy === 'Ignore') return undefined;
     const text = binding === undefined ? `policy '${hook.name}' denied request: ${message}` : `policy '${hook.name}' with binding '${binding}' denied request: ${message}`;
     return deniedError(a, text);
   };
 
-  async function invocations(a: AdmissionAttributes, hooks: PolicyHook[]): Promise<Invocation[]> {
+  async function invocations(a: AdmissionAttributes, hooks: PolicyHook<PolicyMutator>[]): Promise<Invocation[]> {
     const out: Invocation[] = [];
     for (const hook of hooks) {
       const m = await definitionMatches(withMatchDefaults(hook.spec.matchConstraints), a, ctx);
@@ -82,7 +78,7 @@ export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPol
         }
         continue;
       }
-      const mutator = mutatorFor(hook);
+      const mutator = hook.evaluator;
       for (const binding of hook.bindings) {
         const bname = String((binding.metadata as { name?: string }).name ?? '');
         const bspec = (binding.spec ?? {}) as Obj;
