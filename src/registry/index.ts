@@ -34,6 +34,7 @@ export {
 export { startNamespaceController, type NamespaceControllerOptions } from './controllers/namespace.ts';
 export { startServiceAccountController, type ServiceAccountControllerOptions } from './controllers/service-account.ts';
 export { startPolicyStatusController, type PolicyTypeChecker } from './admissionregistration/status-controller.ts';
+export { admissionPolicyTypeChecker } from './admissionregistration/type-checker.ts';
 export { usePolicyExpressionChecker, type PolicyExpressionChecker } from './admissionregistration/expression-checker.ts';
 export type { Controller, Key, Reconcile } from './controllers/loop.ts';
 export { initialEventsEndAnnotation } from './watch.ts';

@@ -25,7 +25,7 @@ import { OpenAPIService } from './openapi/service.ts';
 import { CRDServing, fromBootList, type BootList } from './crd/serving.ts';
 import { startCRDStatusController } from '../registry/index.ts';
 import { bareInstanceStore, startCRDFinalizer } from '../registry/index.ts';
-import { startNamespaceController, startPolicyStatusController, startServiceAccountController } from '../registry/index.ts';
+import { admissionPolicyTypeChecker, startNamespaceController, startPolicyStatusController, startServiceAccountController } from '../registry/index.ts';
 import type { Controller } from '../registry/index.ts';
 import { storageVersion } from '../registry/index.ts';
 
@@ -191,7 +191,11 @@ export class ApiServer {
     const serviceAccounts = this.table.get('', 'v1', 'serviceaccounts');
     if (serviceAccounts) this.controllers.push(startServiceAccountController(namespaces, serviceAccounts.store));
     const policies = this.table.get('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicies');
-    if (policies) this.controllers.push(startPolicyStatusController(policies.store));
+    if (policies) {
+      // Type checking reads the CRDs served when a policy changes (as upstream's RESTMapper does).
+      const typeChecker = admissionPolicyTypeChecker(async () => (await crds.list(undefined, {})).items);
+      this.controllers.push(startPolicyStatusController(policies.store, { typeChecker }));
+    }
   }
 
   /** Stops the CRD watch and the controllers. */
