@@ -8,58 +8,10 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { kubectl, manifest, type ServerProcess } from './harness.ts';
+import { kubectl, manifest } from './harness.ts';
+import { startAuditedServer, type AuditedServer } from './policy-server.ts';
 
-const root = new URL('../..', import.meta.url).pathname;
-let s: ServerProcess;
-let auditLog: string;
-
-/** The harness's server, started with --audit-log-path. */
-async function startAuditedServer(): Promise<ServerProcess> {
-  const dir = mkdtempSync(join(tmpdir(), 'crd-apiserver-vap-'));
-  auditLog = join(dir, 'audit.log');
-  const proc = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--listen', '127.0.0.1:0', '--data-dir', join(dir, 'data'), '--audit-log-path', auditLog],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${out}`)), 20000);
-    proc.stdout!.on('data', () => {
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    proc.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${out}`));
-    });
-  });
-  return {
-    url,
-    dir,
-    kubeconfig: join(dir, 'data', 'kubeconfig'),
-    proc,
-    output: () => out,
-    async stop() {
-      if (proc.exitCode !== null) return proc.exitCode;
-      const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
-      proc.kill('SIGTERM');
-      const code = await exited;
-      rmSync(dir, { recursive: true, force: true });
-      return code;
-    },
-  };
-}
+let s: AuditedServer;
 
 before(async () => {
   s = await startAuditedServer();
@@ -108,14 +60,7 @@ async function apply(name: string, yaml: string) {
   return r;
 }
 
-/** The audit events logged so far. */
-function auditEvents(): Record<string, unknown>[] {
-  if (!existsSync(auditLog)) return [];
-  return readFileSync(auditLog, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
+const auditEvents = () => s.auditEvents();
 
 test('Deny: the cluster message and 422 Invalid; dry-run is evaluated too; a compliant object is created', async () => {
   await kubectl(s, ['create', 'namespace', 'deny-ns']);
