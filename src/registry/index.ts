@@ -61,6 +61,7 @@ export {
 } from './table/convert.ts';
 export { builtinOpenAPIDocument } from './builtin/openapi.ts';
 export { type BuiltinResource, builtinResources } from './builtin/catalog.ts';
+export { oneStorage as builtinSharedStorage } from './builtin/definition.ts';
 export { builtinTypeConverter, objectMetaModels } from './builtin/merge-schema.ts';
 export { defaultsOf } from './builtin/defaults.ts';
 export { openAPIDocument } from './builtin/openapi.ts';

@@ -312,3 +312,71 @@ spec:
   const after = await kubectl(s, ['create', 'configmap', 'anything']);
   assert.equal(after.code, 0, after.stderr);
 });
+
+test('matchPolicy Equivalent on built-in kinds: autoscaling/v1 rules judge and mutate HorizontalPodAutoscalers of either version as v1 objects', async () => {
+  await apply(
+    'hpa-policy.yaml',
+    policy(
+      'hpa-equivalent.example.com',
+      `  matchConstraints:
+    resourceRules:
+    - {apiGroups: [autoscaling], apiVersions: [v1], operations: [CREATE], resources: [horizontalpodautoscalers]}
+  validations:
+  - expression: "object.apiVersion == 'autoscaling/v1' && object.spec.targetCPUUtilizationPercentage <= 80"
+    messageExpression: "'utilization over 80 as ' + object.apiVersion"
+`,
+    ) +
+      '---\n' +
+      binding('hpa-equivalent-binding.example.com', 'hpa-equivalent.example.com', 'Deny'),
+  );
+  await apply(
+    'hpa-map.yaml',
+    `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: hpa-cap.example.com}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [autoscaling], apiVersions: [v1], operations: [CREATE], resources: [horizontalpodautoscalers]}
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: "Object{spec: Object.spec{maxReplicas: 3}}"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: {name: hpa-cap-binding.example.com}
+spec: {policyName: hpa-cap.example.com}
+`,
+  );
+  const target = 'scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}';
+  const v1 = (name: string, cpu: number) => `apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\nmetadata: {name: ${name}, namespace: default}\nspec:\n  ${target}\n  maxReplicas: 10\n  targetCPUUtilizationPercentage: ${cpu}\n`;
+  const v2 = (name: string, cpu: number) =>
+    `apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: ${name}, namespace: default}\nspec:\n  ${target}\n  maxReplicas: 10\n  metrics:\n  - {type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: ${cpu}}}}\n`;
+  /** A dry-run create, retried while the policies' caches catch up (until `done`). */
+  const dryRun = async (file: string, yaml: string, done: (r: { code: number | null; stdout: string; stderr: string }) => boolean) => {
+    let r = { code: null as number | null, stdout: '', stderr: '' };
+    for (let i = 0; i < 50; i++) {
+      r = await kubectl(s, ['create', '--dry-run=server', '-o', 'json', '-f', manifest(s, file, yaml)]);
+      if (done(r)) break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    return r;
+  };
+  const refusal = /ValidatingAdmissionPolicy 'hpa-equivalent\.example\.com' with binding 'hpa-equivalent-binding\.example\.com' denied request: utilization over 80 as autoscaling\/v1/;
+  for (const [file, yaml] of [['hpa-v1-hot.yaml', v1('hot', 90)], ['hpa-v2-hot.yaml', v2('hot', 90)]] as const) {
+    const r = await dryRun(file, yaml, (x) => x.code !== 0);
+    assert.match(r.stderr, refusal, file);
+  }
+  // Mutated as a v1 object, answered as the v2 object it was sent as.
+  const r = await dryRun('hpa-v2-cool.yaml', v2('cool', 50), (x) => x.code === 0 && (JSON.parse(x.stdout) as { spec: { maxReplicas: number } }).spec.maxReplicas === 3);
+  assert.equal(r.code, 0, r.stderr);
+  const created = JSON.parse(r.stdout) as Record<string, any>;
+  assert.equal(created.apiVersion, 'autoscaling/v2');
+  assert.equal(created.spec.maxReplicas, 3);
+  assert.equal(created.spec.metrics[0].resource.target.averageUtilization, 50);
+  for (const [kind, name] of [['validatingadmissionpolicybinding', 'hpa-equivalent-binding.example.com'], ['mutatingadmissionpolicybinding', 'hpa-cap-binding.example.com']]) {
+    const d = await kubectl(s, ['delete', kind!, name!]);
+    assert.equal(d.code, 0, d.stderr);
+  }
+});

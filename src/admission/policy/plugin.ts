@@ -20,6 +20,7 @@ import type { Plugin } from '../chain.ts';
 import { addAuditAnnotation } from './audit-annotations.ts';
 import { objectCache } from '../informer.ts';
 import { bindingMatches, definitionMatches, isExemptAdmissionConfiguration, MatchConfigError, type GVK, type GVR, type MatchContext, type MatchResources } from './matching.ts';
+import { objectAtVersion } from './equivalents.ts';
 import { collectParams } from './params.ts';
 import { PolicySource, type PolicyHook } from './policy-source.ts';
 import { PolicyValidator, type PolicyDecision } from './validator.ts';
@@ -90,13 +91,6 @@ export function admissionRequest(a: AdmissionAttributes, resource: GVR, kind: GV
   }
   if (a.namespace) r.namespace = a.namespace;
   return r;
-}
-
-/** The object converted to the version it matched as (a custom resource: its apiVersion). */
-export function atVersion(o: Obj | undefined, kind: GVK, requestKind: GVK): Obj | undefined {
-  if (o === undefined || (kind.group === requestKind.group && kind.version === requestKind.version)) return o;
-  if (o.apiVersion === undefined) return o;
-  return { ...o, apiVersion: kind.group === '' ? kind.version : `${kind.group}/${kind.version}` };
 }
 
 export interface ValidatingAdmissionPolicyPlugin extends Plugin {
@@ -179,8 +173,8 @@ export function validatingAdmissionPolicy(store: Store, opts: { authorizer?: Aut
         const actions = Array.isArray(bspec.validationActions) ? (bspec.validationActions as string[]) : [];
         for (const param of params) {
           const input: AdmissionInput = {
-            object: atVersion(a.object, m.kind, a.kind) ?? null,
-            oldObject: atVersion(a.oldObject, m.kind, a.kind) ?? null,
+            object: objectAtVersion(a.object, a, m) ?? null,
+            oldObject: objectAtVersion(a.oldObject, a, m) ?? null,
             params: param,
             conversions,
             request: admissionRequest(a, m.resource, m.kind),

@@ -10,6 +10,7 @@
 import { builtinResources, resourcePrefix, type Obj } from '../../registry/index.ts';
 import type { Store } from '../../storage/index.ts';
 import { objectCache, type ObjectCache } from '../informer.ts';
+import { builtinEquivalents } from './equivalents.ts';
 import type { ParamSource } from './params.ts';
 
 const GROUP = 'admissionregistration.k8s.io';
@@ -135,7 +136,8 @@ export class PolicySource<E> {
 
   /**
    * EquivalentResourcesFor: a custom resource at its CRD's other served versions (their objects
-   * differ only in apiVersion while the CRD converts with strategy None, as served here).
+   * differ only in apiVersion while the CRD converts with strategy None, as served here); a
+   * built-in resource at the others sharing its storage.
    */
   equivalents(r: { group: string; version: string; resource: string }, subresource: string): { resource: { group: string; version: string; resource: string }; kind: { group: string; version: string; kind: string } }[] {
     for (const [, crd] of this.crds.entries()) {
@@ -150,7 +152,7 @@ export class PolicySource<E> {
           kind: subresource === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { group: r.group, version: v.name!, kind: String(names.kind ?? '') },
         }));
     }
-    return [];
+    return builtinEquivalents(r, subresource);
   }
 
   stop(): void {

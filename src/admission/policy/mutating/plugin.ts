@@ -17,7 +17,8 @@ import type { Plugin } from '../../chain.ts';
 import { objectCache } from '../../informer.ts';
 import { bindingMatches, definitionMatches, isExemptAdmissionConfiguration, MatchConfigError, type GVK, type GVR, type MatchContext } from '../matching.ts';
 import { collectParams } from '../params.ts';
-import { admissionRequest, allowAllAuthorizer, atVersion, withMatchDefaults } from '../plugin.ts';
+import { objectAtVersion } from '../equivalents.ts';
+import { admissionRequest, allowAllAuthorizer, withMatchDefaults } from '../plugin.ts';
 import { PolicySource, type PolicyHook } from '../policy-source.ts';
 import { KindSchemas } from './kind-schemas.ts';
 import { PolicyMutator } from './mutator.ts';
@@ -107,7 +108,7 @@ export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPol
             matchedKind: m.kind,
             matchedResource: m.resource,
             input: {
-              oldObject: atVersion(a.oldObject, m.kind, a.kind) ?? null,
+              oldObject: objectAtVersion(a.oldObject, a, m) ?? null,
               params: param,
               request: admissionRequest(a, m.resource, m.kind),
               namespace,
@@ -128,16 +129,19 @@ export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPol
   function run(a: AdmissionAttributes, inv: Invocation): boolean {
     const object = a.object!;
     const schema = schemas.get(inv.matchedKind, inv.matchedResource);
-    const r = inv.mutator.mutate({ ...inv.input, object: atVersion(object, inv.matchedKind, a.kind) ?? null }, schema.typeConverter);
+    const matched = { resource: inv.matchedResource, kind: inv.matchedKind };
+    const r = inv.mutator.mutate({ ...inv.input, object: objectAtVersion(object, a, matched) ?? null }, schema.typeConverter);
     if (r.error !== undefined) {
       const e = refuse(a, inv.hook, inv.binding, r.error);
       if (e) throw e;
       return false;
     }
     if (!r.matched) return false;
-    const mutated = { ...r.object, apiVersion: object.apiVersion };
-    // Defaults re-applied after each policy, as upstream's dispatcher does.
-    schema.default?.(mutated);
+    // Defaults re-applied after each policy, as upstream's dispatcher does (in the matched
+    // version, whose schema they are), then the object back in the request's version.
+    const atMatched = { ...r.object };
+    schema.default?.(atMatched);
+    const mutated = { ...objectAtVersion(atMatched, matched, a)!, apiVersion: object.apiVersion };
     if (jsonEqual(mutated, object)) return false;
     a.object = mutated;
     return true;
