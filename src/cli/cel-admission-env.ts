@@ -6,13 +6,17 @@
  * seeing those before it) and `authorizer` / `authorizer.requestResource` (answering as the server
  * does until RBAC is served: every check allowed). `--vars` gives the inputs as JSON:
  * `{"object": {...}, "oldObject": null, "request": {...}, "params": {...}, "namespaceObject": {...}}`.
- * `--env map` would add MutatingAdmissionPolicy's mutation types; this build has no such plugin, so
- * it is refused with a message saying so.
+ * `--env map` is a MutatingAdmissionPolicy's mutation: the same, plus the mutation types —
+ * `Object{...}` apply configurations typed by field path (`Object.spec{replicas: 3}`), `JSONPatch`
+ * and `jsonpatch.escapeKey` — declared for the expression (its variables compile without them, as
+ * upstream's); an `Object` value prints as the JSON it would merge (its type names checked against
+ * their field paths, with upstream's `type mismatch` error otherwise).
  */
 import { allowAllAuthorizer } from '../admission/index.ts';
 import { Env, kubernetesEnvOptions, KUBERNETES_PER_CALL_LIMIT, type Program } from '../cel/index.ts';
-import { AdmissionActivation, AdmissionCompiler, type AdmissionInput } from '../schema/index.ts';
-import { fail, objectFlag, printCheck, printValue } from './cel-output.ts';
+import { CelError, CelMap, formatType, type Val } from '../cel/index.ts';
+import { AdmissionActivation, AdmissionCompiler, patchObjectToJSON, patchTypeNamesIn, type AdmissionInput, type OptionalDeclarations } from '../schema/index.ts';
+import { fail, objectFlag, out, printCheck, printValue } from './cel-output.ts';
 import type { CliEnvironment } from './cel.ts';
 
 const INPUTS = ['object', 'oldObject', 'request', 'params', 'namespaceObject'] as const;
@@ -32,10 +36,11 @@ function compilerWith(flags: Map<string, string>): AdmissionCompiler | string {
 }
 
 /** The compiled expression, or the error to print (as a policy's write-time check words it). */
-function compile(expr: string, flags: Map<string, string>): { program: Program; compiler: AdmissionCompiler } | string {
+function compile(expr: string, flags: Map<string, string>, mutation: boolean): { program: Program; compiler: AdmissionCompiler } | string {
   const compiler = compilerWith(flags);
   if (typeof compiler === 'string') return compiler;
-  const c = compiler.compile(expr, 'any', ALL);
+  const decls: OptionalDeclarations = mutation ? { ...ALL, patchTypeNames: patchTypeNamesIn(expr) } : ALL;
+  const c = compiler.compile(expr, 'any', decls);
   if (c.program === undefined) return c.error!;
   return { program: c.program, compiler };
 }
@@ -71,31 +76,50 @@ function inputs(flags: Map<string, string>): AdmissionInput | string {
   };
 }
 
-export const admissionEnvironment: CliEnvironment = {
-  eval(expr, flags) {
-    const c = compile(expr, flags);
-    if (typeof c === 'string') return fail(2, c);
-    const input = inputs(flags);
-    if (typeof input === 'string') return fail(2, input);
-    const limitText = flags.get('cost-limit');
-    if (limitText !== undefined && !/^\d+$/.test(limitText)) return fail(2, `--cost-limit must be a non-negative integer, got "${limitText}"`);
-    const limit = limitText === undefined ? KUBERNETES_PER_CALL_LIMIT : Number(limitText);
-    const act = new AdmissionActivation(input, c.compiler.variables);
-    const r = c.program.eval(act);
-    // Variables are charged to the expression that needed them, as in a policy's evaluation.
-    if (r.cost + act.variableCost > limit) return fail(1, 'operation cancelled: actual cost limit exceeded');
-    if (r.error) return fail(1, r.error.message);
-    return printValue(r.value, c.program.type);
-  },
-  check(expr, flags) {
-    const c = compile(expr, flags);
-    if (typeof c === 'string') return fail(2, c);
-    // Policies' expressions are costed with the Kubernetes libraries' estimators, inputs unbounded.
-    return printCheck(c.program.type, new Env(kubernetesEnvOptions()).estimateCost(c.program.checked!));
-  },
-};
-
-/** `--env map`: the mutation types come with the MutatingAdmissionPolicy plugin, absent here. */
-export function mutationEnvironment(): CliEnvironment | string {
-  return 'the map environment needs the MutatingAdmissionPolicy mutation types (Object, JSONPatch), which this build does not have; --env vap has the rest of its environment';
+/** A mutation's value as JSON: `Object{...}` values (also inside lists) as the patch they stand for. */
+function mutationJSON(v: Val): { value: unknown } | { error: string } {
+  const isObjectValue = (x: Val) => x instanceof CelMap && x.typeName !== undefined && (x.typeName === 'Object' || x.typeName.startsWith('Object.'));
+  if (!isObjectValue(v) && !(Array.isArray(v) && v.some(isObjectValue))) return { value: undefined };
+  const r = patchObjectToJSON(v, null);
+  return r instanceof CelError ? { error: r.message } : { value: r };
 }
+
+/** The admission environment; `mutation`: a MutatingAdmissionPolicy mutation's (the mutation types declared). */
+function environment(mutation: boolean): CliEnvironment {
+  return {
+    eval(expr, flags) {
+      const c = compile(expr, flags, mutation);
+      if (typeof c === 'string') return fail(2, c);
+      const input = inputs(flags);
+      if (typeof input === 'string') return fail(2, input);
+      const limitText = flags.get('cost-limit');
+      if (limitText !== undefined && !/^\d+$/.test(limitText)) return fail(2, `--cost-limit must be a non-negative integer, got "${limitText}"`);
+      const limit = limitText === undefined ? KUBERNETES_PER_CALL_LIMIT : Number(limitText);
+      const act = new AdmissionActivation(input, c.compiler.variables);
+      const r = c.program.eval(act);
+      // Variables are charged to the expression that needed them, as in a policy's evaluation.
+      if (r.cost + act.variableCost > limit) return fail(1, 'operation cancelled: actual cost limit exceeded');
+      if (r.error) return fail(1, r.error.message);
+      if (mutation) {
+        const m = mutationJSON(r.value);
+        if ('error' in m) return fail(1, m.error);
+        if (m.value !== undefined) {
+          out({ type: formatType(c.program.type), value: m.value });
+          return 0;
+        }
+      }
+      return printValue(r.value, c.program.type);
+    },
+    check(expr, flags) {
+      const c = compile(expr, flags, mutation);
+      if (typeof c === 'string') return fail(2, c);
+      // Policies' expressions are costed with the Kubernetes libraries' estimators, inputs unbounded.
+      return printCheck(c.program.type, new Env(kubernetesEnvOptions()).estimateCost(c.program.checked!));
+    },
+  };
+}
+
+export const admissionEnvironment: CliEnvironment = environment(false);
+
+/** `--env map`: a MutatingAdmissionPolicy mutation's environment. */
+export const mutationEnvironment: CliEnvironment = environment(true);

@@ -12,8 +12,9 @@
  * (`{"self": "map(string, int)"}`). Exit status: 0 success, 1 evaluation error, 2 usage, parse
  * or check error; errors print `{"error": "..."}`.
  *
- * `--env` picks the environment: `crd` (the default, above), `vap` (cel-admission-env.ts), `map`
- * (refused until the mutation types exist) or `dra` (cel-dra-env.ts); each reads its own inputs.
+ * `--env` picks the environment: `crd` (the default, above), `vap` or `map` (cel-admission-env.ts:
+ * ValidatingAdmissionPolicy's, or MutatingAdmissionPolicy's with the mutation types) or `dra`
+ * (cel-dra-env.ts); each reads its own inputs.
  */
 import { fail, printCheck, printValue } from './cel-output.ts';
 import { admissionEnvironment, mutationEnvironment } from './cel-admission-env.ts';
@@ -52,7 +53,7 @@ const usage = `usage: crd-apiserver cel eval 'EXPR' [--env crd|vap|map|dra] [--v
 
 --env selects the environment: crd (default: CRD validation rules, every extension library),
 vap (ValidatingAdmissionPolicy: object, oldObject, request, params, namespaceObject, variables,
-authorizer), map (MutatingAdmissionPolicy), dra (DRA device selectors: device).
+authorizer), map (MutatingAdmissionPolicy: vap's, plus Object{...} and JSONPatch), dra (DRA device selectors: device).
 `;
 
 /** Parses `--flag VALUE` / `--flag=VALUE` options and positional arguments. */
@@ -207,10 +208,10 @@ export interface CliEnvironment {
   check(expr: string, flags: Map<string, string>): number;
 }
 
-const environments: Record<string, () => CliEnvironment | string> = {
+const environments: Record<string, () => CliEnvironment> = {
   crd: () => ({ eval: evalCommand, check: checkCommand }),
   vap: () => admissionEnvironment,
-  map: mutationEnvironment,
+  map: () => mutationEnvironment,
   dra: () => deviceEnvironment,
 };
 
@@ -226,6 +227,5 @@ export async function runCel(argv: string[]): Promise<number> {
   const make = Object.hasOwn(environments, name) ? environments[name] : undefined;
   if (make === undefined) return fail(2, `--env must be one of crd, vap, map, dra, not "${name}"`);
   const env = make();
-  if (typeof env === 'string') return fail(2, env);
   return sub === 'eval' ? env.eval(positional[0]!, flags) : env.check(positional[0]!, flags);
 }

@@ -6,7 +6,8 @@
  * dry-run write passes the same admission as on the server. Each policy family is one entry of
  * `policyFamilies`: its kinds and the plugin that runs them (MutatingAdmissionPolicy first, as the
  * chain runs it, so validating policies judge the mutated object); a family whose plugin a build
- * lacks is refused with a clear error rather than silently skipped.
+ * lacks is refused with a clear error rather than silently skipped. With mutating policies loaded,
+ * the object each document's write leaves mutating admission with is kept for the report.
  */
 import { admissionChain, mutatingAdmissionPolicy, validatingAdmissionPolicy, type Plugin } from '../admission/index.ts';
 import { isStatusError } from '../apimachinery/index.ts';
@@ -27,12 +28,14 @@ interface PolicyFamily {
   name: string;
   kinds: readonly string[];
   plugin?: (store: Store) => StartedPlugin;
+  /** Its plugin mutates objects (the mutated object is reported). */
+  mutating: boolean;
 }
 
 /** In chain order: mutating families first, as the admission chain runs them. */
 const policyFamilies: readonly PolicyFamily[] = [
-  { name: 'MutatingAdmissionPolicy', kinds: ['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'], plugin: (store) => mutatingAdmissionPolicy(store) },
-  { name: 'ValidatingAdmissionPolicy', kinds: ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding'], plugin: (store) => validatingAdmissionPolicy(store) },
+  { name: 'MutatingAdmissionPolicy', kinds: ['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'], plugin: (store) => mutatingAdmissionPolicy(store), mutating: true },
+  { name: 'ValidatingAdmissionPolicy', kinds: ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding'], plugin: (store) => validatingAdmissionPolicy(store), mutating: false },
 ];
 
 function familyOf(o: Obj): PolicyFamily | undefined {
@@ -60,9 +63,15 @@ export class OfflinePolicies {
   private chain: Admission | undefined;
   private plugins: StartedPlugin[] = [];
   private bypassing = false;
+  private mutating = false;
+  /** Set while writing what the judged document's request needs first (its namespace). */
+  private preparing = false;
+  private mutated: Obj | undefined;
   readonly admission: Admission = {
     admit: async (a) => {
-      if (this.chain !== undefined && !this.bypassing) await this.chain.admit(a);
+      if (this.chain === undefined || this.bypassing) return;
+      await this.chain.admit(a);
+      if (this.mutating && !this.preparing && a.object !== undefined) this.mutated = JSON.parse(JSON.stringify(a.object)) as Obj;
     },
     validate: async (a) => {
       if (this.chain !== undefined && !this.bypassing) await this.chain.validate(a);
@@ -116,6 +125,7 @@ export class OfflinePolicies {
       }
     }
     for (const f of policyFamilies) if (families.has(f)) this.plugins.push(f.plugin!(store));
+    this.mutating = [...families].some((f) => f.mutating);
     if (this.plugins.length === 0) return;
     await Promise.all(this.plugins.map((p) => p.synced));
     this.chain = admissionChain(this.plugins);
@@ -130,7 +140,25 @@ export class OfflinePolicies {
     } catch (e) {
       if (!isStatusError(e) || e.status.code !== 404) throw e;
     }
-    await namespaces.create(undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, {});
+    this.preparing = true;
+    try {
+      await namespaces.create(undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, {});
+    } finally {
+      this.preparing = false;
+    }
+  }
+
+  /**
+   * Runs `fn` (one document's judgement) and returns what it returned with the object its write
+   * left mutating admission with — undefined without mutating policies, or when the write did not
+   * reach admission or was refused there.
+   */
+  async withMutatedObject<T>(fn: () => Promise<T>): Promise<{ result: T; mutated?: Obj }> {
+    this.mutated = undefined;
+    const result = await fn();
+    const mutated = this.mutated;
+    this.mutated = undefined;
+    return mutated === undefined ? { result } : { result, mutated };
   }
 
   /** Runs `fn` with admission off. */

@@ -11,7 +11,8 @@
  * answer. A file or document that cannot be read is reported on its own and the others are still
  * judged. With --policies, the admission policies, bindings and params found there are held by
  * the store and run on every document's write (see policies.ts): denials are the Status the server
- * answers, warnings and audit annotations are printed with the document.
+ * answers, warnings and audit annotations are printed with the document, and in JSON output the
+ * object after the MutatingAdmissionPolicies too.
  * Exit codes: 0 all valid, 1 some invalid, 2 some input unusable.
  */
 import { isStatusError, type Status } from '../apimachinery/index.ts';
@@ -35,7 +36,8 @@ resources by the CustomResourceDefinitions found under --crds; with
 update of it, so transition rules (oldSelf) run.
 With --policies, the ValidatingAdmissionPolicies, their bindings and their params (ConfigMaps,
 custom resources, Namespaces) found there run on every document as on a server holding them:
-denials, warnings and audit annotations are printed per document.
+denials, warnings and audit annotations are printed per document; MutatingAdmissionPolicies
+run first, and --output json prints each document's mutated object as "object".
 A file or document that cannot be read (malformed YAML, an unreadable file) is reported and
 the rest still judged.
 Exit status: 0 all valid, 1 some invalid, 2 some input unusable (or an invalid CRD under --crds).
@@ -169,6 +171,8 @@ interface Outcome {
   warnings?: string[];
   /** The audit annotations admission recorded for the request (policies' Audit actions, auditAnnotations). */
   auditAnnotations?: Record<string, string>;
+  /** The object after the MutatingAdmissionPolicies (when any are loaded and the write reached them). */
+  object?: Obj;
 }
 
 /** Old versions of objects (--old), by identity; `stored` once written to the in-memory store. */
@@ -217,8 +221,9 @@ function storeOfCatalog(catalog: Catalog): StoreOf {
 async function judgeAudited(m: Manifest, catalog: Catalog, old: OldObjects, policies: OfflinePolicies): Promise<Outcome> {
   if (!policies.active) return judge(m, catalog, old, policies);
   const sink = new Map<string, string>();
-  const r = await withAuditAnnotations(sink, () => judge(m, catalog, old, policies));
+  const { result: r, mutated } = await policies.withMutatedObject(() => withAuditAnnotations(sink, () => judge(m, catalog, old, policies)));
   if (sink.size > 0) r.auditAnnotations = Object.fromEntries(sink);
+  if (mutated !== undefined) r.object = mutated;
   return r;
 }
 
@@ -382,6 +387,7 @@ async function validateWith(store: Store, args: Args, policies: OfflinePolicies,
         status: r.status,
         ...(r.warnings ? { warnings: r.warnings } : {}),
         ...(r.auditAnnotations ? { auditAnnotations: r.auditAnnotations } : {}),
+        ...(r.object ? { object: r.object } : {}),
       });
       continue;
     }

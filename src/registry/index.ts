@@ -35,6 +35,7 @@ export { startNamespaceController, type NamespaceControllerOptions } from './con
 export { startGarbageCollector, type CollectedKinds, type GarbageCollector } from './controllers/garbage-collector/index.ts';
 export { startServiceAccountController, type ServiceAccountControllerOptions } from './controllers/service-account.ts';
 export { startPolicyStatusController, type PolicyTypeChecker } from './admissionregistration/status-controller.ts';
+export { admissionPolicyTypeChecker } from './admissionregistration/type-checker.ts';
 export { usePolicyExpressionChecker, type PolicyExpressionChecker } from './admissionregistration/expression-checker.ts';
 export type { Controller, Key, Reconcile } from './controllers/loop.ts';
 export { initialEventsEndAnnotation } from './watch.ts';
@@ -65,6 +66,7 @@ export {
 } from './table/convert.ts';
 export { builtinOpenAPIDocument } from './builtin/openapi.ts';
 export { type BuiltinResource, builtinResources } from './builtin/catalog.ts';
+export { oneStorage as builtinSharedStorage } from './builtin/definition.ts';
 export { builtinTypeConverter, objectMetaModels } from './builtin/merge-schema.ts';
 export { defaultsOf, nativeRulesOf } from './builtin/native-index.ts';
 export type { Defaulter, EndpointRules, NativeRules } from './builtin/native.ts';

@@ -61,6 +61,8 @@ export {
   type Evaluation,
   type OptionalDeclarations,
   type ReturnTypes,
+  type TypeOverwrite,
+  kindDeclType,
   JSON_PATCH_TYPE,
   OBJECT_TYPE,
   patchObjectToJSON,

@@ -45,7 +45,7 @@ const rules = { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], oper
 const validSpecs: Record<string, Record<string, unknown>> = {
   validatingadmissionpolicies: { matchConstraints: rules, validations: [{ expression: 'true' }] },
   validatingadmissionpolicybindings: { policyName: 'p', validationActions: ['Deny'] },
-  mutatingadmissionpolicies: { matchConstraints: rules, mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[]' } }] },
+  mutatingadmissionpolicies: { matchConstraints: rules, mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: "[JSONPatch{op: 'test', path: '/metadata/name', value: object.metadata.name}]" } }] },
   mutatingadmissionpolicybindings: { policyName: 'p' },
 };
 

@@ -25,7 +25,7 @@ import { OpenAPIService } from './openapi/service.ts';
 import { CRDServing, fromBootList, type BootList } from './crd/serving.ts';
 import { startCRDStatusController } from '../registry/index.ts';
 import { bareInstanceStore, startCRDFinalizer } from '../registry/index.ts';
-import { startGarbageCollector, startNamespaceController, startPolicyStatusController, startServiceAccountController } from '../registry/index.ts';
+import { admissionPolicyTypeChecker, startGarbageCollector, startNamespaceController, startPolicyStatusController, startServiceAccountController } from '../registry/index.ts';
 import type { Controller } from '../registry/index.ts';
 import { storageVersion } from '../registry/index.ts';
 import { adminUser, startClusterRoleAggregation, type ReviewContext, type UserInfo } from '../registry/index.ts';
@@ -221,7 +221,11 @@ export class ApiServer {
     const serviceAccounts = this.table.get('', 'v1', 'serviceaccounts');
     if (serviceAccounts) this.controllers.push(startServiceAccountController(namespaces, serviceAccounts.store));
     const policies = this.table.get('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicies');
-    if (policies) this.controllers.push(startPolicyStatusController(policies.store));
+    if (policies) {
+      // Type checking reads the CRDs served when a policy changes (as upstream's RESTMapper does).
+      const typeChecker = admissionPolicyTypeChecker(async () => (await crds.list(undefined, {})).items);
+      this.controllers.push(startPolicyStatusController(policies.store, { typeChecker }));
+    }
     this.controllers.push(startGarbageCollector(this.table, { events: this.table.get('', 'v1', 'events')?.store }));
     this.controllers.push(startClusterRoleAggregation(this.rbacStores.clusterRoles));
   }

@@ -2,8 +2,8 @@
  * `crd-apiserver cel eval|check --env ...` as real CLI processes: the admission environment (typed
  * request and namespaceObject, params, chained variables, the authorizer), the DRA device-selector
  * environment (attributes by domain with the driver's domain by default, missing domains empty,
- * quantities and semvers, cel.bind, the bool result type, bounded cost), `map` refused while no
- * mutation types exist, and an unknown environment refused.
+ * quantities and semvers, cel.bind, the bool result type, bounded cost), and an unknown
+ * environment refused (`map`: src/cli/cel-map-env.test.ts).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -74,10 +74,7 @@ test('vap: object, params, typed request, chained variables, namespaceObject and
   assert.deepEqual(cel('eval', 'variables.bad', '--env', 'vap', '--variables', '{"bad": "1 / 0"}'), { code: 1, out: { error: 'composited variable "bad" fails to evaluate: division by zero' } });
 });
 
-test('map is refused with what it lacks; an unknown environment is a usage error; crd stays the default', () => {
-  const m = cel('eval', '1', '--env', 'map');
-  assert.equal(m.code, 2);
-  assert.match(String(m.out.error), /^the map environment needs the MutatingAdmissionPolicy mutation types/);
+test('an unknown environment is a usage error; crd stays the default', () => {
   assert.deepEqual(cel('eval', '1', '--env', 'nope'), { code: 2, out: { error: '--env must be one of crd, vap, map, dra, not "nope"' } });
   assert.deepEqual(cel('eval', 'self.size()', '--env', 'crd', '--vars', '{"self": "abc"}'), { code: 0, out: { type: 'int', value: 3 } });
   assert.match(String(cel('eval', 'device', '--vars', '{}').out.error), /undeclared reference to 'device'/);

@@ -1,7 +1,8 @@
 /**
  * The admission policy kinds with kubectl against a real server process: ValidatingAdmissionPolicy
  * and its binding created and read back with upstream's defaults, the status controller's
- * observedGeneration, MutatingAdmissionPolicy served at v1beta1 and v1 from one storage
+ * observedGeneration and typeChecking (a mistyped expression's warning in `kubectl get -o yaml`),
+ * MutatingAdmissionPolicy served at v1beta1 and v1 from one storage
  * (discovery, explain), and invalid objects refused with the messages a cluster prints.
  */
 import { test, before, after } from 'node:test';
@@ -93,6 +94,81 @@ test('kubectl creates policies and bindings and reads them back with the default
     if (observed !== 1) await new Promise((res) => setTimeout(res, 100));
   }
   assert.equal(observed, 1);
+});
+
+test('the status controller type-checks expressions against the matched kinds: kubectl get -o yaml shows the warnings', async () => {
+  const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: crontabs.stable.example.com}
+spec:
+  group: stable.example.com
+  scope: Namespaced
+  names: {plural: crontabs, singular: crontab, kind: CronTab}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              cronSpec: {type: string}
+`;
+  const policy = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: mistyped
+spec:
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [apps]
+      apiVersions: [v1]
+      operations: [CREATE]
+      resources: [deployments]
+    - apiGroups: [stable.example.com]
+      apiVersions: [v1]
+      operations: [CREATE]
+      resources: [crontabs]
+  validations:
+  - expression: "object.spec.replicas > 1"
+  - expression: "object.metadata.name != ''"
+    messageExpression: "'replicas: ' + object.spec.replicas"
+`;
+  let r = await kubectl(s, ['apply', '-f', manifest(s, 'crontab-crd.yaml', crd)]);
+  assert.equal(r.code, 0, r.stderr);
+  r = await kubectl(s, ['apply', '-f', manifest(s, 'mistyped.yaml', policy)]);
+  assert.equal(r.code, 0, r.stderr);
+  let out = '';
+  for (let i = 0; i < 50 && !out.includes('typeChecking'); i++) {
+    const g = await kubectl(s, ['get', 'validatingadmissionpolicy', 'mistyped', '-o', 'yaml']);
+    assert.equal(g.code, 0, g.stderr);
+    out = g.stdout;
+    if (!out.includes('typeChecking')) await new Promise((res) => setTimeout(res, 100));
+  }
+  // Each warning names the kind it failed for; the CronTab schema has no spec.replicas.
+  assert.ok(
+    out.includes(`  typeChecking:
+    expressionWarnings:
+    - fieldRef: spec.validations[0].expression
+      warning: |
+        stable.example.com/v1, Kind=CronTab: ERROR: <input>:1:12: undefined field 'replicas'
+         | object.spec.replicas > 1
+         | ...........^
+    - fieldRef: spec.validations[1].messageExpression
+      warning: |
+        apps/v1, Kind=Deployment: ERROR: <input>:1:14: found no matching overload for '_+_' applied to '(string, int)'
+         | 'replicas: ' + object.spec.replicas
+         | .............^
+
+        stable.example.com/v1, Kind=CronTab: ERROR: <input>:1:27: undefined field 'replicas'
+         | 'replicas: ' + object.spec.replicas
+         | ..........................^
+`),
+    out,
+  );
 });
 
 test('MutatingAdmissionPolicy is served at v1beta1 and v1 from one storage, with discovery and explain', async () => {

@@ -8,58 +8,10 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { kubectl, manifest, type ServerProcess } from './harness.ts';
+import { kubectl, manifest } from './harness.ts';
+import { startAuditedServer, type AuditedServer } from './policy-server.ts';
 
-const root = new URL('../..', import.meta.url).pathname;
-let s: ServerProcess;
-let auditLog: string;
-
-/** The harness's server, started with --audit-log-path. */
-async function startAuditedServer(): Promise<ServerProcess> {
-  const dir = mkdtempSync(join(tmpdir(), 'crd-apiserver-vap-'));
-  auditLog = join(dir, 'audit.log');
-  const proc = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--listen', '127.0.0.1:0', '--data-dir', join(dir, 'data'), '--audit-log-path', auditLog],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${out}`)), 20000);
-    proc.stdout!.on('data', () => {
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    proc.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${out}`));
-    });
-  });
-  return {
-    url,
-    dir,
-    kubeconfig: join(dir, 'data', 'kubeconfig'),
-    proc,
-    output: () => out,
-    async stop() {
-      if (proc.exitCode !== null) return proc.exitCode;
-      const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
-      proc.kill('SIGTERM');
-      const code = await exited;
-      rmSync(dir, { recursive: true, force: true });
-      return code;
-    },
-  };
-}
+let s: AuditedServer;
 
 before(async () => {
   s = await startAuditedServer();
@@ -108,14 +60,7 @@ async function apply(name: string, yaml: string) {
   return r;
 }
 
-/** The audit events logged so far. */
-function auditEvents(): Record<string, unknown>[] {
-  if (!existsSync(auditLog)) return [];
-  return readFileSync(auditLog, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
+const auditEvents = () => s.auditEvents();
 
 test('Deny: the cluster message and 422 Invalid; dry-run is evaluated too; a compliant object is created', async () => {
   await kubectl(s, ['create', 'namespace', 'deny-ns']);
@@ -366,4 +311,72 @@ spec:
   assert.equal(del.code, 0, del.stderr);
   const after = await kubectl(s, ['create', 'configmap', 'anything']);
   assert.equal(after.code, 0, after.stderr);
+});
+
+test('matchPolicy Equivalent on built-in kinds: autoscaling/v1 rules judge and mutate HorizontalPodAutoscalers of either version as v1 objects', async () => {
+  await apply(
+    'hpa-policy.yaml',
+    policy(
+      'hpa-equivalent.example.com',
+      `  matchConstraints:
+    resourceRules:
+    - {apiGroups: [autoscaling], apiVersions: [v1], operations: [CREATE], resources: [horizontalpodautoscalers]}
+  validations:
+  - expression: "object.apiVersion == 'autoscaling/v1' && object.spec.targetCPUUtilizationPercentage <= 80"
+    messageExpression: "'utilization over 80 as ' + object.apiVersion"
+`,
+    ) +
+      '---\n' +
+      binding('hpa-equivalent-binding.example.com', 'hpa-equivalent.example.com', 'Deny'),
+  );
+  await apply(
+    'hpa-map.yaml',
+    `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: {name: hpa-cap.example.com}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [autoscaling], apiVersions: [v1], operations: [CREATE], resources: [horizontalpodautoscalers]}
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: "Object{spec: Object.spec{maxReplicas: 3}}"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: {name: hpa-cap-binding.example.com}
+spec: {policyName: hpa-cap.example.com}
+`,
+  );
+  const target = 'scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}';
+  const v1 = (name: string, cpu: number) => `apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\nmetadata: {name: ${name}, namespace: default}\nspec:\n  ${target}\n  maxReplicas: 10\n  targetCPUUtilizationPercentage: ${cpu}\n`;
+  const v2 = (name: string, cpu: number) =>
+    `apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: ${name}, namespace: default}\nspec:\n  ${target}\n  maxReplicas: 10\n  metrics:\n  - {type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: ${cpu}}}}\n`;
+  /** A dry-run create, retried while the policies' caches catch up (until `done`). */
+  const dryRun = async (file: string, yaml: string, done: (r: { code: number | null; stdout: string; stderr: string }) => boolean) => {
+    let r = { code: null as number | null, stdout: '', stderr: '' };
+    for (let i = 0; i < 50; i++) {
+      r = await kubectl(s, ['create', '--dry-run=server', '-o', 'json', '-f', manifest(s, file, yaml)]);
+      if (done(r)) break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    return r;
+  };
+  const refusal = /ValidatingAdmissionPolicy 'hpa-equivalent\.example\.com' with binding 'hpa-equivalent-binding\.example\.com' denied request: utilization over 80 as autoscaling\/v1/;
+  for (const [file, yaml] of [['hpa-v1-hot.yaml', v1('hot', 90)], ['hpa-v2-hot.yaml', v2('hot', 90)]] as const) {
+    const r = await dryRun(file, yaml, (x) => x.code !== 0);
+    assert.match(r.stderr, refusal, file);
+  }
+  // Mutated as a v1 object, answered as the v2 object it was sent as.
+  const r = await dryRun('hpa-v2-cool.yaml', v2('cool', 50), (x) => x.code === 0 && (JSON.parse(x.stdout) as { spec: { maxReplicas: number } }).spec.maxReplicas === 3);
+  assert.equal(r.code, 0, r.stderr);
+  const created = JSON.parse(r.stdout) as Record<string, any>;
+  assert.equal(created.apiVersion, 'autoscaling/v2');
+  assert.equal(created.spec.maxReplicas, 3);
+  assert.equal(created.spec.metrics[0].resource.target.averageUtilization, 50);
+  for (const [kind, name] of [['validatingadmissionpolicybinding', 'hpa-equivalent-binding.example.com'], ['mutatingadmissionpolicybinding', 'hpa-cap-binding.example.com']]) {
+    const d = await kubectl(s, ['delete', kind!, name!]);
+    assert.equal(d.code, 0, d.stderr);
+  }
 });

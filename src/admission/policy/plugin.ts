@@ -20,9 +20,10 @@ import type { Plugin } from '../chain.ts';
 import { addAuditAnnotation } from './audit-annotations.ts';
 import { objectCache } from '../informer.ts';
 import { bindingMatches, definitionMatches, isExemptAdmissionConfiguration, MatchConfigError, type GVK, type GVR, type MatchContext, type MatchResources } from './matching.ts';
+import { objectAtVersion } from './equivalents.ts';
 import { collectParams } from './params.ts';
 import { PolicySource, type PolicyHook } from './policy-source.ts';
-import type { PolicyDecision } from './validator.ts';
+import { PolicyValidator, type PolicyDecision } from './validator.ts';
 
 /** The authorizer of `authorizer` until RBAC is served: every check allowed. */
 export const allowAllAuthorizer: Authorizer = { authorize: () => ({ decision: 'Allow', reason: '' }) };
@@ -92,13 +93,6 @@ export function admissionRequest(a: AdmissionAttributes, resource: GVR, kind: GV
   return r;
 }
 
-/** The object converted to the version it matched as (a custom resource: its apiVersion). */
-export function atVersion(o: Obj | undefined, kind: GVK, requestKind: GVK): Obj | undefined {
-  if (o === undefined || (kind.group === requestKind.group && kind.version === requestKind.version)) return o;
-  if (o.apiVersion === undefined) return o;
-  return { ...o, apiVersion: kind.group === '' ? kind.version : `${kind.group}/${kind.version}` };
-}
-
 export interface ValidatingAdmissionPolicyPlugin extends Plugin {
   /** Resolves once policies, bindings and CRDs are listed. */
   readonly synced: Promise<void>;
@@ -106,8 +100,23 @@ export interface ValidatingAdmissionPolicyPlugin extends Plugin {
 }
 
 /** The plugin over the policies, bindings, params and namespaces in `store`. */
+/**
+ * The object as a webhook matched on another version sees it (`kind` instead of the request's):
+ * apiVersion rewritten, as custom resources convert with strategy None. (Webhooks do not convert
+ * built-in kinds sharing a storage yet; policies do, with objectAtVersion.)
+ */
+export function atVersion(o: Obj | undefined, kind: GVK, requestKind: GVK): Obj | undefined {
+  if (o === undefined || (kind.group === requestKind.group && kind.version === requestKind.version)) return o;
+  if (o.apiVersion === undefined) return o;
+  return { ...o, apiVersion: kind.group === '' ? kind.version : `${kind.group}/${kind.version}` };
+}
+
 export function validatingAdmissionPolicy(store: Store, opts: { authorizer?: Authorizer } = {}): ValidatingAdmissionPolicyPlugin {
-  const source = new PolicySource(store);
+  const source = new PolicySource(store, {
+    policies: 'validatingadmissionpolicies',
+    bindings: 'validatingadmissionpolicybindings',
+    compile: (spec) => new PolicyValidator(spec),
+  });
   const namespaces = objectCache(store, resourcePrefix('', 'namespaces'));
   const authorizer = opts.authorizer ?? allowAllAuthorizer;
   const getNamespace = async (name: string): Promise<Obj | undefined> => {
@@ -118,11 +127,11 @@ export function validatingAdmissionPolicy(store: Store, opts: { authorizer?: Aut
   };
   const ctx: MatchContext = { getNamespace, equivalents: (r, sub) => source.equivalents(r, sub) };
 
-  async function dispatch(a: AdmissionAttributes, hooks: PolicyHook[]): Promise<void> {
+  async function dispatch(a: AdmissionAttributes, hooks: PolicyHook<PolicyValidator>[]): Promise<void> {
     const denied: DeniedDecision[] = [];
     const conversions = new WeakMap<object, Val>();
     const failures: { message: string; policy: string; binding: string; expressionIndex: number; validationActions: string[] }[] = [];
-    const configError = (hook: PolicyHook, err: string, binding?: string) => {
+    const configError = (hook: PolicyHook<PolicyValidator>, err: string, binding?: string) => {
       if (hook.spec.failurePolicy === 'Ignore') return;
       if (hook.spec.failurePolicy !== undefined && hook.spec.failurePolicy !== 'Fail') {
         denied.push({ policy: hook.name, binding, message: `unrecognized failure policy: '${String(hook.spec.failurePolicy)}'` });
@@ -175,8 +184,8 @@ export function validatingAdmissionPolicy(store: Store, opts: { authorizer?: Aut
         const actions = Array.isArray(bspec.validationActions) ? (bspec.validationActions as string[]) : [];
         for (const param of params) {
           const input: AdmissionInput = {
-            object: atVersion(a.object, m.kind, a.kind) ?? null,
-            oldObject: atVersion(a.oldObject, m.kind, a.kind) ?? null,
+            object: objectAtVersion(a.object, a, m) ?? null,
+            oldObject: objectAtVersion(a.oldObject, a, m) ?? null,
             params: param,
             conversions,
             request: admissionRequest(a, m.resource, m.kind),
@@ -187,7 +196,7 @@ export function validatingAdmissionPolicy(store: Store, opts: { authorizer?: Aut
               resource: { group: a.resource.group, resource: a.resource.resource, subresource: a.subresource, namespace: a.namespace, name: a.name },
             },
           };
-          const result = hook.validator.validate(input);
+          const result = hook.evaluator.validate(input);
           result.decisions.forEach((d: PolicyDecision, i: number) => {
             if (d.action !== 'deny') return;
             for (const action of actions) {

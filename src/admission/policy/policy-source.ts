@@ -1,7 +1,8 @@
 /**
  * The policies in force (k8s.io/apiserver pkg/admission/plugin/policy/generic policy_source.go):
- * ValidatingAdmissionPolicies and their bindings read from the store through watch-fed caches,
- * each policy compiled once per resourceVersion, its bindings grouped under it, and its paramKind
+ * the policies of one family (ValidatingAdmissionPolicies or MutatingAdmissionPolicies) and their
+ * bindings read from the store through watch-fed caches, each policy compiled once per
+ * stored version by the family's own compiler, its bindings grouped under it, and its paramKind
  * resolved — built-in kinds from the catalogue, custom resources from the CRDs served — to a
  * cache of the param objects, started on first use. A paramKind that resolves to nothing is the
  * policy's configuration error, as upstream.
@@ -9,19 +10,19 @@
 import { builtinResources, resourcePrefix, type Obj } from '../../registry/index.ts';
 import type { Store } from '../../storage/index.ts';
 import { objectCache, type ObjectCache } from '../informer.ts';
+import { builtinEquivalents } from './equivalents.ts';
 import type { ParamSource } from './params.ts';
-import { PolicyValidator } from './validator.ts';
 import type { GVK, GVR } from './matching.ts';
 
 const GROUP = 'admissionregistration.k8s.io';
 
-/** A policy with what evaluating it needs (PolicyHook). */
-export interface PolicyHook {
+/** A policy with what evaluating it needs (PolicyHook); E is its family's compiled evaluator. */
+export interface PolicyHook<E> {
   name: string;
   policy: Obj;
   spec: Obj;
   bindings: Obj[];
-  validator: PolicyValidator;
+  evaluator: E;
   /** The params' source (undefined without a paramKind, or when it did not resolve). */
   params?: ParamSource;
   configurationError?: string;
@@ -29,7 +30,6 @@ export interface PolicyHook {
 
 const specOf = (o: Obj): Obj => (o.spec !== null && typeof o.spec === 'object' ? (o.spec as Obj) : {});
 const nameOf = (o: Obj): string => String((o.metadata as { name?: unknown } | undefined)?.name ?? '');
-const rvOf = (o: Obj): string => String((o.metadata as { resourceVersion?: unknown } | undefined)?.resourceVersion ?? '');
 const byName = (a: Obj, b: Obj) => (nameOf(a) < nameOf(b) ? -1 : nameOf(a) > nameOf(b) ? 1 : 0);
 
 /** Splits "group/version" ("v1" is the core group). */
@@ -40,22 +40,30 @@ function parseGroupVersion(apiVersion: string): { group: string; version: string
   return undefined;
 }
 
-export class PolicySource {
+/** The policy and binding resources of one family, and how its policies compile. */
+export interface PolicyFamily<E> {
+  policies: string;
+  bindings: string;
+  /** Compiles a policy's spec into what evaluates it (once per resourceVersion). */
+  compile: (spec: Obj) => E;
+}
+
+export class PolicySource<E> {
   private readonly policies: ObjectCache;
   private readonly bindings: ObjectCache;
   private readonly crds: ObjectCache;
   private readonly paramCaches = new Map<string, ObjectCache>();
-  private readonly compiled = new Map<string, { rv: string; validator: PolicyValidator }>();
-  private hooksCache: { key: string; hooks: PolicyHook[] } | undefined;
+  // By the cached policy object: the cache replaces the object when the policy changes.
+  private readonly compiled = new WeakMap<object, E>();
+  private hooksCache: { key: string; hooks: PolicyHook<E>[] } | undefined;
   readonly synced: Promise<void>;
 
-  /** `resources`: the policy and binding resources read (MutatingAdmissionPolicies share this source). */
   constructor(
     private readonly store: Store,
-    resources: { policies: string; bindings: string } = { policies: 'validatingadmissionpolicies', bindings: 'validatingadmissionpolicybindings' },
+    private readonly family: PolicyFamily<E>,
   ) {
-    this.policies = objectCache(store, resourcePrefix(GROUP, resources.policies));
-    this.bindings = objectCache(store, resourcePrefix(GROUP, resources.bindings));
+    this.policies = objectCache(store, resourcePrefix(GROUP, family.policies));
+    this.bindings = objectCache(store, resourcePrefix(GROUP, family.bindings));
     this.crds = objectCache(store, resourcePrefix('apiextensions.k8s.io', 'customresourcedefinitions'));
     this.synced = Promise.all([this.policies.synced, this.bindings.synced, this.crds.synced]).then(() => {});
   }
@@ -91,18 +99,14 @@ export class PolicySource {
     return { cache, namespaced: r.namespaced };
   }
 
-  private validatorFor(policy: Obj): PolicyValidator {
-    const name = nameOf(policy);
-    const rv = rvOf(policy);
-    const c = this.compiled.get(name);
-    if (c !== undefined && c.rv === rv) return c.validator;
-    const validator = new PolicyValidator(specOf(policy));
-    this.compiled.set(name, { rv, validator });
-    return validator;
+  private evaluatorFor(policy: Obj): E {
+    let evaluator = this.compiled.get(policy);
+    if (evaluator === undefined) this.compiled.set(policy, (evaluator = this.family.compile(specOf(policy))));
+    return evaluator;
   }
 
   /** Every policy with its bindings, by name (recomputed only after a change). */
-  hooks(): PolicyHook[] {
+  hooks(): PolicyHook<E>[] {
     const key = `${this.policies.version}/${this.bindings.version}/${this.crds.version}`;
     if (this.hooksCache?.key === key) return this.hooksCache.hooks;
     const bindingsByPolicy = new Map<string, Obj[]>();
@@ -112,16 +116,14 @@ export class PolicySource {
       if (list === undefined) bindingsByPolicy.set(policyName, (list = []));
       list.push(b);
     }
-    const hooks: PolicyHook[] = [];
-    const seen = new Set<string>();
+    const hooks: PolicyHook<E>[] = [];
     for (const policy of [...this.policies.entries()].map(([, p]) => p).sort(byName)) {
       const name = nameOf(policy);
-      seen.add(name);
       const bindings = (bindingsByPolicy.get(name) ?? []).sort(byName);
       // Policies without bindings do nothing (upstream skips them).
       if (bindings.length === 0) continue;
       const spec = specOf(policy);
-      const hook: PolicyHook = { name, policy, spec, bindings, validator: this.validatorFor(policy) };
+      const hook: PolicyHook<E> = { name, policy, spec, bindings, evaluator: this.evaluatorFor(policy) };
       if (spec.paramKind !== undefined && spec.paramKind !== null) {
         const s = this.paramSource(spec.paramKind as Obj);
         if ('error' in s) hook.configurationError = s.error;
@@ -129,14 +131,18 @@ export class PolicySource {
       }
       hooks.push(hook);
     }
-    for (const name of this.compiled.keys()) if (!seen.has(name)) this.compiled.delete(name);
     this.hooksCache = { key, hooks };
     return hooks;
   }
 
-  /** EquivalentResourcesFor over the CRDs served (crdEquivalents). */
+  /**
+   * EquivalentResourcesFor: a custom resource at its CRD's other served versions (their objects
+   * differ only in apiVersion while the CRD converts with strategy None, as served here); a
+   * built-in resource at the others sharing its storage.
+   */
   equivalents(r: GVR, subresource: string): { resource: GVR; kind: GVK }[] {
-    return crdEquivalents(this.crds, r, subresource);
+    const crd = crdEquivalents(this.crds, r, subresource);
+    return crd.length > 0 ? crd : builtinEquivalents(r, subresource);
   }
 
   stop(): void {

@@ -2,9 +2,10 @@
  * The ValidatingAdmissionPolicy status controller (kube-controller-manager's
  * validatingadmissionpolicy-status controller): each policy's `status.observedGeneration`
  * follows its `metadata.generation`, and `status.typeChecking` holds the warnings of type-checking
- * its expressions against the kinds it matches. Type checking needs the policy CEL environment
- * and the matched kinds' schemas: a PolicyTypeChecker supplies it; until one is installed,
- * typeChecking is left unset rather than claiming an empty result.
+ * its expressions against the kinds it matches (`typeChecking: {}` when there are none). Type
+ * checking needs the matched kinds' schemas: a PolicyTypeChecker supplies them (type-checker.ts,
+ * which the server installs); without one, typeChecking is left unset rather than claiming an
+ * empty result.
  */
 import { isConflict, isNotFound } from '../../apimachinery/index.ts';
 import { runController, type Controller } from '../controllers/loop.ts';

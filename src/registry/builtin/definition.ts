@@ -122,7 +122,7 @@ export function builtinKind(r: BuiltinResource, deps: KindDeps, over?: ServedOve
  * Resources served over the storage of another group-version's resource (`group/version/resource`
  * of the served one -> of the stored one), with the conversion between them.
  */
-const oneStorage: ReadonlyArray<{ served: string; stored: string; conversion: VersionConversion }> = [
+export const oneStorage: ReadonlyArray<{ served: string; stored: string; conversion: VersionConversion }> = [
   { served: 'events.k8s.io/v1/events', stored: '/v1/events', conversion: eventsV1Conversion },
   { served: 'autoscaling/v1/horizontalpodautoscalers', stored: 'autoscaling/v2/horizontalpodautoscalers', conversion: hpaV1Conversion },
   ...admissionPolicyStorage,

@@ -5,7 +5,9 @@
  * and `authorizer.requestResource`; the result type checked against what the expression must
  * return, with upstream's messages (`compilation failed: ERROR: ...`, `must evaluate to bool but
  * got int`). One compiler per policy: its variables compile in order, each adding its output type
- * to `variables` for the expressions after it.
+ * to `variables` for the expressions after it. A type-checking compiler (the policy status
+ * controller's) declares `object`, `oldObject` and `params` with the declared types of a matched
+ * kind's schema instead of dyn, and only checks: no program is planned.
  */
 import {
   AuthorizerType,
@@ -17,6 +19,7 @@ import {
   type Program,
   type Type,
 } from '../../cel/index.ts';
+import { declTypeProvider, type DeclType } from '../cel/types.ts';
 import { jsonPatchLibrary, withPatchTypes } from './patch-types.ts';
 import { NAMESPACE_TYPE, REQUEST_TYPE, VARIABLES_TYPE, admissionTypeProvider } from './types.ts';
 
@@ -54,6 +57,14 @@ export interface CompiledVariable extends CompiledExpression {
 /** cel-go's Type.String() as fmt prints it, for the result-type messages (null is `null_type` there). */
 const typeString = (t: Type): string => ((t.kind as string) === 'null_type' ? 'null_type' : formatType(t));
 
+/** Declared types for a type-checking compiler (typechecking.go's typeOverwrite), already named. */
+export interface TypeOverwrite {
+  /** The matched kind's type, for `object` and `oldObject` (dyn when absent). */
+  object?: DeclType;
+  /** The paramKind's type, for `params` (dyn when absent). */
+  params?: DeclType;
+}
+
 /** The compiler of one policy's expressions. */
 export class AdmissionCompiler {
   /** The policy's variables as compiled so far, in order. */
@@ -61,24 +72,31 @@ export class AdmissionCompiler {
   private readonly variableTypes = new Map<string, Type>();
   private readonly envs = new Map<string, Env>();
 
+  /** With `typeCheck`, expressions are only type-checked against those types (no programs). */
+  constructor(private readonly typeCheck?: TypeOverwrite) {}
+
   /** The environment for one set of optional declarations (built on first use). */
   private env(decls: OptionalDeclarations): Env {
     const key = `${decls.hasParams}/${decls.hasAuthorizer}/${(decls.patchTypeNames ?? []).join(',')}`;
     let env = this.envs.get(key);
     if (env === undefined) {
+      const objectType = this.typeCheck?.object?.celType ?? DynType;
       const variables: Record<string, Type> = {
-        object: DynType,
-        oldObject: DynType,
+        object: objectType,
+        oldObject: objectType,
         namespaceObject: NAMESPACE_TYPE,
         request: REQUEST_TYPE,
         variables: VARIABLES_TYPE,
       };
-      if (decls.hasParams) variables.params = DynType;
+      if (decls.hasParams) variables.params = this.typeCheck?.params?.celType ?? DynType;
       if (decls.hasAuthorizer) {
         variables.authorizer = AuthorizerType;
         variables['authorizer.requestResource'] = ResourceCheckType;
       }
-      const base = kubernetesEnvOptions({ provider: admissionTypeProvider(this.variableTypes) });
+      let provider = admissionTypeProvider(this.variableTypes);
+      if (this.typeCheck?.params !== undefined) provider = declTypeProvider(this.typeCheck.params, provider);
+      if (this.typeCheck?.object !== undefined) provider = declTypeProvider(this.typeCheck.object, provider);
+      const base = kubernetesEnvOptions({ provider });
       env =
         decls.patchTypeNames === undefined
           ? new Env({ ...base, variables })
@@ -90,6 +108,7 @@ export class AdmissionCompiler {
 
   /** CompileCELExpression: compiles `expression`, checking its result type. */
   compile(expression: string, returnTypes: ReturnTypes, decls: OptionalDeclarations): CompiledExpression {
+    if (this.typeCheck !== undefined) return this.check(expression, decls);
     const r = this.env(decls).compile(expression);
     if (r.issues !== undefined) return { expression, error: `compilation failed: ${r.issues}` };
     const out = r.program.type;
@@ -101,6 +120,16 @@ export class AdmissionCompiler {
       return { expression, error: reason };
     }
     return { expression, program: r.program, outputType: out };
+  }
+
+  /**
+   * typeCheckingCompiler.CompileCELExpression: the checker's issues as they are (no `compilation
+   * failed: ` prefix), the result type not enforced.
+   */
+  private check(expression: string, decls: OptionalDeclarations): CompiledExpression {
+    const r = this.env(decls).check(expression);
+    if (r.checked === undefined) return { expression, error: r.issues! };
+    return { expression, outputType: r.checked.typeMap.get(r.checked.expr.id) ?? DynType };
   }
 
   /**

@@ -17,7 +17,8 @@ import type { Plugin } from '../../chain.ts';
 import { objectCache } from '../../informer.ts';
 import { bindingMatches, definitionMatches, isExemptAdmissionConfiguration, MatchConfigError, type GVK, type GVR, type MatchContext } from '../matching.ts';
 import { collectParams } from '../params.ts';
-import { admissionRequest, allowAllAuthorizer, atVersion, withMatchDefaults } from '../plugin.ts';
+import { objectAtVersion } from '../equivalents.ts';
+import { admissionRequest, allowAllAuthorizer, withMatchDefaults } from '../plugin.ts';
 import { PolicySource, type PolicyHook } from '../policy-source.ts';
 import { KindSchemas } from './kind-schemas.ts';
 import { PolicyMutator } from './mutator.ts';
@@ -33,7 +34,7 @@ export interface MutatingAdmissionPolicyPlugin extends Plugin {
 
 /** One evaluation to run: a policy, one of its bindings, one param. */
 interface Invocation {
-  hook: PolicyHook;
+  hook: PolicyHook<PolicyMutator>;
   mutator: PolicyMutator;
   binding: string;
   input: Omit<AdmissionInput, 'object'>;
@@ -43,7 +44,11 @@ interface Invocation {
 
 /** The plugin over the MutatingAdmissionPolicies, bindings, params and namespaces in `store`. */
 export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPolicyOptions = {}): MutatingAdmissionPolicyPlugin {
-  const source = new PolicySource(store, { policies: 'mutatingadmissionpolicies', bindings: 'mutatingadmissionpolicybindings' });
+  const source = new PolicySource(store, {
+    policies: 'mutatingadmissionpolicies',
+    bindings: 'mutatingadmissionpolicybindings',
+    compile: (spec) => new PolicyMutator(spec),
+  });
   const namespaces = objectCache(store, resourcePrefix('', 'namespaces'));
   const schemas = new KindSchemas(store);
   const authorizer = opts.authorizer ?? allowAllAuthorizer;
@@ -55,22 +60,14 @@ export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPol
   };
   const ctx: MatchContext = { getNamespace, equivalents: (r, sub) => source.equivalents(r, sub) };
 
-  // Compiled once per stored policy object: the cache replaces the object when the policy changes.
-  const compiled = new WeakMap<object, PolicyMutator>();
-  const mutatorFor = (hook: PolicyHook): PolicyMutator => {
-    let mutator = compiled.get(hook.policy);
-    if (mutator === undefined) compiled.set(hook.policy, (mutator = new PolicyMutator(hook.spec)));
-    return mutator;
-  };
-
   /** Refusal under Fail (and for a failure policy the API does not know). */
-  const refuse = (a: AdmissionAttributes, hook: PolicyHook, binding: string | undefined, message: string): StatusError | undefined => {
+  const refuse = (a: AdmissionAttributes, hook: PolicyHook<PolicyMutator>, binding: string | undefined, message: string): StatusError | undefined => {
     if (hook.spec.failurePolicy === 'Ignore') return undefined;
     const text = binding === undefined ? `policy '${hook.name}' denied request: ${message}` : `policy '${hook.name}' with binding '${binding}' denied request: ${message}`;
     return deniedError(a, text);
   };
 
-  async function invocations(a: AdmissionAttributes, hooks: PolicyHook[]): Promise<Invocation[]> {
+  async function invocations(a: AdmissionAttributes, hooks: PolicyHook<PolicyMutator>[]): Promise<Invocation[]> {
     const out: Invocation[] = [];
     for (const hook of hooks) {
       const m = await definitionMatches(withMatchDefaults(hook.spec.matchConstraints), a, ctx);
@@ -82,7 +79,7 @@ export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPol
         }
         continue;
       }
-      const mutator = mutatorFor(hook);
+      const mutator = hook.evaluator;
       for (const binding of hook.bindings) {
         const bname = String((binding.metadata as { name?: string }).name ?? '');
         const bspec = (binding.spec ?? {}) as Obj;
@@ -111,7 +108,7 @@ export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPol
             matchedKind: m.kind,
             matchedResource: m.resource,
             input: {
-              oldObject: atVersion(a.oldObject, m.kind, a.kind) ?? null,
+              oldObject: objectAtVersion(a.oldObject, a, m) ?? null,
               params: param,
               request: admissionRequest(a, m.resource, m.kind),
               namespace,
@@ -132,16 +129,19 @@ export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPol
   function run(a: AdmissionAttributes, inv: Invocation): boolean {
     const object = a.object!;
     const schema = schemas.get(inv.matchedKind, inv.matchedResource);
-    const r = inv.mutator.mutate({ ...inv.input, object: atVersion(object, inv.matchedKind, a.kind) ?? null }, schema.typeConverter);
+    const matched = { resource: inv.matchedResource, kind: inv.matchedKind };
+    const r = inv.mutator.mutate({ ...inv.input, object: objectAtVersion(object, a, matched) ?? null }, schema.typeConverter);
     if (r.error !== undefined) {
       const e = refuse(a, inv.hook, inv.binding, r.error);
       if (e) throw e;
       return false;
     }
     if (!r.matched) return false;
-    const mutated = { ...r.object, apiVersion: object.apiVersion };
-    // Defaults re-applied after each policy, as upstream's dispatcher does.
-    schema.default?.(mutated);
+    // Defaults re-applied after each policy, as upstream's dispatcher does (in the matched
+    // version, whose schema they are), then the object back in the request's version.
+    const atMatched = { ...r.object };
+    schema.default?.(atMatched);
+    const mutated = { ...objectAtVersion(atMatched, matched, a)!, apiVersion: object.apiVersion };
     if (jsonEqual(mutated, object)) return false;
     a.object = mutated;
     return true;
