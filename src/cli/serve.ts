@@ -11,6 +11,7 @@ import { resolve, join } from 'node:path';
 import { openBackend, type StorageChoice } from '../server/index.ts';
 import { defaultCompactionIntervalMs, defaultEtcdPrefix } from '../storage/index.ts';
 import { ApiServer, auditLogged } from '../server/index.ts';
+import { checkServiceNetwork, type ServiceNetworkOptions } from '../registry/index.ts';
 
 const usage = `usage: crd-apiserver serve [--listen 127.0.0.1:PORT] [--data-dir DIR]
 
@@ -19,6 +20,9 @@ const usage = `usage: crd-apiserver serve [--listen 127.0.0.1:PORT] [--data-dir 
   --data-dir DIR    where the SQLite database and the kubeconfig live (default ./data)
   --audit-log-path FILE  append an audit.k8s.io/v1 Event for every request to FILE (JSON lines,
                     Metadata level)
+  --service-cluster-ip-range CIDR[,CIDR]  Services' cluster IPs come from here (default
+                    10.96.0.0/12; two CIDRs of different families make the cluster dual-stack)
+  --service-node-port-range RANGE  NodePort Services' ports (default 30000-32767)
 
   --etcd-servers URL[,URL...]      keep objects in this etcd cluster instead of SQLite; several
                                    servers on one cluster serve the same objects
@@ -46,6 +50,8 @@ export interface ServeArgs {
   auditLogPath?: string;
   /** Set when --etcd-servers is given. */
   etcd?: EtcdArgs;
+  /** --service-cluster-ip-range and --service-node-port-range, when given. */
+  serviceNetwork?: ServiceNetworkOptions;
 }
 
 const durationUnits: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -95,6 +101,7 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
   let listen = '127.0.0.1:6443';
   let dataDir = './data';
   let auditLogPath: string | undefined;
+  const serviceNetwork: ServiceNetworkOptions = {};
   let etcdServers: string[] | undefined;
   const etcd: Omit<EtcdArgs, 'servers'> = { prefix: defaultEtcdPrefix, compactionIntervalMs: defaultCompactionIntervalMs };
   for (let i = 0; i < argv.length; i++) {
@@ -123,6 +130,12 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
         break;
       case '--data-dir':
         dataDir = next();
+        break;
+      case '--service-cluster-ip-range':
+        serviceNetwork.clusterIPRange = next();
+        break;
+      case '--service-node-port-range':
+        serviceNetwork.nodePortRange = next();
         break;
       case '--etcd-servers':
         etcdServers = next()
@@ -158,14 +171,16 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
       `refusing to listen on ${listen}: only loopback addresses (127.0.0.1, ::1, localhost) are allowed, because the server has no TLS or authentication yet`,
     );
   }
+  checkServiceNetwork(serviceNetwork);
+  const net = Object.keys(serviceNetwork).length > 0 ? { serviceNetwork } : {};
   if (etcdServers === undefined) {
     const stray = (['caFile', 'certFile', 'keyFile'] as const).find((k) => etcd[k] !== undefined);
     if (stray) throw new Error('the --etcd-* flags need --etcd-servers');
-    return { host, port, dataDir, ...(auditLogPath !== undefined ? { auditLogPath } : {}) };
+    return { host, port, dataDir, ...(auditLogPath !== undefined ? { auditLogPath } : {}), ...net };
   }
   if (etcdServers.length === 0) throw new Error('--etcd-servers must name at least one URL');
   if ((etcd.certFile === undefined) !== (etcd.keyFile === undefined)) throw new Error('--etcd-certfile and --etcd-keyfile go together');
-  return { host, port, dataDir, ...(auditLogPath !== undefined ? { auditLogPath } : {}), etcd: { servers: etcdServers, ...etcd } };
+  return { host, port, dataDir, ...(auditLogPath !== undefined ? { auditLogPath } : {}), ...net, etcd: { servers: etcdServers, ...etcd } };
 }
 
 /** The storage the parsed flags choose; reads the TLS files. */
@@ -233,7 +248,7 @@ export async function runServe(argv: string[]): Promise<number> {
     process.stderr.write(`crd-apiserver serve: cannot open the store in ${where}: ${msg}${hint}\n`);
     return 1;
   }
-  const server = new ApiServer(backend.deps);
+  const server = new ApiServer({ ...backend.deps, ...(args.serviceNetwork ? { serviceNetwork: args.serviceNetwork } : {}) });
   if (args.auditLogPath !== undefined) server.handle = auditLogged(server.handle.bind(server), resolve(args.auditLogPath));
   let bound: { host: string; port: number };
   try {

@@ -41,10 +41,13 @@ export {
   hasSubresource,
   type KindDefinition,
   type KindDeps,
+  type ServiceNetworkOptions,
   type KindSubresource,
   type ReviewDefinition,
 } from './kind.ts';
 export { builtinRegistry, type BuiltinRegistry } from './kinds.ts';
+export { checkServiceNetwork, ServiceStore } from './core/service/store.ts';
+export { startKubernetesServiceController } from './core/service/kubernetes-service.ts';
 export { customResourceKinds } from './customresource/definition.ts';
 export { servedNames, servedVersions, type ServedVersion } from './crd/serving.ts';
 export { ScaleStore } from './customresource/scale.ts';

@@ -59,6 +59,14 @@ export interface KindDefinition {
 export interface KindDeps {
   store: Store;
   admission?: Admission;
+  /** Services' address and port ranges (default: kube-apiserver's, 10.96.0.0/12 and 30000-32767). */
+  serviceNetwork?: ServiceNetworkOptions;
+}
+
+/** kube-apiserver's --service-cluster-ip-range (one CIDR, or two of different families) and --service-node-port-range. */
+export interface ServiceNetworkOptions {
+  clusterIPRange?: string;
+  nodePortRange?: string;
 }
 
 /** A create-only endpoint answered without storage (the self access reviews). */

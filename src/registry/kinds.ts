@@ -9,11 +9,12 @@ import { crdKind } from './crd/definition.ts';
 import type { CRDStore } from './crd/store.ts';
 import type { KindDefinition, KindDeps, ReviewDefinition } from './kind.ts';
 import { namespaceKind } from './namespace/definition.ts';
+import { serviceKind } from './core/service/definition.ts';
 import { builtinKinds as openAPIKinds } from './builtin/definition.ts';
 import type { NamespaceStore } from './namespace/rest.ts';
 
 /** Built-in kinds with a folder of their own, in discovery order. */
-const builtinKinds: ReadonlyArray<(deps: KindDeps) => KindDefinition> = [namespaceKind, crdKind];
+const builtinKinds: ReadonlyArray<(deps: KindDeps) => KindDefinition> = [namespaceKind, serviceKind, crdKind];
 
 /** Create-only review endpoints. */
 const builtinReviews: readonly ReviewDefinition[] = [selfSubjectAccessReview, selfSubjectRulesReview];

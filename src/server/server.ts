@@ -5,9 +5,9 @@
  * the stores; `listen`/`close` manage the socket and open watches.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import { failureStatus, newMethodNotAllowed, newNotFound } from '../apimachinery/index.ts';
-import { builtinRegistry, isObject, type Admission, type BuiltinRegistry, type Obj, type RESTStore } from '../registry/index.ts';
+import { builtinRegistry, isObject, type Admission, type BuiltinRegistry, type Obj, type RESTStore, type ServiceNetworkOptions } from '../registry/index.ts';
 import type { Store } from '../storage/index.ts';
 import { runLeaderElection, type LeaderElector } from '../storage/index.ts';
 import { hostname } from 'node:os';
@@ -28,6 +28,7 @@ import { bareInstanceStore, startCRDFinalizer } from '../registry/index.ts';
 import { startNamespaceController, startPolicyStatusController, startServiceAccountController } from '../registry/index.ts';
 import type { Controller } from '../registry/index.ts';
 import { storageVersion } from '../registry/index.ts';
+import { ServiceStore, startKubernetesServiceController } from '../registry/index.ts';
 
 /** What the server needs from the layers below: the store everything is kept in, and the admission chain. */
 export interface ApiServerDeps {
@@ -37,6 +38,8 @@ export interface ApiServerDeps {
   leaderElection?: boolean;
   /** The storage health check of /readyz and /healthz (etcd: a read answered in time); throws when unhealthy. */
   checkStorage?: () => Promise<void>;
+  /** Services' address and port ranges (serve --service-cluster-ip-range, --service-node-port-range). */
+  serviceNetwork?: ServiceNetworkOptions;
 }
 
 const notFoundStatus = () =>
@@ -75,6 +78,7 @@ export class ApiServer {
   readonly openapi: OpenAPIService;
   readonly crdServing: CRDServing;
   private controllers: Controller[] = [];
+  private kubernetesService: { stop(): void } | undefined;
   private elector: LeaderElector | undefined;
   readonly http: Server;
   private readonly sockets = new Set<Socket>();
@@ -125,6 +129,7 @@ export class ApiServer {
     const addr = this.http.address();
     const bound = typeof addr === 'object' && addr ? { host, port: addr.port } : { host, port };
     this.serverAddress = `${bound.host}:${bound.port}`;
+    await this.startKubernetesService(bound);
     return bound;
   }
 
@@ -194,11 +199,29 @@ export class ApiServer {
     if (policies) this.controllers.push(startPolicyStatusController(policies.store));
   }
 
+  /** The `kubernetes` Service in `default`, naming this server (kube-apiserver's kubernetesservice controller, run by every server). */
+  private async startKubernetesService(bound: { host: string; port: number }): Promise<void> {
+    const services = this.table.get('', 'v1', 'services')?.store;
+    if (!(services instanceof ServiceStore)) return;
+    const c = startKubernetesServiceController({
+      services,
+      endpoints: this.table.get('', 'v1', 'endpoints')?.store,
+      endpointSlices: this.table.get('discovery.k8s.io', 'v1', 'endpointslices')?.store,
+      host: isIP(bound.host) ? bound.host : '127.0.0.1',
+      port: bound.port,
+      onError: (e) => process.stderr.write(`crd-apiserver: the kubernetes Service: ${e instanceof Error ? e.message : String(e)}\n`),
+    });
+    this.kubernetesService = c;
+    await c.synced;
+  }
+
   /** Stops the CRD watch and the controllers. */
   private stopBackground(): void {
     this.crdServing.stop();
     void this.elector?.stop();
     this.elector = undefined;
+    this.kubernetesService?.stop();
+    this.kubernetesService = undefined;
     this.stopControllers();
   }
 

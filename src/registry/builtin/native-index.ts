@@ -5,12 +5,17 @@
  */
 import type { Defaulter, NativeRules } from './native.ts';
 import { legacyDefaulters } from './defaults.ts';
+import { defaultService } from '../core/service/defaults.ts';
+import { serviceRules } from '../core/service/rules.ts';
 
 const defaulters: Readonly<Record<string, Defaulter>> = {
   ...legacyDefaulters,
+  '/v1/services': defaultService,
 };
 
-const rules: Readonly<Record<string, NativeRules>> = {};
+const rules: Readonly<Record<string, NativeRules>> = {
+  '/services': serviceRules,
+};
 
 /** The defaulting of a group-version's resource (MUTATES the object), or undefined when it has none. */
 export function defaultsOf(group: string, version: string, resource: string): Defaulter | undefined {
