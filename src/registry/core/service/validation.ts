@@ -231,7 +231,8 @@ function validateClientIPAffinityConfig(config: unknown, p: Path): FieldError[] 
   return [];
 }
 
-function validateServiceExternalTrafficPolicy(svc: Obj): FieldError[] {
+/** validateServiceExternalTrafficPolicy: externalTrafficPolicy and healthCheckNodePort against the type. */
+export function validateServiceExternalTrafficPolicy(svc: Obj): FieldError[] {
   const errs: FieldError[] = [];
   const s = specOf(svc);
   const etp = str(s.externalTrafficPolicy);
@@ -323,7 +324,8 @@ export function validateServiceClusterIPsRelatedFields(svc: Obj): FieldError[] {
   if (ips.length > 1) {
     const fams = ips.map((ip) => parseIP(ip)?.family);
     if (fams.some((f) => f === undefined)) errs.push(internalError(ipsField, 'failed to check for dual stack with error:invalid IP'));
-    const dualStack = ips.length === 2 && fams[0] !== fams[1];
+    // IsDualStackIPStrings: at least one address of each family.
+    const dualStack = fams.includes('IPv4') && fams.includes('IPv6');
     if (!dualStack) errs.push(invalid(ipsField, ips, 'may specify no more than one IP for each IP family'));
   }
   if (!isHeadless(svc) && ips.length > 0 && families.length > 0) {
