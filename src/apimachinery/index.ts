@@ -78,6 +78,8 @@ export {
   newRequestEntityTooLarge,
   newResourceExpired,
   newTimeout,
+  newTooManyRequests,
+  newServiceUnavailable,
   newUnsupportedMediaType,
   type Status,
   StatusError,

@@ -43,6 +43,9 @@ export {
   type KindDeps,
   type ServiceNetworkOptions,
   type KindSubresource,
+  type ActionRequest,
+  type ActionResponse,
+  type SubresourceAction,
   type ReviewDefinition,
 } from './kind.ts';
 export { builtinRegistry, type BuiltinRegistry } from './kinds.ts';
