@@ -47,12 +47,13 @@ const validSpecs: Record<string, Record<string, unknown>> = {
   validatingadmissionpolicybindings: { policyName: 'p', validationActions: ['Deny'] },
   mutatingadmissionpolicies: { matchConstraints: rules, mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[]' } }] },
   mutatingadmissionpolicybindings: { policyName: 'p' },
+  services: { ports: [{ port: 80 }] },
 };
 
 function objectFor(r: BuiltinResource): Record<string, unknown> {
   const s = kindSchema(openAPIDocument(r.group, r.version).doc, r.schemaName);
   const o = minimal(s) as Record<string, unknown>;
-  if (r.group === 'admissionregistration.k8s.io' && validSpecs[r.resource]) o.spec = validSpecs[r.resource];
+  if (validSpecs[r.resource]) o.spec = validSpecs[r.resource];
   return { ...o, apiVersion: r.group === '' ? r.version : `${r.group}/${r.version}`, kind: r.kind, metadata: { name: `t-${r.resource}` } };
 }
 
