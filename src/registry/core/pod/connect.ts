@@ -94,26 +94,16 @@ function logAction(s: ConnectStores): SubresourceAction {
   };
 }
 
-/** exec and attach: streamLocation, then the upgrade's dial. */
-function streamAction(s: ConnectStores): SubresourceAction {
+/**
+ * exec and attach (streamLocation: the container checked), portforward (no container): a pod
+ * without a node cannot be reached; otherwise the upgrade's dial to the kubelet fails.
+ */
+function upgradeAction(s: ConnectStores, checksContainer: boolean): SubresourceAction {
   return {
     verbs: ['create', 'get'],
     async serve(req): Promise<ActionResponse> {
       const pod = await s.pods().get(req.namespace, req.name);
-      streamContainer(pod, req.name, req.query.get('container') ?? '');
-      const node = nodeNameOf(pod);
-      if (node === '') throw newBadRequest(`pod ${req.name} does not have a host assigned`);
-      const c = await kubeletConnection(s.nodes(), node);
-      throw new Error(`error dialing backend: ${refused(c.host, c.port)}`);
-    },
-  };
-}
-
-function portForwardAction(s: ConnectStores): SubresourceAction {
-  return {
-    verbs: ['create', 'get'],
-    async serve(req): Promise<ActionResponse> {
-      const pod = await s.pods().get(req.namespace, req.name);
+      if (checksContainer) streamContainer(pod, req.name, req.query.get('container') ?? '');
       const node = nodeNameOf(pod);
       if (node === '') throw newBadRequest(`pod ${req.name} does not have a host assigned`);
       const c = await kubeletConnection(s.nodes(), node);
@@ -153,5 +143,5 @@ function proxyAction(s: ConnectStores): SubresourceAction {
 
 /** The subresources of pods this module serves, for discovery and routing. */
 export function podConnectActions(s: ConnectStores): Record<string, SubresourceAction> {
-  return { attach: streamAction(s), exec: streamAction(s), log: logAction(s), portforward: portForwardAction(s), proxy: proxyAction(s) };
+  return { attach: upgradeAction(s, true), exec: upgradeAction(s, true), log: logAction(s), portforward: upgradeAction(s, false), proxy: proxyAction(s) };
 }

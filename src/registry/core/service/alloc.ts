@@ -294,6 +294,16 @@ function nodePortError(svc: Obj, i: number, port: number, e: unknown): Error {
   return invalidService(svc, [invalid(specPath.child('ports').index(i).child('nodePort'), port, e.message)]);
 }
 
+/** A free nodePort; a full range is an internal error, as upstream words it. */
+async function nextNodePort(op: PortOperation): Promise<number> {
+  try {
+    return await op.allocateNext();
+  } catch (e) {
+    if (e instanceof AllocationError) throw newInternalError(`failed to allocate a nodePort: ${e.message}`);
+    throw e;
+  }
+}
+
 /** initNodePorts (MUTATES svc): ports sharing a port number share a nodePort; requested ones are claimed. */
 async function initNodePorts(svc: Obj, op: PortOperation): Promise<void> {
   const ports = portsOf(svc);
@@ -314,13 +324,7 @@ async function initNodePorts(svc: Obj, op: PortOperation): Promise<void> {
         sp.nodePort = requested;
         byPort.set(num(sp.port), requested);
       } else {
-        let port: number;
-        try {
-          port = await op.allocateNext();
-        } catch (e) {
-          if (e instanceof AllocationError) throw newInternalError(`failed to allocate a nodePort: ${e.message}`);
-          throw e;
-        }
+        const port = await nextNodePort(op);
         sp.nodePort = port;
         byPort.set(num(sp.port), port);
       }
@@ -377,12 +381,7 @@ async function updateNodePorts(svc: Obj, old: Obj, op: PortOperation): Promise<v
         claimed.add(np);
       }
     } else {
-      try {
-        np = await op.allocateNext();
-      } catch (e) {
-        if (e instanceof AllocationError) throw newInternalError(`failed to allocate a nodePort: ${e.message}`);
-        throw e;
-      }
+      np = await nextNodePort(op);
       sp.nodePort = np;
     }
     const key = `${String(sp.protocol)}/${np}`;
