@@ -80,6 +80,7 @@ export {
   newResourceExpired,
   newServiceUnavailable,
   newTimeout,
+  newTooManyRequests,
   newUnsupportedMediaType,
   type Status,
   StatusError,
@@ -99,6 +100,22 @@ export {
   validateNamespaceName,
   validatePathSegmentName,
 } from './validation/names.ts';
+export {
+  cidrContains,
+  cidrSize,
+  formatCIDR,
+  formatIP,
+  type CIDR,
+  type IP,
+  type IPFamily,
+  isIPv6String,
+  isValidCIDR,
+  isValidIP,
+  parseCIDR,
+  parseIP,
+} from './validation/ip.ts';
+export { isDNS1123Label, isValidLabelValue, isValidPortName } from './validation/names.ts';
+export { validateLabels } from './validation/objectmeta.ts';
 export {
   managedFieldsFields,
   objectMetaFields,

@@ -13,6 +13,7 @@ import { openBackend, type StorageChoice } from '../server/index.ts';
 import { defaultCompactionIntervalMs, defaultEtcdPrefix } from '../storage/index.ts';
 import { ApiServer, auditLogged } from '../server/index.ts';
 import { fixedServiceResolver } from '../admission/index.ts';
+import { checkServiceNetwork, type ServiceNetworkOptions } from '../registry/index.ts';
 
 const usage = `usage: crd-apiserver serve [--listen 127.0.0.1:PORT] [--data-dir DIR]
 
@@ -25,6 +26,9 @@ const usage = `usage: crd-apiserver serve [--listen 127.0.0.1:PORT] [--data-dir 
                     where the admission webhooks of service NAME in NAMESPACE listen (their
                     clientConfig.service; the certificate must name NAME.NAMESPACE.svc);
                     repeatable. Webhooks of other services are unreachable.
+  --service-cluster-ip-range CIDR[,CIDR]  Services' cluster IPs come from here (default
+                    10.96.0.0/12; two CIDRs of different families make the cluster dual-stack)
+  --service-node-port-range RANGE  NodePort Services' ports (default 30000-32767)
 
   --etcd-servers URL[,URL...]      keep objects in this etcd cluster instead of SQLite; several
                                    servers on one cluster serve the same objects
@@ -54,6 +58,8 @@ export interface ServeArgs {
   etcd?: EtcdArgs;
   /** --webhook-service-address: `namespace/name` -> `host:port`. */
   webhookServices?: Map<string, string>;
+  /** --service-cluster-ip-range and --service-node-port-range, when given. */
+  serviceNetwork?: ServiceNetworkOptions;
 }
 
 /** One --webhook-service-address value: `NAMESPACE/NAME=HOST:PORT`. */
@@ -113,6 +119,7 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
   let dataDir = './data';
   let auditLogPath: string | undefined;
   const webhookServices = new Map<string, string>();
+  const serviceNetwork: ServiceNetworkOptions = {};
   let etcdServers: string[] | undefined;
   const etcd: Omit<EtcdArgs, 'servers'> = { prefix: defaultEtcdPrefix, compactionIntervalMs: defaultCompactionIntervalMs };
   for (let i = 0; i < argv.length; i++) {
@@ -147,6 +154,12 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
         webhookServices.set(service, address);
         break;
       }
+      case '--service-cluster-ip-range':
+        serviceNetwork.clusterIPRange = next();
+        break;
+      case '--service-node-port-range':
+        serviceNetwork.nodePortRange = next();
+        break;
       case '--etcd-servers':
         etcdServers = next()
           .split(',')
@@ -181,10 +194,12 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
       `refusing to listen on ${listen}: only loopback addresses (127.0.0.1, ::1, localhost) are allowed, because the server has no TLS or authentication yet`,
     );
   }
+  checkServiceNetwork(serviceNetwork);
+  const net = Object.keys(serviceNetwork).length > 0 ? { serviceNetwork } : {};
   if (etcdServers === undefined) {
     const stray = (['caFile', 'certFile', 'keyFile'] as const).find((k) => etcd[k] !== undefined);
     if (stray) throw new Error('the --etcd-* flags need --etcd-servers');
-    return { host, port, dataDir, ...(auditLogPath !== undefined ? { auditLogPath } : {}), ...(webhookServices.size > 0 ? { webhookServices } : {}) };
+    return { host, port, dataDir, ...(auditLogPath !== undefined ? { auditLogPath } : {}), ...(webhookServices.size > 0 ? { webhookServices } : {}), ...net };
   }
   if (etcdServers.length === 0) throw new Error('--etcd-servers must name at least one URL');
   if ((etcd.certFile === undefined) !== (etcd.keyFile === undefined)) throw new Error('--etcd-certfile and --etcd-keyfile go together');
@@ -194,6 +209,7 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
     dataDir,
     ...(auditLogPath !== undefined ? { auditLogPath } : {}),
     ...(webhookServices.size > 0 ? { webhookServices } : {}),
+    ...net,
     etcd: { servers: etcdServers, ...etcd },
   };
 }
@@ -263,7 +279,7 @@ export async function runServe(argv: string[]): Promise<number> {
     process.stderr.write(`crd-apiserver serve: cannot open the store in ${where}: ${msg}${hint}\n`);
     return 1;
   }
-  const server = new ApiServer(backend.deps);
+  const server = new ApiServer({ ...backend.deps, ...(args.serviceNetwork ? { serviceNetwork: args.serviceNetwork } : {}) });
   if (args.auditLogPath !== undefined) server.handle = auditLogged(server.handle.bind(server), resolve(args.auditLogPath));
   let bound: { host: string; port: number };
   try {

@@ -77,8 +77,25 @@ import type { ApplyRequest } from './rest.ts';
 /** OptimisticLockErrorMsg */
 export const optimisticLockErrorMsg = 'the object has been modified; please apply your changes to the latest version and try again';
 
+/** What a write's begin hook hands back: called once the write is stored (true) or has failed (false). */
+export type FinishWrite = (success: boolean) => Promise<void>;
+
+/**
+ * A kind's work around its writes (genericregistry.Store's BeginCreate, BeginUpdate and
+ * AfterDelete; the Service REST allocates IPs and ports there). The begin hooks run before the
+ * strategy's PrepareForCreate/PrepareForUpdate and may change the object.
+ */
+export interface WriteHooks {
+  beginCreate?(ctx: RequestContext, obj: Obj): Promise<FinishWrite>;
+  beginUpdate?(ctx: RequestContext, obj: Obj, old: Obj): Promise<FinishWrite>;
+  /** After an object is removed from storage (not on dry runs). */
+  afterDelete?(obj: Obj): Promise<void>;
+}
+
 export interface GenericStoreConfig {
   store: Store;
+  /** The kind's work around writes (default: none). */
+  hooks?: WriteHooks;
   info: ResourceInfo;
   strategy: Strategy;
   /** How long a read or watch asking for a resourceVersion newer than the store waits (the watch cache's 3s). */
@@ -150,8 +167,10 @@ export class GenericStore implements RESTStore {
   private readonly admission: Admission | undefined;
   private readonly nameGenerator: (base: string) => string;
   readonly fieldManagers: FieldManagers | undefined;
+  private readonly hooks: WriteHooks | undefined;
 
   constructor(cfg: GenericStoreConfig) {
+    this.hooks = cfg.hooks;
     this.info = cfg.info;
     this.strategy = cfg.strategy;
     this.store = cfg.store;
@@ -380,6 +399,20 @@ export class GenericStore implements RESTStore {
     delete m.selfLink;
     this.fillSystemFields(m);
     if (typeof m.generateName === 'string' && m.generateName !== '' && !m.name) m.name = this.nameGenerator(m.generateName);
+    const finish = await this.hooks?.beginCreate?.(ctx, obj);
+    if (!finish) return this.createChecked(ns, obj, ctx, strategy, opts, viaUpdate);
+    let ok = false;
+    try {
+      const out = await this.createChecked(ns, obj, ctx, strategy, opts, viaUpdate);
+      ok = true;
+      return out;
+    } finally {
+      await finish(ok);
+    }
+  }
+
+  /** createOnce after the kind's begin hook: BeforeCreate, validating admission, the storage create. */
+  private async createChecked(ns: string | undefined, obj: Obj, ctx: RequestContext, strategy: Strategy, opts: UpdateOptions, viaUpdate: boolean): Promise<Obj> {
     this.beforeCreate(ctx, strategy, ns, obj);
     if (this.admission) await this.validateAdmission(this.attributes('CREATE', opts, ctx, ns, obj, undefined), obj, undefined);
     const name = getName(obj);
@@ -579,6 +612,29 @@ export class GenericStore implements RESTStore {
     } else if (newRV !== BigInt(kv.modRevision)) {
       throw newConflict(this.gr, name, optimisticLockErrorMsg);
     }
+    const finish = strategy === this.strategy ? await this.hooks?.beginUpdate?.(ctx, obj, existing) : undefined;
+    if (!finish) return this.updateChecked(ctx, strategy, ns, key, kv, existing, obj, attrs);
+    let ok = false;
+    try {
+      const out = await this.updateChecked(ctx, strategy, ns, key, kv, existing, obj, attrs);
+      ok = out !== 'retry';
+      return out;
+    } finally {
+      await finish(ok);
+    }
+  }
+
+  /** updateExisting after the kind's begin hook: BeforeUpdate, validating admission, the storage write. */
+  private async updateChecked(
+    ctx: RequestContext,
+    strategy: Strategy,
+    ns: string | undefined,
+    key: string,
+    kv: KeyValue,
+    existing: Obj,
+    obj: Obj,
+    attrs: AdmissionAttributes,
+  ): Promise<WriteOutcome | 'retry'> {
     this.beforeUpdate(ctx, strategy, ns, obj, existing);
     await this.validateAdmission(attrs, obj, existing);
     if (this.shouldDeleteDuringUpdate(strategy, obj, existing)) {
@@ -589,6 +645,7 @@ export class GenericStore implements RESTStore {
         if (e instanceof ConflictError) return 'retry';
         throw e;
       }
+      await this.hooks?.afterDelete?.(obj);
       return { object: obj, created: false };
     }
     const data = this.encode(obj);
@@ -685,7 +742,9 @@ export class GenericStore implements RESTStore {
       if (opts.dryRun) return this.deleteResult(existing, true, warnings);
       try {
         const deleted = await this.store.delete(key, kv.modRevision);
-        return this.deleteResult(this.decode(deleted), true, warnings);
+        const object = this.decode(deleted);
+        await this.hooks?.afterDelete?.(object);
+        return this.deleteResult(object, true, warnings);
       } catch (e) {
         if (e instanceof ConflictError) {
           if (e.reason === 'not-found') throw newNotFound(this.gr, name);

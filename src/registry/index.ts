@@ -43,7 +43,11 @@ export {
   hasSubresource,
   type KindDefinition,
   type KindDeps,
+  type ServiceNetworkOptions,
   type KindSubresource,
+  type ActionRequest,
+  type ActionResponse,
+  type SubresourceAction,
   type ReviewDefinition,
   type AccessAttributes,
   type ReviewContext,
@@ -51,6 +55,8 @@ export {
 } from './kind.ts';
 export { startClusterRoleAggregation, aggregatedRules } from './controllers/cluster-role-aggregation.ts';
 export { builtinRegistry, type BuiltinRegistry } from './kinds.ts';
+export { checkServiceNetwork, ServiceStore } from './core/service/store.ts';
+export { startKubernetesServiceController } from './core/service/kubernetes-service.ts';
 export { customResourceKinds } from './customresource/definition.ts';
 export { servedNames, servedVersions, type ServedVersion } from './crd/serving.ts';
 export { ScaleStore } from './customresource/scale.ts';

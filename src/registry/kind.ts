@@ -14,7 +14,8 @@ import type { PatchMetaLookup } from '../apimachinery/index.ts';
 
 /** A subresource as discovery lists it. */
 export interface KindSubresource {
-  name: 'status' | 'scale' | 'finalize';
+  /** status, scale, finalize (served by the store's verbs), or one of the kind's actions. */
+  name: string;
   verbs: readonly string[];
   /** The kind the subresource answers with (the kind itself; autoscaling/v1 Scale for scale). */
   responseKind: { group: string; version: string; kind: string };
@@ -41,6 +42,8 @@ export interface KindDefinition {
   table: TableConvertor;
   /** The scale subresource's store, when the kind has one. */
   scale?: ScaleStore;
+  /** Subresources answered by the kind's own code (pods/binding, pods/eviction, pods/log, .../proxy), by name. */
+  actions?: Readonly<Record<string, SubresourceAction>>;
   /** PATCH with strategic-merge-patch is accepted (built-in kinds). */
   strategicMerge: boolean;
   /** The kind's merge keys and strategies for strategic merge patch (built from its OpenAPI once asked for). */
@@ -57,10 +60,43 @@ export interface KindDefinition {
   deprecationWarning?: string;
 }
 
+/** One request to an action subresource, as the server hands it over. */
+export interface ActionRequest {
+  /** The verb as RequestInfo names it (get, create, update, patch, delete). */
+  verb: string;
+  namespace: string | undefined;
+  name: string;
+  /** The decoded body of a create (JSON or YAML); undefined for other verbs. */
+  body?: Record<string, unknown>;
+  query: URLSearchParams;
+  /** What follows the subresource in the path (proxy: the path to proxy to). */
+  path: string;
+  dryRun: boolean;
+}
+
+/** An action's answer: an object (a Status, say) with its code, or text (logs). */
+export type ActionResponse = { code: number; object: Record<string, unknown> } | { code: number; text: string; contentType: string };
+
+/** A subresource served by the kind's code; refusals are thrown StatusErrors. */
+export interface SubresourceAction {
+  readonly verbs: readonly string[];
+  /** The type a create's body is decoded as (JSON, YAML, or protobuf of this apiVersion and kind); no body is read without it. */
+  readonly body?: { apiVersion: string; kind: string };
+  serve(req: ActionRequest): Promise<ActionResponse>;
+}
+
 /** What a kind's store is built over. */
 export interface KindDeps {
   store: Store;
   admission?: Admission;
+  /** Services' address and port ranges (default: kube-apiserver's, 10.96.0.0/12 and 30000-32767). */
+  serviceNetwork?: ServiceNetworkOptions;
+}
+
+/** kube-apiserver's --service-cluster-ip-range (one CIDR, or two of different families) and --service-node-port-range. */
+export interface ServiceNetworkOptions {
+  clusterIPRange?: string;
+  nodePortRange?: string;
 }
 
 /** A create-only endpoint answered without storage (the self access reviews). */
@@ -120,6 +156,6 @@ export const scaleSubresource: KindSubresource = {
 };
 
 /** True when the kind serves subresource `name`. */
-export function hasSubresource(k: KindDefinition, name: KindSubresource['name']): boolean {
+export function hasSubresource(k: KindDefinition, name: string): boolean {
   return k.subresources.some((s) => s.name === name);
 }

@@ -9,11 +9,13 @@ import { crdKind } from './crd/definition.ts';
 import type { CRDStore } from './crd/store.ts';
 import type { KindDefinition, KindDeps, ReviewDefinition } from './kind.ts';
 import { namespaceKind } from './namespace/definition.ts';
+import { serviceKind } from './core/service/definition.ts';
+import { withCoreSubresources } from './core/subresources.ts';
 import { builtinKinds as openAPIKinds } from './builtin/definition.ts';
 import type { NamespaceStore } from './namespace/rest.ts';
 
 /** Built-in kinds with a folder of their own, in discovery order. */
-const builtinKinds: ReadonlyArray<(deps: KindDeps) => KindDefinition> = [namespaceKind, crdKind];
+const builtinKinds: ReadonlyArray<(deps: KindDeps) => KindDefinition> = [namespaceKind, serviceKind, crdKind];
 
 /** Create-only review endpoints. */
 const builtinReviews: readonly ReviewDefinition[] = [localSubjectAccessReview, selfSubjectAccessReview, selfSubjectRulesReview, subjectAccessReview];
@@ -29,7 +31,9 @@ export interface BuiltinRegistry {
 export function builtinRegistry(deps: KindDeps): BuiltinRegistry {
   const own = builtinKinds.map((k) => k(deps));
   // Then every other stored kind of Kubernetes 1.35's default group-versions, from its OpenAPI.
-  const kinds = [...own, ...openAPIKinds(deps, new Set(own.map((k) => `${k.group}/${k.resource}`)))];
+  const all = [...own, ...openAPIKinds(deps, new Set(own.map((k) => `${k.group}/${k.resource}`)))];
+  const lookup = (group: string, resource: string) => all.find((k) => k.group === group && k.resource === resource)?.store;
+  const kinds = all.map((k) => withCoreSubresources(k, lookup));
   const find = (group: string, resource: string) => kinds.find((k) => k.group === group && k.resource === resource)!.store;
   return {
     kinds,

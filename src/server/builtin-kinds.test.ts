@@ -47,6 +47,7 @@ const validSpecs: Record<string, Record<string, unknown>> = {
   validatingadmissionpolicybindings: { policyName: 'p', validationActions: ['Deny'] },
   mutatingadmissionpolicies: { matchConstraints: rules, mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: "[JSONPatch{op: 'test', path: '/metadata/name', value: object.metadata.name}]" } }] },
   mutatingadmissionpolicybindings: { policyName: 'p' },
+  services: { ports: [{ port: 80 }] },
 };
 
 /**
@@ -70,7 +71,7 @@ const workloadFields: Record<string, Record<string, unknown>> = {
 function objectFor(r: BuiltinResource): Record<string, unknown> {
   const s = kindSchema(openAPIDocument(r.group, r.version).doc, r.schemaName);
   const o = minimal(s) as Record<string, unknown>;
-  if (r.group === 'admissionregistration.k8s.io' && validSpecs[r.resource]) o.spec = validSpecs[r.resource];
+  if (validSpecs[r.resource]) o.spec = validSpecs[r.resource];
   Object.assign(o, workloadFields[`${r.group}/${r.resource}`]);
   return { ...o, apiVersion: r.group === '' ? r.version : `${r.group}/${r.version}`, kind: r.kind, metadata: { name: `t-${r.resource}` } };
 }

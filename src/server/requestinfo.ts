@@ -15,6 +15,8 @@ export interface RequestInfo {
   resource: string;
   name?: string;
   subresource?: string;
+  /** What follows a `proxy` subresource (`pods/x/proxy/a/b`: `a/b`), which proxies to that path. */
+  subpath?: string;
   verb: Verb;
 }
 
@@ -46,6 +48,12 @@ export function parseRequestInfo(method: string, segments: string[], query: Quer
     namespace = rest[1];
     if (rest.length > 2 && !namespaceSubresources.has(rest[2]!)) rest = rest.slice(2);
   }
+  // Only a proxy subresource takes a path after it.
+  let subpath: string | undefined;
+  if (rest.length > 3 && rest[2] === 'proxy') {
+    subpath = rest.slice(3).join('/');
+    rest = rest.slice(0, 3);
+  }
   if (rest.length === 0 || rest.length > 3 || rest.some((s) => s === '')) return undefined;
   const [resource, name, subresource] = rest as [string, string | undefined, string | undefined];
   let verb: Verb;
@@ -73,5 +81,6 @@ export function parseRequestInfo(method: string, segments: string[], query: Quer
   if (namespace !== undefined && !(resource === 'namespaces' && group === '')) info.namespace = namespace;
   if (name !== undefined) info.name = name;
   if (subresource !== undefined) info.subresource = subresource;
+  if (subpath !== undefined) info.subpath = subpath;
   return info;
 }

@@ -5,9 +5,9 @@
  * the stores; `listen`/`close` manage the socket and open watches.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import { failureStatus, newMethodNotAllowed, newNotFound } from '../apimachinery/index.ts';
-import { builtinRegistry, isObject, type Admission, type BuiltinRegistry, type Obj, type RESTStore } from '../registry/index.ts';
+import { builtinRegistry, isObject, type Admission, type BuiltinRegistry, type Obj, type RESTStore, type ServiceNetworkOptions } from '../registry/index.ts';
 import type { Store } from '../storage/index.ts';
 import { runLeaderElection, type LeaderElector } from '../storage/index.ts';
 import { hostname } from 'node:os';
@@ -43,6 +43,7 @@ import {
   type RBACStores,
 } from '../auth/index.ts';
 import { newForbidden } from '../apimachinery/index.ts';
+import { ServiceStore, startKubernetesServiceController } from '../registry/index.ts';
 
 /** What the server needs from the layers below: the store everything is kept in, and the admission chain. */
 export interface ApiServerDeps {
@@ -54,6 +55,8 @@ export interface ApiServerDeps {
   checkStorage?: () => Promise<void>;
   /** Given the server's authorizer once it has one (the admission policies' `authorizer` asks it). */
   useAuthorizer?: (a: Authorizer) => void;
+  /** Services' address and port ranges (serve --service-cluster-ip-range, --service-node-port-range). */
+  serviceNetwork?: ServiceNetworkOptions;
 }
 
 const notFoundStatus = () =>
@@ -92,6 +95,7 @@ export class ApiServer {
   readonly openapi: OpenAPIService;
   readonly crdServing: CRDServing;
   private controllers: Controller[] = [];
+  private kubernetesService: { stop(): void } | undefined;
   private elector: LeaderElector | undefined;
   readonly http: Server;
   private readonly sockets = new Set<Socket>();
@@ -154,6 +158,7 @@ export class ApiServer {
     const addr = this.http.address();
     const bound = typeof addr === 'object' && addr ? { host, port: addr.port } : { host, port };
     this.serverAddress = `${bound.host}:${bound.port}`;
+    await this.startKubernetesService(bound);
     return bound;
   }
 
@@ -230,12 +235,30 @@ export class ApiServer {
     this.controllers.push(startClusterRoleAggregation(this.rbacStores.clusterRoles));
   }
 
+  /** The `kubernetes` Service in `default`, naming this server (kube-apiserver's kubernetesservice controller, run by every server). */
+  private async startKubernetesService(bound: { host: string; port: number }): Promise<void> {
+    const services = this.table.get('', 'v1', 'services')?.store;
+    if (!(services instanceof ServiceStore)) return;
+    const c = startKubernetesServiceController({
+      services,
+      endpoints: this.table.get('', 'v1', 'endpoints')?.store,
+      endpointSlices: this.table.get('discovery.k8s.io', 'v1', 'endpointslices')?.store,
+      host: isIP(bound.host) ? bound.host : '127.0.0.1',
+      port: bound.port,
+      onError: (e) => process.stderr.write(`crd-apiserver: the kubernetes Service: ${e instanceof Error ? e.message : String(e)}\n`),
+    });
+    this.kubernetesService = c;
+    await c.synced;
+  }
+
   /** Stops the CRD watch and the controllers. */
   private stopBackground(): void {
     this.crdServing.stop();
     this.rbac.stop();
     void this.elector?.stop();
     this.elector = undefined;
+    this.kubernetesService?.stop();
+    this.kubernetesService = undefined;
     this.stopControllers();
   }
 

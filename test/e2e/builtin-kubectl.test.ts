@@ -74,7 +74,8 @@ test('kubectl apply, get, explain, patch, label, annotate, set image and edit on
   assert.match(await k('get', 'deploy,svc,cm', '-A'), /shop\s+configmap\/web-config/);
   // Several kinds across namespaces, printed with their own columns (no pods here: only the others' blocks).
   const mixed = await k('get', 'pods,svc,cm', '-A');
-  assert.match(mixed, /^NAMESPACE\s+NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE\nshop\s+service\/web\s/m);
+  // The default namespace's `kubernetes` Service comes first, as on a cluster.
+  assert.match(mixed, /^NAMESPACE\s+NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE\ndefault\s+service\/kubernetes\s+ClusterIP\s+10\.96\.0\.1\s.*\nshop\s+service\/web\s/m);
   assert.match(mixed, /^NAMESPACE\s+NAME\s+DATA\s+AGE\n(.*\n)*shop\s+configmap\/web-config\s+\d+\s/m);
   assert.match(await k('explain', 'deployment.spec.strategy'), /Type of deployment. Can be "Recreate" or "RollingUpdate"/);
 

@@ -14,6 +14,8 @@ import { statefulSetDefaulters } from '../apps/statefulset/defaults.ts';
 import { daemonSetDefaulters } from '../apps/daemonset/defaults.ts';
 import { jobDefaulters } from '../batch/job/defaults.ts';
 import { cronJobDefaulters } from '../batch/cronjob/defaults.ts';
+import { defaultService } from '../core/service/defaults.ts';
+import { serviceRules } from '../core/service/rules.ts';
 
 const defaulters: Readonly<Record<string, Defaulter>> = {
   ...legacyDefaulters,
@@ -26,9 +28,12 @@ const defaulters: Readonly<Record<string, Defaulter>> = {
   ...daemonSetDefaulters,
   ...jobDefaulters,
   ...cronJobDefaulters,
+  '/v1/services': defaultService,
 };
 
-const rules: Readonly<Record<string, NativeRules>> = {};
+const rules: Readonly<Record<string, NativeRules>> = {
+  '/services': serviceRules,
+};
 
 /** The defaulting of a group-version's resource (MUTATES the object), or undefined when it has none. */
 export function defaultsOf(group: string, version: string, resource: string): Defaulter | undefined {

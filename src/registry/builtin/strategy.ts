@@ -104,7 +104,7 @@ const noErrors: FieldError[] = [];
 
 export class BuiltinStrategy implements Strategy {
   readonly namespaced: boolean;
-  readonly allowCreateOnUpdate = false;
+  readonly allowCreateOnUpdate: boolean = false;
   readonly allowUnconditionalUpdate = true;
   readonly returnDeletedObject = false;
   /** validate runs ValidateObjectMeta with the kind's name rule (ObjectMetaValidatingStrategy). */

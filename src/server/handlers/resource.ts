@@ -33,6 +33,7 @@ import type { ServedResource } from '../served.ts';
 import { deleteOptions, listOptions, writeOptions, type WriteOptions } from './options.ts';
 import { serveWatch } from './watch.ts';
 import { applyPatch, patchMediaTypes } from './patch.ts';
+import { serveAction } from './action.ts';
 
 export interface ResourceRequest {
   req: IncomingMessage;
@@ -517,6 +518,9 @@ export async function serveResource(r: ResourceRequest): Promise<void> {
     // Namespaced objects are addressed through /namespaces/{ns}/ only.
     throw resourceNotFound();
   }
+  const action = r.info.subresource !== undefined && r.info.name !== undefined ? r.served.actions?.[r.info.subresource] : undefined;
+  if (action) return serveAction(r, action);
+  if (r.info.subpath !== undefined) throw resourceNotFound();
   if (verb === 'create' || verb === 'update' || verb === 'patch') {
     try {
       return await serveVerb(r);
