@@ -5,12 +5,31 @@
  */
 import type { Defaulter, NativeRules } from './native.ts';
 import { legacyDefaulters } from './defaults.ts';
+import { daemonSetRules } from '../apps/daemonset/rules.ts';
+import { deploymentRules } from '../apps/deployment/rules.ts';
+import { replicaSetRules } from '../apps/replicaset/rules.ts';
+import { statefulSetRules } from '../apps/statefulset/rules.ts';
+import { cronJobRules } from '../batch/cronjob/rules.ts';
+import { jobRules } from '../batch/job/rules.ts';
+import { podRules } from '../core/pod/rules.ts';
+import { podTemplateRules } from '../core/podtemplate/rules.ts';
+import { replicationControllerRules } from '../core/replicationcontroller/rules.ts';
 
 const defaulters: Readonly<Record<string, Defaulter>> = {
   ...legacyDefaulters,
 };
 
-const rules: Readonly<Record<string, NativeRules>> = {};
+const rules: Readonly<Record<string, NativeRules>> = {
+  '/pods': podRules,
+  '/podtemplates': podTemplateRules,
+  '/replicationcontrollers': replicationControllerRules,
+  'apps/deployments': deploymentRules,
+  'apps/replicasets': replicaSetRules,
+  'apps/statefulsets': statefulSetRules,
+  'apps/daemonsets': daemonSetRules,
+  'batch/jobs': jobRules,
+  'batch/cronjobs': cronJobRules,
+};
 
 /** The defaulting of a group-version's resource (MUTATES the object), or undefined when it has none. */
 export function defaultsOf(group: string, version: string, resource: string): Defaulter | undefined {
