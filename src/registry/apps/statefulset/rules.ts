@@ -7,7 +7,7 @@
  * them. Updates may change only replicas, ordinals, template, updateStrategy,
  * revisionHistoryLimit, persistentVolumeClaimRetentionPolicy and minReadySeconds.
  */
-import { Path, forbidden, invalid, jsonEqual, notSupported, required, validateAnnotations, validateLabels, type FieldError } from '../../../apimachinery/index.ts';
+import { Path, forbidden, invalid, notSupported, required, validateAnnotations, validateLabels, type FieldError } from '../../../apimachinery/index.ts';
 import { deepCopyJSON } from '../../../apimachinery/index.ts';
 import type { NativeRules } from '../../builtin/native.ts';
 import type { Obj } from '../../rest.ts';
@@ -17,7 +17,7 @@ import {
 } from '../../core/podspec/controller.ts';
 import { validateNonnegative } from '../../core/podspec/probes.ts';
 import { validatePodSpec } from '../../core/podspec/validation.ts';
-import { leftToDefault, num, optNum, rec, recs, servedPodValidation, str, strMap, type PodValidationOptions, type Rec } from '../../core/podspec/values.ts';
+import { leftToDefault, num, optNum, rec, recs, semanticEqual, servedPodValidation, str, strMap, type PodValidationOptions, type Rec } from '../../core/podspec/values.ts';
 import { controllerWarnings } from '../../core/pod/warnings.ts';
 
 const specPath = Path.of('spec');
@@ -115,27 +115,13 @@ export function validateStatefulSetSpecUpdate(obj: Obj, old: Obj): FieldError[] 
     for (const k of mutableFields) delete s[k];
     return s;
   };
-  if (jsonEqual(normalize(strip(obj)), normalize(strip(old)))) return [];
+  if (semanticEqual(strip(obj), strip(old))) return [];
   return [
     forbidden(
       specPath,
       "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
     ),
   ];
-}
-
-/** Go's zero values read as absent (Semantic.DeepEqual of the internal structs). */
-function normalize(v: unknown): unknown {
-  if (Array.isArray(v)) return v.length === 0 ? undefined : v.map(normalize);
-  if (v !== null && typeof v === 'object') {
-    const out: Rec = {};
-    for (const [k, x] of Object.entries(v as Rec)) {
-      const n = normalize(x);
-      if (n !== undefined) out[k] = n;
-    }
-    return Object.keys(out).length === 0 ? undefined : out;
-  }
-  return v === null || v === '' || v === false ? undefined : v;
 }
 
 const counters = ['replicas', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'availableReplicas', 'observedGeneration', 'collisionCount'];

@@ -7,7 +7,7 @@
  */
 import { Path, forbidden, invalid, jsonEqual, required, type FieldError } from '../../../apimachinery/index.ts';
 import { deepCopyJSON } from '../../../apimachinery/index.ts';
-import { optNum, rec, recs, str, type Rec } from '../podspec/values.ts';
+import { optNum, rec, recs, semanticEqual, str, type Rec } from '../podspec/values.ts';
 import { podSpecDiff } from './spec-diff.ts';
 
 const specPath = Path.of('spec');
@@ -122,23 +122,4 @@ export function validatePodUpdateRules(newPod: Rec, oldPod: Rec): FieldError[] {
 function setOrDelete(r: Rec, k: string, v: unknown): void {
   if (v === undefined) delete r[k];
   else r[k] = v;
-}
-
-/** apiequality.Semantic.DeepEqual over JSON: absent, null, empty strings, false, and empty lists and maps are Go's zero values alike. */
-function semanticEqual(a: unknown, b: unknown): boolean {
-  return jsonEqual(normalize(a), normalize(b));
-}
-
-function normalize(v: unknown): unknown {
-  if (Array.isArray(v)) return v.length === 0 ? undefined : v.map(normalize);
-  if (v !== null && typeof v === 'object') {
-    const out: Rec = {};
-    for (const [k, x] of Object.entries(v as Rec)) {
-      const n = normalize(x);
-      if (n !== undefined) out[k] = n;
-    }
-    return Object.keys(out).length === 0 ? undefined : out;
-  }
-  // Go's zero values of non-pointer fields read the same as absent ones.
-  return v === null || v === '' || v === false ? undefined : v;
 }

@@ -1,8 +1,11 @@
 /**
  * Reading a decoded object as Go's typed structs see it: a missing or null field is the type's
  * zero value (`''`, `0`, an empty map or list), so the validators can follow upstream's checks
- * (`len(x) == 0`, `x != nil`) without guarding every access.
+ * (`len(x) == 0`, `x != nil`) without guarding every access; the options validation runs with; and
+ * Go's semantic equality of such values (what update rules compare).
  */
+import { jsonEqual } from '../../../apimachinery/index.ts';
+
 export type Rec = Record<string, unknown>;
 
 /** An object field, or undefined when absent, null or not an object (a nil pointer). */
@@ -74,3 +77,22 @@ export function leftToDefault(v: unknown, opts: PodValidationOptions): boolean {
  * left to them; once they are, this becomes `{ defaultsApplied: true }`.
  */
 export const servedPodValidation: PodValidationOptions = { defaultsApplied: false };
+
+/** apiequality.Semantic.DeepEqual over JSON: absent, null, empty strings, false, and empty lists and maps are Go's zero values alike. */
+export function semanticEqual(a: unknown, b: unknown): boolean {
+  return jsonEqual(normalize(a), normalize(b));
+}
+
+function normalize(v: unknown): unknown {
+  if (Array.isArray(v)) return v.length === 0 ? undefined : v.map(normalize);
+  if (v !== null && typeof v === 'object') {
+    const out: Rec = {};
+    for (const [k, x] of Object.entries(v as Rec)) {
+      const n = normalize(x);
+      if (n !== undefined) out[k] = n;
+    }
+    return Object.keys(out).length === 0 ? undefined : out;
+  }
+  // Go's zero values of non-pointer fields read the same as absent ones.
+  return v === null || v === '' || v === false ? undefined : v;
+}
