@@ -49,10 +49,27 @@ const validSpecs: Record<string, Record<string, unknown>> = {
   mutatingadmissionpolicybindings: { policyName: 'p' },
 };
 
+/** Pods and the kinds with pod templates (native validation served): a template the kind accepts. */
+const podSpec = (restartPolicy: string) => ({ restartPolicy, containers: [{ name: 'c', image: 'busybox' }] });
+const template = (restartPolicy = 'Always') => ({ metadata: { labels: { app: 't' } }, spec: podSpec(restartPolicy) });
+const selector = { matchLabels: { app: 't' } };
+const workloadFields: Record<string, Record<string, unknown>> = {
+  '/pods': { spec: podSpec('Always') },
+  '/podtemplates': { template: template() },
+  '/replicationcontrollers': { spec: { selector: { app: 't' }, template: template() } },
+  'apps/deployments': { spec: { selector, template: template() } },
+  'apps/replicasets': { spec: { selector, template: template() } },
+  'apps/statefulsets': { spec: { selector, template: template() } },
+  'apps/daemonsets': { spec: { selector, template: template() } },
+  'batch/jobs': { spec: { template: { spec: podSpec('Never') } } },
+  'batch/cronjobs': { spec: { schedule: '0 * * * *', jobTemplate: { spec: { template: { spec: podSpec('OnFailure') } } } } },
+};
+
 function objectFor(r: BuiltinResource): Record<string, unknown> {
   const s = kindSchema(openAPIDocument(r.group, r.version).doc, r.schemaName);
   const o = minimal(s) as Record<string, unknown>;
   if (r.group === 'admissionregistration.k8s.io' && validSpecs[r.resource]) o.spec = validSpecs[r.resource];
+  Object.assign(o, workloadFields[`${r.group}/${r.resource}`]);
   return { ...o, apiVersion: r.group === '' ? r.version : `${r.group}/${r.version}`, kind: r.kind, metadata: { name: `t-${r.resource}` } };
 }
 
@@ -122,7 +139,7 @@ test('built-in kinds decode as their types: unknown fields per fieldValidation, 
   assert.equal(c.status, 201, c.text);
   assert.equal(c.json.status, undefined);
   assert.equal(c.json.metadata.generation, 1);
-  const bad = await call(f.base, 'POST', '/apis/apps/v1/namespaces/default/deployments', { ...dep, metadata: { name: 'web2' }, spec: { ...dep.spec, template: { spec: { containers: [{ image: 'x' }] } } } });
+  const bad = await call(f.base, 'POST', '/apis/apps/v1/namespaces/default/deployments', { ...dep, metadata: { name: 'web2' }, spec: { ...dep.spec, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ image: 'x' }] } } } });
   assert.equal(bad.status, 422);
   assert.match(bad.json.message, /^Deployment\.apps "web2" is invalid: spec\.template\.spec\.containers\[0\]\.name: Required value/);
   // Strategic merge patch: containers merge by name.
