@@ -78,7 +78,7 @@ export function leftToDefault(v: unknown, opts: PodValidationOptions): boolean {
  */
 export const servedPodValidation: PodValidationOptions = { defaultsApplied: false };
 
-/** apiequality.Semantic.DeepEqual over JSON: absent, null, empty strings, false, and empty lists and maps are Go's zero values alike. */
+/** apiequality.Semantic.DeepEqual over JSON: absent, null, empty strings, false and empty lists are Go's zero values alike. */
 export function semanticEqual(a: unknown, b: unknown): boolean {
   return jsonEqual(normalize(a), normalize(b));
 }
@@ -91,7 +91,8 @@ function normalize(v: unknown): unknown {
       const n = normalize(x);
       if (n !== undefined) out[k] = n;
     }
-    return Object.keys(out).length === 0 ? undefined : out;
+    // An empty object stays: it may be a pointer to an empty struct (`emptyDir: {}`), which is not nil.
+    return out;
   }
   // Go's zero values of non-pointer fields read the same as absent ones.
   return v === null || v === '' || v === false ? undefined : v;
