@@ -114,8 +114,6 @@ export {
   parseCIDR,
   parseIP,
 } from './validation/ip.ts';
-export { isDNS1123Label, isValidLabelValue, isValidPortName } from './validation/names.ts';
-export { validateLabels } from './validation/objectmeta.ts';
 export {
   managedFieldsFields,
   objectMetaFields,
@@ -166,3 +164,19 @@ export {
 } from './managedfields/index.ts';
 export { schemaFromOpenAPI, schemaFromStructural, type Filter, type OpenAPISchema, type StructuralNode } from './smd/index.ts';
 export { resolve as resolveMergeType, TypedError, type Atom as MergeAtom, type Schema as MergeSchema, type TypeRef as MergeTypeRef } from './smd/index.ts';
+/** Field-error builders and name and label checks the built-in kinds' native validation uses. */
+export { notFound, tooFew, tooLong } from './field/errors.ts';
+export { formatGoValue } from './field/govalue.ts';
+export {
+  DNS1123LabelMaxLength,
+  inclusiveRangeError,
+  isDNS1123Label,
+  isDomainPrefixedPath,
+  isInRange,
+  isValidLabelValue,
+  isValidPortName,
+  maxLenError,
+  regexError,
+} from './validation/names.ts';
+export { validateAnnotations, validateLabelName, validateLabels } from './validation/objectmeta.ts';
+export { SelectorParseError } from './labels/selector.ts';

@@ -50,22 +50,20 @@ const validSpecs: Record<string, Record<string, unknown>> = {
   services: { ports: [{ port: 80 }] },
 };
 
-/**
- * The kinds with a pod template, whose defaults make a spec (and a pod spec) where the JSON has
- * none, as Go's structs are there: their minimal objects need what a cluster requires of them.
- */
-const podSpec = { containers: [{ name: 'c', image: 'nginx' }] };
-const template = { metadata: { labels: { app: 't' } }, spec: podSpec };
+/** Pods and the kinds with pod templates (native validation served): a template the kind accepts. */
+const podSpec = (restartPolicy: string) => ({ restartPolicy, containers: [{ name: 'c', image: 'busybox' }] });
+const template = (restartPolicy = 'Always') => ({ metadata: { labels: { app: 't' } }, spec: podSpec(restartPolicy) });
 const selector = { matchLabels: { app: 't' } };
 const workloadFields: Record<string, Record<string, unknown>> = {
-  '/pods': { spec: podSpec },
-  '/podtemplates': { template },
-  'apps/deployments': { spec: { selector, template } },
-  'apps/replicasets': { spec: { selector, template } },
-  'apps/statefulsets': { spec: { selector, template } },
-  'apps/daemonsets': { spec: { selector, template } },
-  'batch/jobs': { spec: { template: { spec: { ...podSpec, restartPolicy: 'Never' } } } },
-  'batch/cronjobs': { spec: { schedule: '* * * * *', jobTemplate: { spec: { template: { spec: { ...podSpec, restartPolicy: 'Never' } } } } } },
+  '/pods': { spec: podSpec('Always') },
+  '/podtemplates': { template: template() },
+  '/replicationcontrollers': { spec: { selector: { app: 't' }, template: template() } },
+  'apps/deployments': { spec: { selector, template: template() } },
+  'apps/replicasets': { spec: { selector, template: template() } },
+  'apps/statefulsets': { spec: { selector, template: template() } },
+  'apps/daemonsets': { spec: { selector, template: template() } },
+  'batch/jobs': { spec: { template: { spec: podSpec('Never') } } },
+  'batch/cronjobs': { spec: { schedule: '0 * * * *', jobTemplate: { spec: { template: { spec: podSpec('OnFailure') } } } } },
 };
 
 function objectFor(r: BuiltinResource): Record<string, unknown> {
@@ -143,7 +141,7 @@ test('built-in kinds decode as their types: unknown fields per fieldValidation, 
   assert.equal(c.status, 201, c.text);
   assert.equal(c.json.status, undefined);
   assert.equal(c.json.metadata.generation, 1);
-  const bad = await call(f.base, 'POST', '/apis/apps/v1/namespaces/default/deployments', { ...dep, metadata: { name: 'web2' }, spec: { ...dep.spec, template: { spec: { containers: [{ image: 'x' }] } } } });
+  const bad = await call(f.base, 'POST', '/apis/apps/v1/namespaces/default/deployments', { ...dep, metadata: { name: 'web2' }, spec: { ...dep.spec, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ image: 'x' }] } } } });
   assert.equal(bad.status, 422);
   assert.match(bad.json.message, /^Deployment\.apps "web2" is invalid: spec\.template\.spec\.containers\[0\]\.name: Required value/);
   // Strategic merge patch: containers merge by name.

@@ -16,6 +16,15 @@ import { jobDefaulters } from '../batch/job/defaults.ts';
 import { cronJobDefaulters } from '../batch/cronjob/defaults.ts';
 import { defaultService } from '../core/service/defaults.ts';
 import { serviceRules } from '../core/service/rules.ts';
+import { daemonSetRules } from '../apps/daemonset/rules.ts';
+import { deploymentRules } from '../apps/deployment/rules.ts';
+import { replicaSetRules } from '../apps/replicaset/rules.ts';
+import { statefulSetRules } from '../apps/statefulset/rules.ts';
+import { cronJobRules } from '../batch/cronjob/rules.ts';
+import { jobRules } from '../batch/job/rules.ts';
+import { podRules } from '../core/pod/rules.ts';
+import { podTemplateRules } from '../core/podtemplate/rules.ts';
+import { replicationControllerRules } from '../core/replicationcontroller/rules.ts';
 
 const defaulters: Readonly<Record<string, Defaulter>> = {
   ...legacyDefaulters,
@@ -33,6 +42,15 @@ const defaulters: Readonly<Record<string, Defaulter>> = {
 
 const rules: Readonly<Record<string, NativeRules>> = {
   '/services': serviceRules,
+  '/pods': podRules,
+  '/podtemplates': podTemplateRules,
+  '/replicationcontrollers': replicationControllerRules,
+  'apps/deployments': deploymentRules,
+  'apps/replicasets': replicaSetRules,
+  'apps/statefulsets': statefulSetRules,
+  'apps/daemonsets': daemonSetRules,
+  'batch/jobs': jobRules,
+  'batch/cronjobs': cronJobRules,
 };
 
 /** The defaulting of a group-version's resource (MUTATES the object), or undefined when it has none. */

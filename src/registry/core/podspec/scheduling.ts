@@ -1,0 +1,178 @@
+/**
+ * The scheduling parts of a pod spec: tolerations (ValidateTolerations), topology spread
+ * constraints, node affinity's selector terms, scheduling and readiness gates, and the
+ * operating system (validateOS).
+ */
+import {
+  Path, duplicate, invalid, isValidLabelValue, notSupported, required, validateLabelName, type FieldError,
+} from '../../../apimachinery/index.ts';
+import { validateMetaLabelSelector } from './selectors.ts';
+import { list, num, optNum, rec, recs, str, type Rec } from './values.ts';
+
+const taintEffects = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+
+/** ValidateTolerations */
+export function validateTolerations(tolerations: unknown, fldPath: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  recs(tolerations).forEach((t, i) => {
+    const p = fldPath.index(i);
+    const key = str(t.key);
+    const op = str(t.operator);
+    const value = str(t.value);
+    const effect = str(t.effect);
+    if (key !== '') errs.push(...validateLabelName(key, p.child('key')));
+    if (key === '' && op !== 'Exists') {
+      errs.push(invalid(p.child('operator'), op, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
+    }
+    if (optNum(t.tolerationSeconds) !== undefined && effect !== 'NoExecute') {
+      errs.push(invalid(p.child('effect'), effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+    }
+    switch (op) {
+      case 'Equal':
+      case '': {
+        const msgs = isValidLabelValue(value);
+        if (msgs.length > 0) errs.push(invalid(p.child('operator'), value, msgs.join(';')));
+        break;
+      }
+      case 'Exists':
+        if (value !== '') errs.push(invalid(p.child('operator'), t, "value must be empty when `operator` is 'Exists'"));
+        break;
+      default:
+        errs.push(notSupported(p.child('operator'), op, ['Equal', 'Exists']));
+    }
+    if (effect !== '' && !taintEffects.includes(effect)) errs.push(notSupported(p.child('effect'), effect, taintEffects));
+  });
+  return errs;
+}
+
+const unsatisfiableActions = ['DoNotSchedule', 'ScheduleAnyway'];
+const nodePolicies = ['Honor', 'Ignore'];
+
+/** validateTopologySpreadConstraints */
+export function validateTopologySpreadConstraints(constraints: unknown, fldPath: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  recs(constraints).forEach((c, i) => {
+    const p = fldPath.index(i);
+    const maxSkew = num(c.maxSkew);
+    if (maxSkew <= 0) errs.push(invalid(p.child('maxSkew'), maxSkew, 'must be greater than zero'));
+    const key = str(c.topologyKey);
+    if (key === '') errs.push(required(p.child('topologyKey'), 'can not be empty'));
+    else errs.push(...validateLabelName(key, p.child('topologyKey')));
+    const action = str(c.whenUnsatisfiable);
+    if (!unsatisfiableActions.includes(action)) errs.push(notSupported(p.child('whenUnsatisfiable'), action, unsatisfiableActions));
+    // The tuple names one kind of constraint: its first occurrence is reported when a later one repeats it.
+    const repeated = recs(constraints).slice(i + 1).some((o) => str(o.topologyKey) === key && str(o.whenUnsatisfiable) === action);
+    if (repeated) errs.push(duplicate(p.child('{topologyKey, whenUnsatisfiable}'), `{${key}, ${action}}`));
+    const minDomains = optNum(c.minDomains);
+    if (minDomains !== undefined) {
+      if (minDomains <= 0) errs.push(invalid(p.child('minDomains'), minDomains, 'must be greater than 0'));
+      else if (action !== 'DoNotSchedule') errs.push(invalid(p.child('minDomains'), minDomains, 'can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway'));
+    }
+    for (const k of ['nodeAffinityPolicy', 'nodeTaintsPolicy']) {
+      if (typeof c[k] === 'string' && !nodePolicies.includes(c[k])) errs.push(notSupported(p.child(k), c[k], nodePolicies));
+    }
+    errs.push(...validateMetaLabelSelector(rec(c.labelSelector), p.child('labelSelector')));
+  });
+  return errs;
+}
+
+function validateNodeSelectorRequirement(r: Rec, fldPath: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  const op = str(r.operator);
+  const values = list(r.values);
+  switch (op) {
+    case 'In':
+    case 'NotIn':
+      if (values.length === 0) errs.push(required(fldPath.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
+      break;
+    case 'Exists':
+    case 'DoesNotExist':
+      if (values.length > 0) errs.push({ type: 'FieldValueForbidden', field: fldPath.child('values').toString(), badValue: '', detail: "may not be specified when `operator` is 'Exists' or 'DoesNotExist'" });
+      break;
+    case 'Gt':
+    case 'Lt':
+      if (values.length !== 1) errs.push(required(fldPath.child('values'), "must be specified single value when `operator` is 'Lt' or 'Gt'"));
+      break;
+    default:
+      errs.push(invalid(fldPath.child('operator'), op, 'not a valid selector operator'));
+  }
+  errs.push(...validateLabelName(str(r.key), fldPath.child('key')));
+  return errs;
+}
+
+/** validateAffinity: node affinity's required terms (the pod (anti-)affinity terms' selectors too). */
+export function validateAffinity(affinity: unknown, fldPath: Path): FieldError[] {
+  const a = rec(affinity);
+  if (!a) return [];
+  const errs: FieldError[] = [];
+  const na = rec(a.nodeAffinity);
+  const req = rec(na?.requiredDuringSchedulingIgnoredDuringExecution);
+  if (req) {
+    const rp = fldPath.child('nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution');
+    const terms = recs(req.nodeSelectorTerms);
+    if (terms.length === 0) errs.push(required(rp.child('nodeSelectorTerms'), 'must have at least one node selector term'));
+    terms.forEach((t, i) => {
+      const tp = rp.child('nodeSelectorTerms').index(i);
+      recs(t.matchExpressions).forEach((r, j) => errs.push(...validateNodeSelectorRequirement(r, tp.child('matchExpressions').index(j))));
+    });
+  }
+  recs(na?.preferredDuringSchedulingIgnoredDuringExecution).forEach((t, i) => {
+    const tp = fldPath.child('nodeAffinity', 'preferredDuringSchedulingIgnoredDuringExecution').index(i);
+    const w = num(t.weight);
+    if (w <= 0 || w > 100) errs.push(invalid(tp.child('weight'), w, 'must be in the range 1-100'));
+    recs(rec(t.preference)?.matchExpressions).forEach((r, j) => errs.push(...validateNodeSelectorRequirement(r, tp.child('preference', 'matchExpressions').index(j))));
+  });
+  for (const kind of ['podAffinity', 'podAntiAffinity']) {
+    const pa = rec(a[kind]);
+    recs(pa?.requiredDuringSchedulingIgnoredDuringExecution).forEach((t, i) => {
+      const tp = fldPath.child(kind, 'requiredDuringSchedulingIgnoredDuringExecution').index(i);
+      errs.push(...validatePodAffinityTerm(t, tp));
+    });
+    recs(pa?.preferredDuringSchedulingIgnoredDuringExecution).forEach((t, i) => {
+      const tp = fldPath.child(kind, 'preferredDuringSchedulingIgnoredDuringExecution').index(i);
+      const w = num(t.weight);
+      if (w <= 0 || w > 100) errs.push(invalid(tp.child('weight'), w, 'must be in the range 1-100'));
+      errs.push(...validatePodAffinityTerm(rec(t.podAffinityTerm) ?? {}, tp.child('podAffinityTerm')));
+    });
+  }
+  return errs;
+}
+
+function validatePodAffinityTerm(t: Rec, fldPath: Path): FieldError[] {
+  const errs = validateMetaLabelSelector(rec(t.labelSelector), fldPath.child('labelSelector'));
+  errs.push(...validateMetaLabelSelector(rec(t.namespaceSelector), fldPath.child('namespaceSelector')));
+  const key = str(t.topologyKey);
+  if (key === '') errs.push(required(fldPath.child('topologyKey'), 'can not be empty'));
+  else errs.push(...validateLabelName(key, fldPath.child('topologyKey')));
+  return errs;
+}
+
+/** validateSchedulingGates: names are qualified names, each once. */
+export function validateSchedulingGates(gates: unknown, fldPath: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  recs(gates).forEach((g, i) => {
+    const name = str(g.name);
+    errs.push(...validateLabelName(name, fldPath.index(i)));
+    if (seen.has(name)) errs.push(duplicate(fldPath.index(i), name));
+    seen.add(name);
+  });
+  return errs;
+}
+
+/** validateReadinessGates: condition types are qualified names. */
+export function validateReadinessGates(gates: unknown, fldPath: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  recs(gates).forEach((g, i) => errs.push(...validateLabelName(str(g.conditionType), fldPath.index(i).child('conditionType'))));
+  return errs;
+}
+
+/** validateOS: linux or windows. */
+export function validateOS(os: unknown, fldPath: Path): FieldError[] {
+  const o = rec(os);
+  if (!o) return [];
+  const name = str(o.name);
+  if (name === '') return [required(fldPath.child('name'), '')];
+  if (name !== 'linux' && name !== 'windows') return [notSupported(fldPath.child('name'), name, ['linux', 'windows'])];
+  return [];
+}
