@@ -25,6 +25,8 @@ function minimal(s: JSONSchemaProps, depth = 0): unknown {
     case 'object': {
       const o: Record<string, unknown> = {};
       for (const k of s.required ?? []) o[k] = minimal(s.properties?.[k] ?? {}, depth + 1);
+      // Go makes these non-pointer structs even when they are not sent, so their required fields are asked for.
+      for (const k of ['spec', 'template', 'jobTemplate']) if (!(k in o) && s.properties?.[k]?.type === 'object') o[k] = minimal(s.properties[k]!, depth + 1);
       return o;
     }
     case 'array':
@@ -47,12 +49,14 @@ const validSpecs: Record<string, Record<string, unknown>> = {
   validatingadmissionpolicybindings: { policyName: 'p', validationActions: ['Deny'] },
   mutatingadmissionpolicies: { matchConstraints: rules, mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[]' } }] },
   mutatingadmissionpolicybindings: { policyName: 'p' },
+  // Defaulted into a spec of its own (matchingPrecedence), whose required reference the schema then asks for.
+  flowschemas: { priorityLevelConfiguration: { name: 'p' } },
 };
 
 function objectFor(r: BuiltinResource): Record<string, unknown> {
   const s = kindSchema(openAPIDocument(r.group, r.version).doc, r.schemaName);
   const o = minimal(s) as Record<string, unknown>;
-  if (r.group === 'admissionregistration.k8s.io' && validSpecs[r.resource]) o.spec = validSpecs[r.resource];
+  if (validSpecs[r.resource]) o.spec = validSpecs[r.resource];
   return { ...o, apiVersion: r.group === '' ? r.version : `${r.group}/${r.version}`, kind: r.kind, metadata: { name: `t-${r.resource}` } };
 }
 
