@@ -25,8 +25,6 @@ function minimal(s: JSONSchemaProps, depth = 0): unknown {
     case 'object': {
       const o: Record<string, unknown> = {};
       for (const k of s.required ?? []) o[k] = minimal(s.properties?.[k] ?? {}, depth + 1);
-      // Go makes these non-pointer structs even when they are not sent, so their required fields are asked for.
-      for (const k of ['spec', 'template', 'jobTemplate']) if (!(k in o) && s.properties?.[k]?.type === 'object') o[k] = minimal(s.properties[k]!, depth + 1);
       return o;
     }
     case 'array':
@@ -51,6 +49,8 @@ const validSpecs: Record<string, Record<string, unknown>> = {
   mutatingadmissionpolicybindings: { policyName: 'p' },
   // Defaulted into a spec of its own (matchingPrecedence), whose required reference the schema then asks for.
   flowschemas: { priorityLevelConfiguration: { name: 'p' } },
+  // Go writes the spec struct, and its schema requires parentRef (as the cluster's validation does).
+  ipaddresses: { parentRef: { resource: 'services', name: 's', namespace: 'default' } },
 };
 
 function objectFor(r: BuiltinResource): Record<string, unknown> {

@@ -93,10 +93,10 @@ test('omitempty zeros go, pointers to zeros stay, nulls become what Go writes', 
   const d: O = { metadata: { name: 'd', namespace: '', creationTimestamp: null, labels: {} }, spec: { replicas: 0, paused: false, minReadySeconds: 0, template: null } };
   shape(d, true);
   assert.deepEqual(d, { metadata: { name: 'd' }, spec: { replicas: 0, selector: null, template: { metadata: {}, spec: { containers: null } }, strategy: {} } });
-  // A request's shape leaves out missing scalars and nulls (for its schema validation), nothing else.
+  // A request's shape leaves out missing scalars, nulls and structs with required fields (a PodSpec), for its schema validation.
   const r: O = { spec: { template: {} } };
   shape(r, false);
-  assert.deepEqual(r, { metadata: {}, spec: { template: { metadata: {}, spec: {} }, strategy: {} } });
+  assert.deepEqual(r, { metadata: {}, spec: { template: { metadata: {} }, strategy: {} } });
   const e: O = { involvedObject: {} };
   goShapeOf('', 'v1', 'Event')!(e, false);
   assert.deepEqual(e, { metadata: {}, involvedObject: {}, source: {} });

@@ -22,7 +22,7 @@ interface Table {
 type Node =
   | { k: 'scalar'; zero: unknown }
   | { k: 'special'; zero: unknown }
-  | { k: 'struct'; fields: Field[] }
+  | { k: 'struct'; fields: Field[]; optional: boolean }
   | { k: 'list'; elem: Node }
   | { k: 'map'; elem: Node };
 
@@ -42,7 +42,7 @@ const scalarZero: Record<string, unknown> = { string: '', bool: false, int: 0, f
 const specialZero: Record<string, unknown> = { time: null, duration: '0s', quantity: '0', intstr: 0, raw: null };
 
 let table: Table | undefined;
-const compiled = new Map<string, { k: 'struct'; fields: Field[] }>();
+const compiled = new Map<string, { k: 'struct'; fields: Field[]; optional: boolean }>();
 
 function load(): Table {
   return (table ??= JSON.parse(readFileSync(new URL('../../../vendor/k8s-go-shape/1.35/shapes.json', import.meta.url), 'utf8')) as Table);
@@ -57,13 +57,13 @@ function nodeOf(type: string): Node {
 }
 
 /** A struct's compiled fields (recursive types share one node). */
-function structOf(id: string): { k: 'struct'; fields: Field[] } {
+function structOf(id: string): { k: 'struct'; fields: Field[]; optional: boolean } {
   let s = compiled.get(id);
   if (s) return s;
   const t = load();
   const raw = t.types[id];
   if (!raw) throw new Error(`no Go type ${id} in the shape table`);
-  s = { k: 'struct', fields: [] };
+  s = { k: 'struct', fields: [], optional: true };
   compiled.set(id, s);
   const F = t.flags;
   for (const [name, flags, type] of raw) {
@@ -81,6 +81,8 @@ function structOf(id: string): { k: 'struct'; fields: Field[] } {
       writesNull: !omit && (pointer || node.k === 'list' || node.k === 'map' || (node.k === 'scalar' && type === 'bytes')),
       dropsZero: isStruct ? omitzero : omit,
     });
+    // A field without omitempty or omitzero is one its OpenAPI schema requires (pointers too: a Deployment's selector).
+    if (!omit) s.optional = false;
   }
   return s;
 }
@@ -116,6 +118,9 @@ function shapeStruct(o: Record<string, unknown>, s: { fields: Field[] }, zeros: 
       } else if (f.dropsZero) {
         if (v === null) delete o[f.name];
       } else if (f.node.k === 'struct') {
+        // A request gets only the structs whose fields its schema does not require (an empty
+        // NodeSystemInfo would be refused where a cluster accepts the object without it).
+        if (!zeros && !f.node.optional) continue;
         const z: Record<string, unknown> = {};
         o[f.name] = z;
         shapeStruct(z, f.node, zeros);
@@ -164,8 +169,8 @@ function shapeValue(v: unknown, node: Node, zeros: boolean): void {
  * its way out) every field Go writes is there; with `zeros` false (a request, about to be validated
  * by its OpenAPI schema) the missing scalars and nulls are left out — a zero "" would meet the
  * schema's `required` where kube-apiserver's native validation reports `Required value`, and the
- * schema refuses a null where it wants a string or an array — while structs are still made and
- * omitempty zeros still dropped.
+ * schema refuses a null where it wants a string or an array — as are the missing structs with
+ * fields their schema requires; the other structs are still made and omitempty zeros dropped.
  */
 export type GoShape = (obj: Obj, zeros: boolean) => void;
 
