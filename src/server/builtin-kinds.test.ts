@@ -39,7 +39,6 @@ function minimal(s: JSONSchemaProps, depth = 0): unknown {
   }
 }
 
-/** Values the schema alone cannot tell (native rules are not applied yet, but names and refs must read well). */
 /** Specs for kinds whose native validation is served: the schema's required fields are not enough for them. */
 const rules = { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments'] }] };
 const validSpecs: Record<string, Record<string, unknown>> = {
@@ -48,6 +47,10 @@ const validSpecs: Record<string, Record<string, unknown>> = {
   mutatingadmissionpolicies: { matchConstraints: rules, mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: "[JSONPatch{op: 'test', path: '/metadata/name', value: object.metadata.name}]" } }] },
   mutatingadmissionpolicybindings: { policyName: 'p' },
   services: { ports: [{ port: 80 }] },
+  // Defaulted into a spec of its own (matchingPrecedence), whose required reference the schema then asks for.
+  flowschemas: { priorityLevelConfiguration: { name: 'p' } },
+  // Go writes the spec struct, and its schema requires parentRef (as the cluster's validation does).
+  ipaddresses: { parentRef: { resource: 'services', name: 's', namespace: 'default' } },
 };
 
 /** Pods and the kinds with pod templates (native validation served): a template the kind accepts. */

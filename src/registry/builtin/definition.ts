@@ -18,6 +18,7 @@ import { builtinTypeConverter } from './merge-schema.ts';
 import { builtinResources, type BuiltinResource } from './catalog.ts';
 import { openAPIDocument, patchMetaFor } from './openapi.ts';
 import { defaultsOf } from './native-index.ts';
+import { goShapeOf } from '../goshape/shape.ts';
 import { goDecodeCheck, type GoDecodeCheck } from './go-decode.ts';
 import { hasWorkloadScale, workloadScale } from './scale.ts';
 import { kindSchema } from './schema.ts';
@@ -30,7 +31,9 @@ export const eventTTLSeconds = 3600;
 /**
  * A kind's compiled schema and codec, built on first use: a request object is decoded as Go
  * decodes it into the kind's type (a type error is the decoder's), then by its schema's codec
- * (unknown fields, ObjectMeta), then the kind's defaults.
+ * (unknown fields, ObjectMeta), then the kind's defaults, then Go's JSON shape (the fields
+ * encoding/json always writes, see goshape/; a request's without the nulls its schema would
+ * refuse, every object read or returned with them).
  */
 function lazySchema(r: BuiltinResource): { schema: () => CompiledSchema; codec: Codec } {
   let compiled: CompiledSchema | undefined;
@@ -40,6 +43,7 @@ function lazySchema(r: BuiltinResource): { schema: () => CompiledSchema; codec: 
   const c = () => (codec ??= schemaCodec(schema()));
   const goCheck = () => (check ??= goDecodeCheck(openAPIDocument(r.group, r.version).doc, r.schemaName));
   const defaults = admissionPolicyDefaults(r.group, r.resource) ?? defaultsOf(r.group, r.version, r.resource);
+  const shape = goShapeOf(r.group, r.version, r.kind);
   return {
     schema,
     codec: {
@@ -47,12 +51,16 @@ function lazySchema(r: BuiltinResource): { schema: () => CompiledSchema; codec: 
         const error = goCheck()(obj);
         if (error !== undefined) return { error, strictErrors: [] };
         const d = c().decode(obj, track);
-        if (d.error === undefined) defaults?.(obj);
+        if (d.error === undefined) {
+          defaults?.(obj);
+          shape?.(obj, false);
+        }
         return d;
       },
       decodeStored: (obj) => {
         c().decodeStored(obj);
         defaults?.(obj);
+        shape?.(obj, true);
       },
     },
   };

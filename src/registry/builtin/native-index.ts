@@ -4,7 +4,6 @@
  * run on the object in its storage version, as upstream's run on the internal type).
  */
 import type { Defaulter, NativeRules } from './native.ts';
-import { legacyDefaulters } from './defaults.ts';
 import { podDefaulters } from '../core/pod/defaults.ts';
 import { podTemplateDefaulters } from '../core/podtemplate/defaults.ts';
 import { replicationControllerDefaulters } from '../core/replicationcontroller/defaults.ts';
@@ -25,9 +24,27 @@ import { jobRules } from '../batch/job/rules.ts';
 import { podRules } from '../core/pod/rules.ts';
 import { podTemplateRules } from '../core/podtemplate/rules.ts';
 import { replicationControllerRules } from '../core/replicationcontroller/rules.ts';
+import { secretDefaulters } from '../core/secret/defaults.ts';
+import { persistentVolumeDefaulters } from '../core/persistentvolume/defaults.ts';
+import { persistentVolumeClaimDefaulters } from '../core/persistentvolumeclaim/defaults.ts';
+import { nodeDefaulters } from '../core/node/defaults.ts';
+import { endpointsDefaulters } from '../core/endpoints/defaults.ts';
+import { limitRangeDefaulters } from '../core/limitrange/defaults.ts';
+import { networkPolicyDefaulters } from '../networking/networkpolicy/defaults.ts';
+import { ingressClassDefaulters } from '../networking/ingressclass/defaults.ts';
+import { roleBindingDefaulters } from '../rbac/rolebinding/defaults.ts';
+import { hpaDefaulters } from '../autoscaling/horizontalpodautoscaler/defaults.ts';
+import { storageClassDefaulters } from '../storage/storageclass/defaults.ts';
+import { csiDriverDefaulters } from '../storage/csidriver/defaults.ts';
+import { volumeAttachmentDefaulters } from '../storage/volumeattachment/defaults.ts';
+import { priorityClassDefaulters } from '../scheduling/priorityclass/defaults.ts';
+import { endpointSliceDefaulters } from '../discovery/endpointslice/defaults.ts';
+import { resourceClaimDefaulters } from '../resource/resourceclaim/defaults.ts';
+import { resourceSliceDefaulters } from '../resource/resourceslice/defaults.ts';
+import { flowSchemaDefaulters } from '../flowcontrol/flowschema/defaults.ts';
+import { priorityLevelConfigurationDefaulters } from '../flowcontrol/prioritylevelconfiguration/defaults.ts';
 
 const defaulters: Readonly<Record<string, Defaulter>> = {
-  ...legacyDefaulters,
   ...podDefaulters,
   ...podTemplateDefaulters,
   ...replicationControllerDefaulters,
@@ -38,6 +55,25 @@ const defaulters: Readonly<Record<string, Defaulter>> = {
   ...jobDefaulters,
   ...cronJobDefaulters,
   '/v1/services': defaultService,
+  ...secretDefaulters,
+  ...persistentVolumeDefaulters,
+  ...persistentVolumeClaimDefaulters,
+  ...nodeDefaulters,
+  ...endpointsDefaulters,
+  ...limitRangeDefaulters,
+  ...networkPolicyDefaulters,
+  ...ingressClassDefaulters,
+  ...roleBindingDefaulters,
+  ...hpaDefaulters,
+  ...storageClassDefaulters,
+  ...csiDriverDefaulters,
+  ...volumeAttachmentDefaulters,
+  ...priorityClassDefaulters,
+  ...endpointSliceDefaulters,
+  ...resourceClaimDefaulters,
+  ...resourceSliceDefaulters,
+  ...flowSchemaDefaulters,
+  ...priorityLevelConfigurationDefaulters,
 };
 
 const rules: Readonly<Record<string, NativeRules>> = {
