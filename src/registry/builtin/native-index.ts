@@ -5,12 +5,27 @@
  */
 import type { Defaulter, NativeRules } from './native.ts';
 import { legacyDefaulters } from './defaults.ts';
+import { configMapRules } from '../core/configmap/validation.ts';
+import { secretRules } from '../core/secret/validation.ts';
+import { serviceAccountRules } from '../core/serviceaccount/validation.ts';
+import { roleRules } from '../rbac/role/validation.ts';
+import { clusterRoleRules } from '../rbac/clusterrole/validation.ts';
+import { roleBindingRules } from '../rbac/rolebinding/validation.ts';
+import { clusterRoleBindingRules } from '../rbac/clusterrolebinding/validation.ts';
 
 const defaulters: Readonly<Record<string, Defaulter>> = {
   ...legacyDefaulters,
 };
 
-const rules: Readonly<Record<string, NativeRules>> = {};
+const rules: Readonly<Record<string, NativeRules>> = {
+  '/configmaps': configMapRules,
+  '/secrets': secretRules,
+  '/serviceaccounts': serviceAccountRules,
+  'rbac.authorization.k8s.io/roles': roleRules,
+  'rbac.authorization.k8s.io/clusterroles': clusterRoleRules,
+  'rbac.authorization.k8s.io/rolebindings': roleBindingRules,
+  'rbac.authorization.k8s.io/clusterrolebindings': clusterRoleBindingRules,
+};
 
 /** The defaulting of a group-version's resource (MUTATES the object), or undefined when it has none. */
 export function defaultsOf(group: string, version: string, resource: string): Defaulter | undefined {

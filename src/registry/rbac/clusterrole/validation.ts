@@ -1,0 +1,43 @@
+/**
+ * ClusterRole's native rules (pkg/apis/rbac/validation ValidateClusterRole and the clusterrole
+ * strategy): policy rules that may name non-resource URLs, and an aggregationRule with at least
+ * one valid selector; an update may keep label values its stored selectors already had wrong.
+ */
+import { invalid, Path, required, type FieldError } from '../../../apimachinery/index.ts';
+import { labelSelectorAsSelector } from '../../../apimachinery/labels/selector.ts';
+import type { NativeRules } from '../../builtin/native.ts';
+import { list, ptr } from '../../fieldvalues/fields.ts';
+import { hasInvalidLabelValue, selectorOf, validateSelectorField } from '../../fieldvalues/selector.ts';
+import type { Obj } from '../../rest.ts';
+import { validateRules } from '../policyrule/validation.ts';
+
+const selectorsPath = Path.of('aggregationRule', 'clusterRoleSelectors');
+
+export function validateClusterRole(obj: Obj, allowInvalidLabelValueInSelector: boolean): FieldError[] {
+  const errs = validateRules(obj, false);
+  const rule = ptr(obj.aggregationRule);
+  if (rule !== undefined) {
+    const selectors = list(rule.clusterRoleSelectors);
+    if (selectors.length === 0) errs.push(required(selectorsPath, 'at least one clusterRoleSelector required if aggregationRule is non-nil'));
+    selectors.forEach((s, i) => {
+      const p = selectorsPath.index(i);
+      errs.push(...validateSelectorField(s, { allowInvalidLabelValueInSelector }, p));
+      try {
+        labelSelectorAsSelector(selectorOf(s));
+      } catch {
+        errs.push(invalid(p, s, 'invalid label selector.'));
+      }
+    });
+  }
+  return errs;
+}
+
+/** Whether any of a stored aggregation rule's selectors has a label value that no longer passes. */
+function storedInvalidLabelValue(old: Obj): boolean {
+  return list(ptr(old.aggregationRule)?.clusterRoleSelectors).some(hasInvalidLabelValue);
+}
+
+export const clusterRoleRules: NativeRules = {
+  validate: (_ctx, obj) => validateClusterRole(obj, false),
+  validateUpdate: (_ctx, obj, old) => validateClusterRole(obj, storedInvalidLabelValue(old)),
+};
