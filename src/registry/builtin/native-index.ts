@@ -12,6 +12,11 @@ import { roleRules } from '../rbac/role/validation.ts';
 import { clusterRoleRules } from '../rbac/clusterrole/validation.ts';
 import { roleBindingRules } from '../rbac/rolebinding/validation.ts';
 import { clusterRoleBindingRules } from '../rbac/clusterrolebinding/validation.ts';
+import { priorityClassRules } from '../scheduling/priorityclass/validation.ts';
+import { leaseRules } from '../coordination/lease/validation.ts';
+import { podDisruptionBudgetRules } from '../policy/poddisruptionbudget/validation.ts';
+import { storageClassRules } from '../storage/storageclass/validation.ts';
+import { ingressClassRules } from '../networking/ingressclass/validation.ts';
 
 const defaulters: Readonly<Record<string, Defaulter>> = {
   ...legacyDefaulters,
@@ -25,6 +30,11 @@ const rules: Readonly<Record<string, NativeRules>> = {
   'rbac.authorization.k8s.io/clusterroles': clusterRoleRules,
   'rbac.authorization.k8s.io/rolebindings': roleBindingRules,
   'rbac.authorization.k8s.io/clusterrolebindings': clusterRoleBindingRules,
+  'scheduling.k8s.io/priorityclasses': priorityClassRules,
+  'coordination.k8s.io/leases': leaseRules,
+  'policy/poddisruptionbudgets': podDisruptionBudgetRules,
+  'storage.k8s.io/storageclasses': storageClassRules,
+  'networking.k8s.io/ingressclasses': ingressClassRules,
 };
 
 /** The defaulting of a group-version's resource (MUTATES the object), or undefined when it has none. */

@@ -25,7 +25,8 @@ export function validateClusterRole(obj: Obj, allowInvalidLabelValueInSelector: 
       try {
         labelSelectorAsSelector(selectorOf(s));
       } catch {
-        errs.push(invalid(p, s, 'invalid label selector.'));
+        // Upstream prints the converted selector, which is nil when the conversion failed.
+        errs.push(invalid(p, null, 'invalid label selector.'));
       }
     });
   }
