@@ -17,6 +17,8 @@ import { leaseRules } from '../coordination/lease/validation.ts';
 import { podDisruptionBudgetRules } from '../policy/poddisruptionbudget/validation.ts';
 import { storageClassRules } from '../storage/storageclass/validation.ts';
 import { ingressClassRules } from '../networking/ingressclass/validation.ts';
+import { ingressRules } from '../networking/ingress/validation.ts';
+import { networkPolicyRules } from '../networking/networkpolicy/validation.ts';
 
 const defaulters: Readonly<Record<string, Defaulter>> = {
   ...legacyDefaulters,
@@ -35,6 +37,8 @@ const rules: Readonly<Record<string, NativeRules>> = {
   'policy/poddisruptionbudgets': podDisruptionBudgetRules,
   'storage.k8s.io/storageclasses': storageClassRules,
   'networking.k8s.io/ingressclasses': ingressClassRules,
+  'networking.k8s.io/ingresses': ingressRules,
+  'networking.k8s.io/networkpolicies': networkPolicyRules,
 };
 
 /** The defaulting of a group-version's resource (MUTATES the object), or undefined when it has none. */
