@@ -19,6 +19,7 @@ import { storageClassRules } from '../storage/storageclass/validation.ts';
 import { ingressClassRules } from '../networking/ingressclass/validation.ts';
 import { ingressRules } from '../networking/ingress/validation.ts';
 import { networkPolicyRules } from '../networking/networkpolicy/validation.ts';
+import { horizontalPodAutoscalerRules } from '../autoscaling/horizontalpodautoscaler/validation.ts';
 
 const defaulters: Readonly<Record<string, Defaulter>> = {
   ...legacyDefaulters,
@@ -39,6 +40,7 @@ const rules: Readonly<Record<string, NativeRules>> = {
   'networking.k8s.io/ingressclasses': ingressClassRules,
   'networking.k8s.io/ingresses': ingressRules,
   'networking.k8s.io/networkpolicies': networkPolicyRules,
+  'autoscaling/horizontalpodautoscalers': horizontalPodAutoscalerRules,
 };
 
 /** The defaulting of a group-version's resource (MUTATES the object), or undefined when it has none. */
