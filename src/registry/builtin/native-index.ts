@@ -20,6 +20,7 @@ import { ingressClassRules } from '../networking/ingressclass/validation.ts';
 import { ingressRules } from '../networking/ingress/validation.ts';
 import { networkPolicyRules } from '../networking/networkpolicy/validation.ts';
 import { horizontalPodAutoscalerRules } from '../autoscaling/horizontalpodautoscaler/validation.ts';
+import { persistentVolumeClaimRules } from '../core/persistentvolumeclaim/validation.ts';
 
 const defaulters: Readonly<Record<string, Defaulter>> = {
   ...legacyDefaulters,
@@ -41,6 +42,7 @@ const rules: Readonly<Record<string, NativeRules>> = {
   'networking.k8s.io/ingresses': ingressRules,
   'networking.k8s.io/networkpolicies': networkPolicyRules,
   'autoscaling/horizontalpodautoscalers': horizontalPodAutoscalerRules,
+  '/persistentvolumeclaims': persistentVolumeClaimRules,
 };
 
 /** The defaulting of a group-version's resource (MUTATES the object), or undefined when it has none. */

@@ -44,13 +44,16 @@ export function stringMap(v: unknown): Record<string, string> {
 }
 
 /**
- * Go's zero value of an absent field: Semantic.DeepEqual holds nil and empty slices and maps
- * equal, and an absent string or number is its zero.
+ * Go's zero value of an absent field, all the way down: Semantic.DeepEqual holds nil and empty
+ * slices and maps equal, and an absent string or number is its zero.
  */
 function zeroed(v: unknown): unknown {
   if (v === undefined || v === null) return null;
-  if (Array.isArray(v) && v.length === 0) return null;
-  if (typeof v === 'object' && !Array.isArray(v) && Object.keys(v as object).length === 0) return null;
+  if (Array.isArray(v)) return v.length === 0 ? null : v.map(zeroed);
+  if (typeof v === 'object') {
+    const entries = Object.entries(v as object);
+    return entries.length === 0 ? null : Object.fromEntries(entries.map(([k, x]) => [k, zeroed(x)]));
+  }
   return v;
 }
 
