@@ -21,6 +21,7 @@ import { ingressRules } from '../networking/ingress/validation.ts';
 import { networkPolicyRules } from '../networking/networkpolicy/validation.ts';
 import { horizontalPodAutoscalerRules } from '../autoscaling/horizontalpodautoscaler/validation.ts';
 import { persistentVolumeClaimRules } from '../core/persistentvolumeclaim/validation.ts';
+import { eventRules } from '../core/event/validation.ts';
 
 const defaulters: Readonly<Record<string, Defaulter>> = {
   ...legacyDefaulters,
@@ -43,6 +44,9 @@ const rules: Readonly<Record<string, NativeRules>> = {
   'networking.k8s.io/networkpolicies': networkPolicyRules,
   'autoscaling/horizontalpodautoscalers': horizontalPodAutoscalerRules,
   '/persistentvolumeclaims': persistentVolumeClaimRules,
+  // events.k8s.io/v1 writes reach the core store too, so they get core/v1's (legacy) rules
+  // until the request's group reaches the strategy: eventRules('events.k8s.io') has the strict ones.
+  '/events': eventRules(''),
 };
 
 /** The defaulting of a group-version's resource (MUTATES the object), or undefined when it has none. */
