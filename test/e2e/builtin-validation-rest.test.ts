@@ -1,7 +1,8 @@
 /**
  * kubectl against the native validation of ConfigMap, Secret, RBAC, PriorityClass,
- * PodDisruptionBudget, StorageClass and IngressClass on a real server process: valid objects
- * are stored and read back, and mistakes are refused with the messages a cluster prints.
+ * PodDisruptionBudget, StorageClass, IngressClass, PersistentVolumeClaim, Ingress,
+ * NetworkPolicy, HorizontalPodAutoscaler and Event on a real server process: valid objects are
+ * stored and read back, and mistakes are refused with the messages a cluster prints.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -112,4 +113,54 @@ test('PriorityClass, PodDisruptionBudget, StorageClass and IngressClass: valid o
 
   const ic = await apply('ic.yaml', 'apiVersion: networking.k8s.io/v1\nkind: IngressClass\nmetadata: {name: nginx}\nspec: {controller: nginx}\n');
   assert.match(ic.stderr, /The IngressClass "nginx" is invalid: spec\.controller: Invalid value: "nginx": must be a domain-prefixed path \(such as "acme\.io\/foo"\)/);
+});
+
+test('a PersistentVolumeClaim spec edit is refused with the diff of its spec; a bad claim never stored', async () => {
+  const pvc = (mode: string) =>
+    `apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data, namespace: default}\nspec:\n  accessModes: [${mode}]\n  volumeMode: Filesystem\n  resources: {requests: {storage: 1Gi}}\n`;
+  assert.equal((await apply('pvc.yaml', pvc('ReadWriteOnce'))).code, 0);
+  const r = await apply('pvc.yaml', pvc('ReadWriteMany'));
+  assert.ok(
+    r.stderr.includes(
+      'PersistentVolumeClaim "data" is invalid: spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n@@ -1,6 +1,6 @@\n {\n  "AccessModes": [\n-  "ReadWriteOnce"\n+  "ReadWriteMany"\n  ],\n  "Selector": null,\n  "Resources": {\n',
+    ),
+    r.stderr,
+  );
+  const bad = await apply('pvc-bad.yaml', 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: nostorage, namespace: default}\nspec:\n  accessModes: [ReadWriteOncePod, ReadWriteOnce]\n');
+  assert.match(
+    bad.stderr,
+    /The PersistentVolumeClaim "nostorage" is invalid: \n\* spec\.accessModes: Forbidden: may not use ReadWriteOncePod with other access modes\n\* spec\.resources\[storage\]: Required value/,
+  );
+});
+
+test('Ingress, NetworkPolicy, HorizontalPodAutoscaler and Event mistakes refused; the ingress-class annotation warned about', async () => {
+  const ing = await apply(
+    'ing.yaml',
+    'apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: web, namespace: default}\nspec:\n  rules:\n  - host: web.example.com\n    http:\n      paths:\n      - path: /\n        backend: {service: {name: web, port: {number: 80}}}\n',
+  );
+  assert.match(ing.stderr, /The Ingress "web" is invalid: spec\.rules\[0\]\.http\.paths\[0\]\.pathType: Required value: pathType must be specified/);
+  const warned = await apply(
+    'ing-ok.yaml',
+    'apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: web, namespace: default, annotations: {kubernetes.io/ingress.class: nginx}}\nspec:\n  defaultBackend: {service: {name: web, port: {name: http}}}\n',
+  );
+  assert.equal(warned.code, 0, warned.stderr);
+  assert.match(warned.stderr, /Warning: annotation "kubernetes\.io\/ingress\.class" is deprecated, please use 'spec\.ingressClassName' instead/);
+
+  const np = await apply(
+    'np.yaml',
+    'apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: deny, namespace: default}\nspec:\n  podSelector: {}\n  ingress:\n  - from:\n    - ipBlock: {cidr: 10.0.0.0/8, except: [192.168.0.0/16]}\n    ports:\n    - {port: 80, endPort: 70}\n',
+  );
+  assert.match(
+    np.stderr,
+    /The NetworkPolicy "deny" is invalid: \n\* spec\.ingress\[0\]\.ports\[0\]\.endPort: Invalid value: 70: must be greater than or equal to `port`\n\* spec\.ingress\[0\]\.from\[0\]\.ipBlock\.except\[0\]: Invalid value: "192\.168\.0\.0\/16": must be a strict subset of `cidr`/,
+  );
+
+  const hpa = await apply(
+    'hpa.yaml',
+    'apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web, namespace: default}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  minReplicas: 5\n  maxReplicas: 2\n',
+  );
+  assert.match(hpa.stderr, /The HorizontalPodAutoscaler "web" is invalid: spec\.maxReplicas: Invalid value: 2: must be greater than or equal to `minReplicas`/);
+
+  const ev = await apply('ev.yaml', 'apiVersion: v1\nkind: Event\nmetadata: {name: e1, namespace: default}\ninvolvedObject: {kind: Pod, name: p, namespace: other}\nreason: Started\n');
+  assert.match(ev.stderr, /The Event "e1" is invalid: involvedObject\.namespace: Invalid value: "other": does not match event\.namespace/);
 });
