@@ -9,7 +9,7 @@ import { forbidden, invalid, notSupported, Path, required, type FieldError } fro
 import { isQualifiedName, isValidPathSegmentName } from '../../../apimachinery/index.ts';
 import { isDNS1123Label } from '../../../apimachinery/validation/names.ts';
 import { IsNegativeErrorMsg } from '../../../apimachinery/validation/objectmeta.ts';
-import { parseQuantity, Quantity } from '../../../cel/lib/kubernetes/resource-quantity.ts';
+import { parseQuantity, Quantity } from '../../../cel/index.ts';
 import type { NativeRules } from '../../builtin/native.ts';
 import { list, num, ptr, rec, str } from '../../fieldvalues/fields.ts';
 import type { Obj } from '../../rest.ts';

@@ -11,7 +11,7 @@ import { forbidden, invalid, notSupported, Path, required, type FieldError } fro
 import { nameIsDNSSubdomain } from '../../../apimachinery/index.ts';
 import { objectDiff } from '../../../apimachinery/diff/unified.ts';
 import { FieldImmutableErrorMsg } from '../../../apimachinery/validation/objectmeta.ts';
-import { parseQuantity, Quantity } from '../../../cel/lib/kubernetes/resource-quantity.ts';
+import { parseQuantity, Quantity } from '../../../cel/index.ts';
 import type { NativeRules } from '../../builtin/native.ts';
 import { immutableField, list, ptr, rec, semanticEqual, str, strings } from '../../fieldvalues/fields.ts';
 import { hasInvalidLabelValue, validateSelectorField } from '../../fieldvalues/selector.ts';

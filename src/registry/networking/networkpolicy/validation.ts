@@ -9,7 +9,7 @@
 import { forbidden, invalid, notSupported, Path, required, type FieldError } from '../../../apimachinery/index.ts';
 import { isValidPortNum } from '../../../apimachinery/index.ts';
 import { isValidPortName } from '../../../apimachinery/validation/names.ts';
-import { masked, parsePrefix, prefixContains, type Prefix } from '../../../cel/lib/kubernetes/netip.ts';
+import { BlockList, isIPv4 } from 'node:net';
 import { isCIDRSloppy } from '../../../schema/validate/net.ts';
 import type { NativeRules } from '../../builtin/native.ts';
 import { list, num, ptr, rec, str, strings } from '../../fieldvalues/fields.ts';
@@ -46,13 +46,31 @@ function validatePort(port: Record<string, unknown>, fldPath: Path): FieldError[
   return errs;
 }
 
-/** ParseCIDRSloppy as a masked prefix: IPv4 parts may have leading zeros. */
-function sloppyPrefix(s: string): Prefix | undefined {
+interface SloppyCIDR {
+  addr: string;
+  family: 'ipv4' | 'ipv6';
+  bits: number;
+}
+
+/** ParseCIDRSloppy: the address (IPv4 parts without their leading zeros), family and prefix length. */
+function sloppyCIDR(s: string): SloppyCIDR | undefined {
   if (!isCIDRSloppy(s)) return undefined;
   const [addr, bits] = s.split('/') as [string, string];
-  const plain = addr.includes(':') ? addr : addr.split('.').map((o) => String(Number(o))).join('.');
-  const p = parsePrefix(`${plain}/${Number(bits)}`);
-  return typeof p === 'string' ? undefined : masked(p);
+  const v4 = addr.includes(':') ? undefined : addr.split('.').map((o) => String(Number(o))).join('.');
+  if (v4 !== undefined) return isIPv4(v4) ? { addr: v4, family: 'ipv4', bits: Number(bits) } : undefined;
+  return { addr, family: 'ipv6', bits: Number(bits) };
+}
+
+/** Whether `inner` is a strict subset of `outer` (IPNet.Contains of its address, and a longer prefix). */
+function strictSubset(outer: SloppyCIDR, inner: SloppyCIDR): boolean {
+  if (outer.family !== inner.family || outer.bits >= inner.bits) return false;
+  try {
+    const list = new BlockList();
+    list.addSubnet(outer.addr, outer.bits, outer.family);
+    return list.check(inner.addr, inner.family);
+  } catch {
+    return false;
+  }
 }
 
 /** IsValidCIDRForLegacyField, letting through the CIDRs the stored object had. */
@@ -66,15 +84,13 @@ function validateIPBlock(block: Record<string, unknown>, fldPath: Path, opts: Op
   const cidr = str(block.cidr);
   if (cidr === '') return [required(fldPath.child('cidr'), '')];
   const errs = cidrErrors(fldPath.child('cidr'), cidr, opts);
-  const net = sloppyPrefix(cidr);
+  const net = sloppyCIDR(cidr);
   if (net === undefined) return errs;
   strings(block.except).forEach((except, i) => {
     const p = fldPath.child('except').index(i);
     errs.push(...cidrErrors(p, except, opts));
-    const ex = sloppyPrefix(except);
-    if (ex === undefined) return;
-    const sameFamily = ex.addr.bits === net.addr.bits;
-    if (!sameFamily || !prefixContains(net, ex.addr) || net.bits >= ex.bits) errs.push(invalid(p, except, 'must be a strict subset of `cidr`'));
+    const ex = sloppyCIDR(except);
+    if (ex !== undefined && !strictSubset(net, ex)) errs.push(invalid(p, except, 'must be a strict subset of `cidr`'));
   });
   return errs;
 }
