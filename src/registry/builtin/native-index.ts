@@ -22,6 +22,8 @@ import { networkPolicyRules } from '../networking/networkpolicy/validation.ts';
 import { horizontalPodAutoscalerRules } from '../autoscaling/horizontalpodautoscaler/validation.ts';
 import { persistentVolumeClaimRules } from '../core/persistentvolumeclaim/validation.ts';
 import { eventRules } from '../core/event/validation.ts';
+import { endpointsRules } from '../core/endpoints/validation.ts';
+import { endpointSliceRules } from '../discovery/endpointslice/validation.ts';
 
 const defaulters: Readonly<Record<string, Defaulter>> = {
   ...legacyDefaulters,
@@ -47,6 +49,8 @@ const rules: Readonly<Record<string, NativeRules>> = {
   // events.k8s.io/v1 writes reach the core store too, so they get core/v1's (legacy) rules
   // until the request's group reaches the strategy: eventRules('events.k8s.io') has the strict ones.
   '/events': eventRules(''),
+  '/endpoints': endpointsRules,
+  'discovery.k8s.io/endpointslices': endpointSliceRules,
 };
 
 /** The defaulting of a group-version's resource (MUTATES the object), or undefined when it has none. */
