@@ -146,3 +146,18 @@ export {
 } from './managedfields/index.ts';
 export { schemaFromOpenAPI, schemaFromStructural, type Filter, type OpenAPISchema, type StructuralNode } from './smd/index.ts';
 export { resolve as resolveMergeType, TypedError, type Atom as MergeAtom, type Schema as MergeSchema, type TypeRef as MergeTypeRef } from './smd/index.ts';
+/** The checks native validation of built-in kinds uses beyond names and ObjectMeta. */
+export { tooLong } from './field/errors.ts';
+export { isConfigMapKey } from './validation/config-key.ts';
+export {
+  isDNS1123Label,
+  isDomainPrefixedPath,
+  isValidLabelValue,
+  isValidPortName,
+  isWildcardDNS1123Subdomain,
+  nameIsDNSLabel,
+  regexError,
+} from './validation/names.ts';
+export { FieldImmutableErrorMsg, IsNegativeErrorMsg, validateLabels } from './validation/objectmeta.ts';
+export { type LabelSelectorValidationOptions } from './labels/selector.ts';
+export { objectDiff } from './diff/unified.ts';

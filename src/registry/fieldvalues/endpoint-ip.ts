@@ -6,7 +6,7 @@
  */
 import { BlockList } from 'node:net';
 import { invalid, type FieldError, type Path } from '../../apimachinery/index.ts';
-import { isIPSloppy } from '../../schema/validate/net.ts';
+import { isIPSloppy } from './ip-sloppy.ts';
 
 /** The address in a form node:net reads: IPv4 parts without leading zeros, mapped IPv6 as IPv4. */
 function normalized(ip: string): { addr: string; family: 'ipv4' | 'ipv6' } {

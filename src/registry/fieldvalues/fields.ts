@@ -3,8 +3,7 @@
  * the types already, so a field of the wrong shape can only be absent here (Go's zero value),
  * and native rules read every field through these without guarding each access.
  */
-import { invalid, jsonEqual, type FieldError, type Path } from '../../apimachinery/index.ts';
-import { FieldImmutableErrorMsg } from '../../apimachinery/validation/objectmeta.ts';
+import { type FieldError, FieldImmutableErrorMsg, invalid, jsonEqual, type Path } from '../../apimachinery/index.ts';
 
 export type Fields = Record<string, unknown>;
 

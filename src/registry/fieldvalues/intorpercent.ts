@@ -4,9 +4,7 @@
  * minAvailable and maxUnavailable use them. The bad value prints as the IntOrString marshals:
  * a number or a quoted string.
  */
-import { invalid, type FieldError, type Path } from '../../apimachinery/index.ts';
-import { IsNegativeErrorMsg } from '../../apimachinery/validation/objectmeta.ts';
-import { regexError } from '../../apimachinery/validation/names.ts';
+import { type FieldError, invalid, IsNegativeErrorMsg, type Path, regexError } from '../../apimachinery/index.ts';
 
 const percentFmt = '[0-9]+%';
 const percentRegexp = new RegExp(`^${percentFmt}$`);

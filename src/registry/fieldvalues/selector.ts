@@ -3,8 +3,7 @@
  * picks, and whether a stored one already breaks the label-value rule (upstream then lets its
  * updates through rather than strand the object: hasInvalidLabelValueInLabelSelector).
  */
-import { isValidLabelValue } from '../../apimachinery/validation/names.ts';
-import { validateLabelSelector, type LabelSelector, type LabelSelectorValidationOptions } from '../../apimachinery/labels/selector.ts';
+import { isValidLabelValue, type LabelSelector, type LabelSelectorValidationOptions, validateLabelSelector } from '../../apimachinery/index.ts';
 import type { FieldError, Path } from '../../apimachinery/index.ts';
 import { list, ptr, rec, str } from './fields.ts';
 

@@ -5,10 +5,8 @@
  * each filling exactly its own source with a valid target, and scaling behavior within its
  * windows and periods; status replicas never negative.
  */
-import { forbidden, invalid, notSupported, Path, required, type FieldError } from '../../../apimachinery/index.ts';
+import { type FieldError, forbidden, invalid, isDNS1123Label, IsNegativeErrorMsg, notSupported, Path, required } from '../../../apimachinery/index.ts';
 import { isQualifiedName, isValidPathSegmentName } from '../../../apimachinery/index.ts';
-import { isDNS1123Label } from '../../../apimachinery/validation/names.ts';
-import { IsNegativeErrorMsg } from '../../../apimachinery/validation/objectmeta.ts';
 import { parseQuantity, Quantity } from '../../../cel/index.ts';
 import type { NativeRules } from '../../builtin/native.ts';
 import { list, num, ptr, rec, str } from '../../fieldvalues/fields.ts';

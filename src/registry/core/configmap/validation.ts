@@ -3,9 +3,7 @@
  * ValidateConfigMapUpdate): keys that can name projected files, no key in both data and
  * binaryData, 1 MiB in all, and nothing but metadata changes once `immutable` is set.
  */
-import { forbidden, invalid, jsonEqual, Path, type FieldError } from '../../../apimachinery/index.ts';
-import { tooLong } from '../../../apimachinery/field/errors.ts';
-import { isConfigMapKey } from '../../../apimachinery/validation/config-key.ts';
+import { type FieldError, forbidden, invalid, isConfigMapKey, jsonEqual, Path, tooLong } from '../../../apimachinery/index.ts';
 import type { NativeRules } from '../../builtin/native.ts';
 import { rec } from '../../fieldvalues/fields.ts';
 import type { Obj } from '../../rest.ts';

@@ -4,9 +4,8 @@
  * a DNS-subdomain node name, and ports with a number, a protocol and (when there are several)
  * a DNS-label name. A port without protocol is TCP, as upstream's defaulting makes it.
  */
-import { invalid, notSupported, Path, required, type FieldError } from '../../../apimachinery/index.ts';
+import { type FieldError, invalid, isDNS1123Label, notSupported, Path, required } from '../../../apimachinery/index.ts';
 import { isQualifiedName, isValidPortNum, nameIsDNSSubdomain } from '../../../apimachinery/index.ts';
-import { isDNS1123Label } from '../../../apimachinery/validation/names.ts';
 import type { NativeRules } from '../../builtin/native.ts';
 import { validateLegacyIP, validateNonSpecialIP } from '../../fieldvalues/endpoint-ip.ts';
 import { list, num, rec, str } from '../../fieldvalues/fields.ts';

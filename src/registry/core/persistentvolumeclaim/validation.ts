@@ -7,10 +7,8 @@
  * carries the diff of the internal spec, as a cluster prints it. dataSource and dataSourceRef
  * are made to agree on create.
  */
-import { forbidden, invalid, notSupported, Path, required, type FieldError } from '../../../apimachinery/index.ts';
+import { type FieldError, FieldImmutableErrorMsg, forbidden, invalid, notSupported, objectDiff, Path, required } from '../../../apimachinery/index.ts';
 import { nameIsDNSSubdomain } from '../../../apimachinery/index.ts';
-import { objectDiff } from '../../../apimachinery/diff/unified.ts';
-import { FieldImmutableErrorMsg } from '../../../apimachinery/validation/objectmeta.ts';
 import { parseQuantity, Quantity } from '../../../cel/index.ts';
 import type { NativeRules } from '../../builtin/native.ts';
 import { immutableField, list, ptr, rec, semanticEqual, str, strings } from '../../fieldvalues/fields.ts';

@@ -3,9 +3,7 @@
  * data keys as ConfigMap's, 1 MiB of data, the keys each well-known type requires (and the
  * docker configs' JSON), the type fixed at creation, and data frozen once `immutable` is set.
  */
-import { forbidden, goJSONSyntaxError, invalid, Path, required, type FieldError } from '../../../apimachinery/index.ts';
-import { tooLong } from '../../../apimachinery/field/errors.ts';
-import { isConfigMapKey } from '../../../apimachinery/validation/config-key.ts';
+import { type FieldError, forbidden, goJSONSyntaxError, invalid, isConfigMapKey, Path, required, tooLong } from '../../../apimachinery/index.ts';
 import type { NativeRules } from '../../builtin/native.ts';
 import { decodedLength, immutableSetMsg, MaxSecretSize, sameMap } from '../configmap/validation.ts';
 import { immutableField, rec, str } from '../../fieldvalues/fields.ts';

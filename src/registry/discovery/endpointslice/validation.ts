@@ -5,10 +5,8 @@
  * labels and zone hints; at most 20000 ports with unique DNS-label names and known protocols.
  * Absent port names and protocols are '' and TCP, as upstream's defaulting makes them.
  */
-import { duplicate, invalid, notSupported, Path, required, tooMany, type FieldError } from '../../../apimachinery/index.ts';
+import { duplicate, type FieldError, invalid, isDNS1123Label, isDNS1123Subdomain, notSupported, Path, required, tooMany, validateLabels } from '../../../apimachinery/index.ts';
 import { isQualifiedName, nameIsDNSSubdomain } from '../../../apimachinery/index.ts';
-import { isDNS1123Label, isDNS1123Subdomain } from '../../../apimachinery/validation/names.ts';
-import { validateLabels } from '../../../apimachinery/validation/objectmeta.ts';
 import type { NativeRules } from '../../builtin/native.ts';
 import { portProtocols } from '../../core/endpoints/validation.ts';
 import { isIPv4Sloppy, validateLegacyIP, validateNonSpecialIP } from '../../fieldvalues/endpoint-ip.ts';

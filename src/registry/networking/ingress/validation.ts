@@ -7,10 +7,9 @@
  * An update keeps what its stored object already got away with (invalid secret names, invalid
  * rules under wildcard hosts, DNS-label service names).
  */
-import { invalid, notSupported, Path, required, type FieldError } from '../../../apimachinery/index.ts';
+import { type FieldError, invalid, isValidPortName, isWildcardDNS1123Subdomain, nameIsDNSLabel, notSupported, Path, required } from '../../../apimachinery/index.ts';
 import { isDNS1123Subdomain, isValidPortNum, nameIsDNS1035Label, nameIsDNSSubdomain } from '../../../apimachinery/index.ts';
-import { isValidPortName, isWildcardDNS1123Subdomain, nameIsDNSLabel } from '../../../apimachinery/validation/names.ts';
-import { isIPSloppy } from '../../../schema/validate/net.ts';
+import { isIPSloppy } from '../../fieldvalues/ip-sloppy.ts';
 import type { NativeRules } from '../../builtin/native.ts';
 import { list, num, ptr, rec, str, strings } from '../../fieldvalues/fields.ts';
 import type { Obj } from '../../rest.ts';

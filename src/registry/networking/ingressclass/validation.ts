@@ -4,10 +4,8 @@
  * reference with kind, name and a scope (a Namespace scope with its namespace, a Cluster scope
  * without one). An absent scope is Cluster, as upstream's defaulting makes it.
  */
-import { forbidden, invalid, notSupported, Path, required, type FieldError } from '../../../apimachinery/index.ts';
-import { tooLong } from '../../../apimachinery/field/errors.ts';
+import { type FieldError, forbidden, invalid, isDomainPrefixedPath, notSupported, Path, required, tooLong } from '../../../apimachinery/index.ts';
 import { isDNS1123Subdomain, isValidPathSegmentName, validateNamespaceName } from '../../../apimachinery/index.ts';
-import { isDomainPrefixedPath } from '../../../apimachinery/validation/names.ts';
 import type { NativeRules } from '../../builtin/native.ts';
 import { immutableField, ptr, rec, str } from '../../fieldvalues/fields.ts';
 import type { Obj } from '../../rest.ts';

@@ -6,11 +6,10 @@
  * label values and CIDRs its stored object already had. CIDRs are parsed as Go's sloppy parser
  * does (StrictIPCIDRValidation is off in 1.35).
  */
-import { forbidden, invalid, notSupported, Path, required, type FieldError } from '../../../apimachinery/index.ts';
+import { type FieldError, forbidden, invalid, isValidPortName, notSupported, Path, required } from '../../../apimachinery/index.ts';
 import { isValidPortNum } from '../../../apimachinery/index.ts';
-import { isValidPortName } from '../../../apimachinery/validation/names.ts';
 import { BlockList, isIPv4 } from 'node:net';
-import { isCIDRSloppy } from '../../../schema/validate/net.ts';
+import { isCIDRSloppy } from '../../fieldvalues/ip-sloppy.ts';
 import type { NativeRules } from '../../builtin/native.ts';
 import { list, num, ptr, rec, str, strings } from '../../fieldvalues/fields.ts';
 import { validateSelectorField } from '../../fieldvalues/selector.ts';

@@ -3,8 +3,7 @@
  * strategy): policy rules that may name non-resource URLs, and an aggregationRule with at least
  * one valid selector; an update may keep label values its stored selectors already had wrong.
  */
-import { invalid, Path, required, type FieldError } from '../../../apimachinery/index.ts';
-import { labelSelectorAsSelector } from '../../../apimachinery/labels/selector.ts';
+import { type FieldError, invalid, labelSelectorAsSelector, Path, required } from '../../../apimachinery/index.ts';
 import type { NativeRules } from '../../builtin/native.ts';
 import { list, ptr } from '../../fieldvalues/fields.ts';
 import { hasInvalidLabelValue, selectorOf, validateSelectorField } from '../../fieldvalues/selector.ts';

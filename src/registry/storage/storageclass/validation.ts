@@ -5,8 +5,7 @@
  * once created. Absent reclaimPolicy and volumeBindingMode stand for their defaults (Delete,
  * Immediate): upstream's defaulting sets them before validation ever sees them.
  */
-import { forbidden, invalid, jsonEqual, notSupported, Path, required, type FieldError } from '../../../apimachinery/index.ts';
-import { tooLong } from '../../../apimachinery/field/errors.ts';
+import { type FieldError, forbidden, invalid, jsonEqual, notSupported, Path, required, tooLong } from '../../../apimachinery/index.ts';
 import { isQualifiedName } from '../../../apimachinery/index.ts';
 import type { NativeRules } from '../../builtin/native.ts';
 import { immutableField, rec, str } from '../../fieldvalues/fields.ts';
