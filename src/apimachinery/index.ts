@@ -180,3 +180,9 @@ export {
 } from './validation/names.ts';
 export { validateAnnotations, validateLabelName, validateLabels } from './validation/objectmeta.ts';
 export { SelectorParseError } from './labels/selector.ts';
+/** The checks native validation of built-in kinds uses beyond names and ObjectMeta. */
+export { isConfigMapKey } from './validation/config-key.ts';
+export { isWildcardDNS1123Subdomain, nameIsDNSLabel } from './validation/names.ts';
+export { FieldImmutableErrorMsg, IsNegativeErrorMsg } from './validation/objectmeta.ts';
+export { type LabelSelectorValidationOptions } from './labels/selector.ts';
+export { objectDiff } from './diff/unified.ts';

@@ -69,11 +69,24 @@ const workloadFields: Record<string, Record<string, unknown>> = {
   'batch/cronjobs': { spec: { schedule: '0 * * * *', jobTemplate: { spec: { template: { spec: podSpec('OnFailure') } } } } },
 };
 
+/** Fields (top level) that make a valid object of the other kinds whose native validation is served. */
+const validFields: Record<string, Record<string, unknown>> = {
+  '/persistentvolumeclaims': { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+  'autoscaling/horizontalpodautoscalers': { spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 2 } },
+  'discovery.k8s.io/endpointslices': { addressType: 'IPv4' },
+  'events.k8s.io/events': { reportingController: 'example.com/c', reportingInstance: 'c-1', action: 'Test', reason: 'Tested', type: 'Normal' },
+  'networking.k8s.io/ingressclasses': { spec: { controller: 'example.com/ingress' } },
+  'networking.k8s.io/ingresses': { spec: { defaultBackend: { service: { name: 'web', port: { number: 80 } } } } },
+  'rbac.authorization.k8s.io/clusterrolebindings': { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' } },
+  'rbac.authorization.k8s.io/rolebindings': { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'view' } },
+};
+
 function objectFor(r: BuiltinResource): Record<string, unknown> {
   const s = kindSchema(openAPIDocument(r.group, r.version).doc, r.schemaName);
   const o = minimal(s) as Record<string, unknown>;
   if (validSpecs[r.resource]) o.spec = validSpecs[r.resource];
   Object.assign(o, workloadFields[`${r.group}/${r.resource}`]);
+  Object.assign(o, validFields[`${r.group}/${r.resource}`] ?? {});
   return { ...o, apiVersion: r.group === '' ? r.version : `${r.group}/${r.version}`, kind: r.kind, metadata: { name: `t-${r.resource}` } };
 }
 

@@ -41,7 +41,7 @@ test('an events.k8s.io/v1 Event is written under /registry/events as core/v1, on
   try {
     const kinds = builtinKinds({ store: recording }, new Set());
     const events = kinds.find((k) => k.group === 'events.k8s.io' && k.resource === 'events')!.store;
-    const r = await events.create('default', { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'e' }, eventTime: '2026-01-01T00:00:00.000000Z', note: 'n' }, {});
+    const r = await events.create('default', { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'e' }, eventTime: '2026-01-01T00:00:00.000000Z', reportingController: 'example.com/c', reportingInstance: 'c-1', action: 'Test', reason: 'Tested', type: 'Normal', note: 'n' }, {});
     assert.equal(r.object.apiVersion, 'events.k8s.io/v1');
     assert.equal(r.object.note, 'n');
     const w = writes.find((x) => x.key.endsWith('/events/default/e'))!;

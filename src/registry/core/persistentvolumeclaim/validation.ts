@@ -1,0 +1,217 @@
+/**
+ * PersistentVolumeClaim's native rules (pkg/apis/core/validation ValidatePersistentVolumeClaim
+ * [Update] and the claim strategy): access modes (ReadWriteOncePod alone), a positive storage
+ * request, class names, volume mode and data source; after creation the spec is frozen but for
+ * a first volumeName, a storageClassName set where none was, and, once bound, the storage
+ * request (never below the recorded capacity) and volumeAttributesClassName. The refusal
+ * carries the diff of the internal spec, as a cluster prints it. dataSource and dataSourceRef
+ * are made to agree on create.
+ */
+import { type FieldError, FieldImmutableErrorMsg, forbidden, invalid, notSupported, objectDiff, Path, required } from '../../../apimachinery/index.ts';
+import { nameIsDNSSubdomain } from '../../../apimachinery/index.ts';
+import { parseQuantity, Quantity } from '../../../cel/index.ts';
+import type { NativeRules } from '../../builtin/native.ts';
+import { immutableField, list, ptr, rec, semanticEqual, str, strings } from '../../fieldvalues/fields.ts';
+import { hasInvalidLabelValue, validateSelectorField } from '../../fieldvalues/selector.ts';
+import type { Obj } from '../../rest.ts';
+
+const specPath = Path.of('spec');
+const accessModes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
+const volumeModes = ['Block', 'Filesystem'];
+const betaStorageClassAnnotation = 'volume.beta.kubernetes.io/storage-class';
+
+function quantity(v: unknown): Quantity | undefined {
+  if (typeof v !== 'string' && typeof v !== 'number') return undefined;
+  const q = parseQuantity(String(v));
+  return q instanceof Quantity ? q : undefined;
+}
+
+const zero = (): Quantity => parseQuantity('0') as Quantity;
+
+/** validateDataSource (a TypedLocalObjectReference): a name and kind; the core group only for claims. */
+function validateDataSource(ds: Record<string, unknown>, fldPath: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  if (str(ds.name) === '') errs.push(required(fldPath.child('name'), ''));
+  if (str(ds.kind) === '') errs.push(required(fldPath.child('kind'), ''));
+  if (str(ds.apiGroup) === '' && str(ds.kind) !== 'PersistentVolumeClaim') {
+    errs.push(invalid(fldPath, str(ds.kind), "must be 'PersistentVolumeClaim' when referencing the default apiGroup"));
+  }
+  return errs;
+}
+
+/** ValidatePersistentVolumeClaimSpec */
+export function validatePersistentVolumeClaimSpec(spec: Record<string, unknown>, fldPath: Path, allowInvalidLabelValueInSelector: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  const modes = strings(spec.accessModes);
+  if (modes.length === 0) errs.push(required(fldPath.child('accessModes'), 'at least 1 access mode is required'));
+  if (ptr(spec.selector) !== undefined) errs.push(...validateSelectorField(spec.selector, { allowInvalidLabelValueInSelector }, fldPath.child('selector')));
+  let oncePod = false;
+  let other = false;
+  for (const m of modes) {
+    if (!accessModes.includes(m)) errs.push(notSupported(fldPath.child('accessModes'), m, accessModes));
+    if (m === 'ReadWriteOncePod') oncePod = true;
+    else if (accessModes.includes(m)) other = true;
+  }
+  if (oncePod && other) errs.push(forbidden(fldPath.child('accessModes'), 'may not use ReadWriteOncePod with other access modes'));
+  // The path is upstream's: resources[storage], not resources.requests[storage].
+  const storagePath = fldPath.child('resources').key('storage');
+  const requests = rec(rec(spec.resources).requests);
+  if (!Object.hasOwn(requests, 'storage')) errs.push(required(storagePath, ''));
+  else {
+    const q = quantity(requests.storage) ?? zero();
+    if (q.cmp(zero()) <= 0) errs.push(invalid(storagePath, q.toString(), 'must be greater than zero'));
+  }
+  for (const f of ['storageClassName', 'volumeAttributesClassName']) {
+    const v = spec[f];
+    if (typeof v === 'string' && v !== '') for (const msg of nameIsDNSSubdomain(v, false)) errs.push(invalid(fldPath.child(f), v, msg));
+  }
+  if (typeof spec.volumeMode === 'string' && !volumeModes.includes(spec.volumeMode)) errs.push(notSupported(fldPath.child('volumeMode'), spec.volumeMode, volumeModes));
+  const ds = ptr(spec.dataSource);
+  if (ds !== undefined) errs.push(...validateDataSource(ds, fldPath.child('dataSource')));
+  return errs;
+}
+
+/** A ResourceList as Go marshals it: keys sorted, quantities canonical. */
+function resourceList(v: unknown): Record<string, string> | null {
+  const r = ptr(v);
+  if (r === undefined) return null;
+  const out: Record<string, string> = {};
+  for (const k of Object.keys(r).sort()) out[k] = (quantity(r[k]) ?? zero()).toString();
+  return out;
+}
+
+function selectorValue(v: unknown): unknown {
+  const s = ptr(v);
+  if (s === undefined) return null;
+  const out: Record<string, unknown> = {};
+  const labels = rec(s.matchLabels);
+  if (Object.keys(labels).length > 0) out.matchLabels = Object.fromEntries(Object.keys(labels).sort().map((k) => [k, str(labels[k])]));
+  const exprs = list(s.matchExpressions).map((e) => {
+    const r = rec(e);
+    return { key: str(r.key), operator: str(r.operator), ...(strings(r.values).length > 0 ? { values: strings(r.values) } : {}) };
+  });
+  if (exprs.length > 0) out.matchExpressions = exprs;
+  return out;
+}
+
+const strPtr = (v: unknown) => (typeof v === 'string' ? v : null);
+
+/** The spec as the internal core.PersistentVolumeClaimSpec marshals (no JSON tags: Go's names, declaration order). */
+function internalSpec(spec: Record<string, unknown>): unknown {
+  const ds = ptr(spec.dataSource);
+  const ref = ptr(spec.dataSourceRef);
+  const resources = rec(spec.resources);
+  return {
+    AccessModes: Array.isArray(spec.accessModes) ? strings(spec.accessModes) : null,
+    Selector: selectorValue(spec.selector),
+    Resources: { Limits: resourceList(resources.limits), Requests: resourceList(resources.requests) },
+    VolumeName: str(spec.volumeName),
+    StorageClassName: strPtr(spec.storageClassName),
+    VolumeMode: strPtr(spec.volumeMode),
+    DataSource: ds === undefined ? null : { APIGroup: strPtr(ds.apiGroup), Kind: str(ds.kind), Name: str(ds.name) },
+    DataSourceRef: ref === undefined ? null : { APIGroup: strPtr(ref.apiGroup), Kind: str(ref.kind), Name: str(ref.name), Namespace: strPtr(ref.namespace) },
+    VolumeAttributesClassName: strPtr(spec.volumeAttributesClassName),
+  };
+}
+
+const annotationsOf = (o: Obj) => rec(rec(o.metadata).annotations);
+
+/** ValidatePersistentVolumeClaimUpdate's own part (after the new claim's rules). */
+export function validatePersistentVolumeClaimUpdateRules(obj: Obj, old: Obj): FieldError[] {
+  const errs: FieldError[] = [];
+  const newSpec = structuredClone(rec(obj.spec));
+  const oldSpec = structuredClone(rec(old.spec));
+  // The binder sets volumeName once.
+  if (str(oldSpec.volumeName) === '') {
+    if (newSpec.volumeName === undefined) delete oldSpec.volumeName;
+    else oldSpec.volumeName = newSpec.volumeName;
+  }
+  const oldAnn = annotationsOf(old);
+  const newAnn = annotationsOf(obj);
+  const oldHasAnn = Object.hasOwn(oldAnn, betaStorageClassAnnotation);
+  const newClass = strPtr(newSpec.storageClassName);
+  const oldClass = strPtr(oldSpec.storageClassName);
+  // validateStorageClassUpgradeFromAnnotation: the class moves from the beta annotation to the field.
+  const fromAnnotation =
+    oldHasAnn &&
+    oldClass === null &&
+    newClass !== null &&
+    newClass === str(oldAnn[betaStorageClassAnnotation]) &&
+    (!Object.hasOwn(newAnn, betaStorageClassAnnotation) || str(newAnn[betaStorageClassAnnotation]) === newClass);
+  if (fromAnnotation) delete newSpec.storageClassName;
+  else {
+    const newVal = str(newAnn[betaStorageClassAnnotation]);
+    const oldVal = str(oldAnn[betaStorageClassAnnotation]);
+    if (newVal !== oldVal) errs.push(invalid(Path.of('metadata', 'annotations', betaStorageClassAnnotation), newVal, FieldImmutableErrorMsg));
+    // validateStorageClassUpgradeFromNil: a claim without a class may be given one (retroactive default class).
+    if (!oldHasAnn && oldClass === null && newClass !== null) delete newSpec.storageClassName;
+  }
+  const bound = str(rec(obj.status).phase) === 'Bound';
+  if (bound && ptr(rec(newSpec.resources).requests) !== undefined) {
+    const requests = rec(rec(newSpec.resources).requests);
+    const oldStorage = rec(rec(oldSpec.resources).requests).storage;
+    if (oldStorage === undefined) delete requests.storage;
+    else requests.storage = oldStorage;
+  }
+  if (bound && newSpec.volumeAttributesClassName !== undefined) {
+    if (oldSpec.volumeAttributesClassName === undefined) delete newSpec.volumeAttributesClassName;
+    else newSpec.volumeAttributesClassName = oldSpec.volumeAttributesClassName;
+  }
+  const a = internalSpec(oldSpec);
+  const b = internalSpec(newSpec);
+  if (!semanticEqual(a, b)) {
+    errs.push(forbidden(specPath, `spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n${objectDiff(a, b)}`));
+  }
+  // RecoverVolumeExpansionFailure (GA): a request may shrink, but not to the recorded capacity.
+  const newSize = quantity(rec(rec(rec(obj.spec).resources).requests).storage) ?? zero();
+  const oldSize = quantity(rec(rec(rec(old.spec).resources).requests).storage) ?? zero();
+  const capacity = quantity(rec(rec(old.status).capacity).storage) ?? zero();
+  if (newSize.cmp(oldSize) < 0 && newSize.cmp(capacity) <= 0) {
+    errs.push(forbidden(Path.of('spec', 'resources', 'requests', 'storage'), 'field can not be less than status.capacity'));
+  }
+  errs.push(...immutableField(rec(obj.spec).volumeMode, rec(old.spec).volumeMode, Path.of('volumeMode'), strPtr(rec(obj.spec).volumeMode)));
+  return errs;
+}
+
+/** GetWarningsForPersistentVolumeClaim: the deprecated class annotation, fractional byte quantities. */
+function warnings(obj: Obj): string[] {
+  const out: string[] = [];
+  if (Object.hasOwn(annotationsOf(obj), betaStorageClassAnnotation)) {
+    out.push(`metadata.annotations[${betaStorageClassAnnotation}]: deprecated since v1.8; use "storageClassName" attribute instead`);
+  }
+  const resources = rec(rec(obj.spec).resources);
+  for (const kind of ['requests', 'limits']) {
+    for (const [name, v] of Object.entries(rec(resources[kind]))) {
+      const q = quantity(v);
+      if (q !== undefined && name === 'storage' && q.toString().endsWith('m')) {
+        out.push(`spec.resources.${kind}[${name}]: fractional byte value "${q.toString()}" is invalid, must be an integer`);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * NormalizeDataSources (AnyVolumeDataSource, GA): the old dataSource field and the new
+ * dataSourceRef say the same, whichever the client set (MUTATES obj).
+ */
+export function normalizeDataSources(obj: Obj): void {
+  const spec = ptr(obj.spec);
+  if (spec === undefined) return;
+  const ds = ptr(spec.dataSource);
+  const ref = ptr(spec.dataSourceRef);
+  const copyRef = (from: Record<string, unknown>) => ({ ...(typeof from.apiGroup === 'string' ? { apiGroup: from.apiGroup } : {}), kind: str(from.kind), name: str(from.name) });
+  if (ds !== undefined && ref === undefined) spec.dataSourceRef = copyRef(ds);
+  else if (ref !== undefined && ds === undefined && str(ref.namespace) === '') spec.dataSource = copyRef(ref);
+}
+
+export const persistentVolumeClaimRules: NativeRules = {
+  prepareForCreate: (_ctx, obj) => normalizeDataSources(obj),
+  validate: (_ctx, obj) => validatePersistentVolumeClaimSpec(rec(obj.spec), specPath, false),
+  validateUpdate: (_ctx, obj, old) => [
+    ...validatePersistentVolumeClaimSpec(rec(obj.spec), specPath, hasInvalidLabelValue(rec(old.spec).selector)),
+    ...validatePersistentVolumeClaimUpdateRules(obj, old),
+  ],
+  warningsOnCreate: (_ctx, obj) => warnings(obj),
+  warningsOnUpdate: (_ctx, obj) => warnings(obj),
+};
