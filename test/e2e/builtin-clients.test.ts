@@ -152,11 +152,6 @@ test('client-node AppsV1Api: Deployment create, read, list by label, replace, pa
   await assert.rejects(apps.readNamespacedDeployment({ name: 'js-deploy', namespace }), (e) => statusOf(e) === 404);
 });
 
-// kube-apiserver's per-kind semantics that OpenAPI does not carry (SetDefaults_*, the Secret
-// conversion of stringData, ValidateSecretUpdate / ValidateDeploymentUpdate): reported as todo
-// until each kind's strategy has them.
-const perKind = 'per-kind defaulting and update validation of built-in kinds are not ported yet';
-
 test('Secret: stringData is merged into data, base64-encoded, and not stored; the type defaults to Opaque', async () => {
   const created = await core.createNamespacedSecret({ namespace, body: { metadata: { name: 'js-string-data' }, data: { user: b64('me'), password: b64('old') }, stringData: { password: 's3cret' } } });
   try {
@@ -170,7 +165,7 @@ test('Secret: stringData is merged into data, base64-encoded, and not stored; th
   }
 });
 
-test('Secret: its type cannot change', { todo: perKind }, async () => {
+test('Secret: its type cannot change', async () => {
   await core.createNamespacedSecret({ namespace, body: { metadata: { name: 'js-secret-type' }, stringData: { password: 's3cret' } } });
   try {
     await assert.rejects(
@@ -182,7 +177,7 @@ test('Secret: its type cannot change', { todo: perKind }, async () => {
   }
 });
 
-test('Service and Deployment defaults; a Deployment selector is immutable', { todo: perKind }, async () => {
+test('Service and Deployment defaults; a Deployment selector is immutable', async () => {
   const svc = await core.createNamespacedService({ namespace, body: { metadata: { name: 'js-defaults' }, spec: { ports: [{ port: 80 }] } } });
   const deploy = await apps.createNamespacedDeployment({
     namespace,
