@@ -37,7 +37,7 @@ spec:
     resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]
   mutations:
   - patchType: JSONPatch
-    jsonPatch: {expression: '[JSONPatch{op: "add", path: "/data/" + jsonpatch.escapeKey("stamped/by"), value: object.metadata.name}]'}
+    jsonPatch: {expression: '[JSONPatch{op: "add", path: "/metadata/annotations/" + jsonpatch.escapeKey("example.com/stamped-by"), value: object.metadata.name}]'}
 ---
 apiVersion: admissionregistration.k8s.io/v1beta1
 kind: MutatingAdmissionPolicyBinding
@@ -56,10 +56,10 @@ spec:
 `;
 const configMap = `apiVersion: v1
 kind: ConfigMap
-metadata: {name: cm}
+metadata: {name: cm, annotations: {a: b}}
 data: {a: b}
 `;
-// No data map to add to: the JSONPatch fails and the policy (failurePolicy Fail) refuses.
+// No annotations map to add to: the JSONPatch fails and the policy (failurePolicy Fail) refuses.
 const emptyConfigMap = `apiVersion: v1
 kind: ConfigMap
 metadata: {name: empty}
@@ -91,7 +91,7 @@ async function serverDryRun(name: string, yaml: string): Promise<Record<string, 
     const r = await kubectl(s, ['create', '--dry-run=server', '-o', 'json', '-f', file]);
     assert.equal(r.code, 0, r.stderr);
     const o = JSON.parse(r.stdout) as Record<string, any>;
-    if (o.metadata?.labels?.team !== undefined || o.data?.['stamped/by'] !== undefined || i >= 30) return o;
+    if (o.metadata?.labels?.team !== undefined || o.metadata?.annotations?.['example.com/stamped-by'] !== undefined || i >= 30) return o;
     await new Promise((res) => setTimeout(res, 100));
   }
 }
@@ -111,8 +111,9 @@ test('--output json prints each document with the object the mutating policies l
   assert.deepEqual(dep!.object.metadata.labels, serverDep.metadata.labels);
   assert.deepEqual(dep!.object.spec.replicas, serverDep.spec.replicas);
 
-  assert.deepEqual(cm!.object.data, { a: 'b', 'stamped/by': 'cm' });
-  assert.deepEqual(cm!.object.data, (await serverDryRun('configmap.yaml', configMap)).data);
+  assert.deepEqual(cm!.status, { status: 'Success' });
+  assert.deepEqual(cm!.object.metadata.annotations, { a: 'b', 'example.com/stamped-by': 'cm' });
+  assert.deepEqual(cm!.object.metadata.annotations, (await serverDryRun('configmap.yaml', configMap)).metadata.annotations);
 
   // Refused by the mutating policy: a Status, and no object.
   assert.equal(empty!.status.code, 422);

@@ -119,8 +119,15 @@ export async function reconcileKubernetesService(o: KubernetesServiceOptions): P
       {},
     );
   }
+  // A loopback address is what Endpoints and EndpointSlice validation refuses (`may not be in the
+  // loopback range`): a server listening only on loopback has a kubernetes Service without them.
+  if (isLoopback(o.host)) return;
   if (o.endpoints) await ensure(o.endpoints, endpointsObject(o.host, o.port), ['subsets']);
   if (o.endpointSlices) await ensure(o.endpointSlices, endpointSliceObject(o.host, o.port), ['addressType', 'endpoints', 'ports']);
+}
+
+function isLoopback(host: string): boolean {
+  return /^127\./.test(host) || host === '::1' || host === 'localhost';
 }
 
 /** Reconciles now and every intervalMs (default 10s) until stopped. */
