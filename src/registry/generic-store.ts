@@ -812,6 +812,8 @@ export class GenericStore implements RESTStore {
       ...(opts.orphanDependents !== undefined ? { orphanDependents: opts.orphanDependents } : {}),
     });
     if (optErrs.length > 0) throw newInvalidOptions('DeleteOptions', optErrs);
+    // Job's REST warns on deletecollection as on delete; the items' own deletes do not repeat it.
+    opts.warnings?.push(...(this.strategy.warningsOnDelete?.(opts) ?? []));
     const hasLimit = (listOpts.limit ?? 0) > 0;
     const pageOpts: ListOptions = { ...listOpts, limit: hasLimit ? listOpts.limit : 10_000 };
     let result: ObjList | undefined;

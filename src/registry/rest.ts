@@ -163,6 +163,8 @@ export interface DeleteOptions {
   propagationPolicy?: string;
   /** The legacy form of propagationPolicy (true: Orphan, false: Background); never set with it. */
   orphanDependents?: boolean;
+  /** Where a delete's warnings are gathered (deletecollection's, whose answer is a list). */
+  warnings?: string[];
   /** Who makes the request (default: adminUser). */
   user?: UserInfo;
 }

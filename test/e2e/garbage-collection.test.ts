@@ -203,6 +203,11 @@ test('a Job deleted without a propagation policy warns and keeps its pods (batch
   const quiet = await fetch(`${s.url}/apis/batch/v1/namespaces/default/jobs/twice?propagationPolicy=Background`, { method: 'DELETE' });
   assert.equal(quiet.status, 200);
   assert.equal(quiet.headers.get('warning'), null);
+  // deletecollection warns once, as Job's REST does.
+  await create({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'thrice', labels: { batch: 'x' } }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } });
+  const all = await fetch(`${s.url}/apis/batch/v1/namespaces/default/jobs?labelSelector=batch%3Dx`, { method: 'DELETE' });
+  assert.equal(all.status, 200);
+  assert.match(all.headers.get('warning') ?? '', /^299 - "child pods are preserved by default when jobs are deleted; /);
 });
 
 test('client-node: DeleteOptions propagationPolicy Foreground and the legacy orphanDependents', async () => {

@@ -499,7 +499,9 @@ async function handleDeleteCollection(r: ResourceRequest): Promise<void> {
   const n = negotiateFor(r, { yaml: true, protobuf: r.served.protobuf });
   const opts = deleteOptions(r.query, await readDeleteBody(r));
   if (r.user) opts.user = r.user;
-  const list = await r.served.store.deleteCollection(r.info.namespace, listOptions(r.query), opts);
+  const warnings: string[] = [];
+  const list = await r.served.store.deleteCollection(r.info.namespace, listOptions(r.query), { ...opts, warnings });
+  setWarnings(r.res, [...(r.served.deprecationWarning ? [r.served.deprecationWarning] : []), ...warnings]);
   for (const item of list.items) toRequestVersion(r.served, item);
   writeObject(r.res, 200, list, n);
 }
