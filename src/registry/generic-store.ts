@@ -706,11 +706,7 @@ export class GenericStore implements RESTStore {
 
   async delete(ns: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult> {
     const key = this.keys.key(ns, name);
-    const optErrs = validateDeleteOptions({
-      propagationPolicy: opts.propagationPolicy,
-      ...(opts.orphanDependents !== undefined ? { orphanDependents: opts.orphanDependents } : {}),
-    });
-    if (optErrs.length > 0) throw newInvalidOptions('DeleteOptions', optErrs);
+    checkDeleteOptions(opts);
     const policy = this.strategy.garbageCollectionPolicy ?? 'DeleteDependents';
     const warnings = this.strategy.warningsOnDelete?.(opts) ?? [];
     for (;;) {
@@ -807,11 +803,7 @@ export class GenericStore implements RESTStore {
   }
 
   async deleteCollection(ns: string | undefined, listOpts: ListOptions, opts: DeleteOptions): Promise<ObjList> {
-    const optErrs = validateDeleteOptions({
-      propagationPolicy: opts.propagationPolicy,
-      ...(opts.orphanDependents !== undefined ? { orphanDependents: opts.orphanDependents } : {}),
-    });
-    if (optErrs.length > 0) throw newInvalidOptions('DeleteOptions', optErrs);
+    checkDeleteOptions(opts);
     // Job's REST warns on deletecollection as on delete; the items' own deletes do not repeat it.
     opts.warnings?.push(...(this.strategy.warningsOnDelete?.(opts) ?? []));
     const hasLimit = (listOpts.limit ?? 0) > 0;
@@ -869,6 +861,15 @@ export class GenericStore implements RESTStore {
       }
     }
   }
+}
+
+/** The propagation options as apimachinery validates them (422 `DeleteOptions.meta.k8s.io "" is invalid`). */
+function checkDeleteOptions(opts: DeleteOptions): void {
+  const errs = validateDeleteOptions({
+    propagationPolicy: opts.propagationPolicy,
+    ...(opts.orphanDependents !== undefined ? { orphanDependents: opts.orphanDependents } : {}),
+  });
+  if (errs.length > 0) throw newInvalidOptions('DeleteOptions', errs);
 }
 
 function isEmptyList(v: unknown): boolean {
