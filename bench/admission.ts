@@ -8,39 +8,13 @@
  * Ends with `admission overhead ratio: X` (creates/s with policies over creates/s without; goal
  * >= 0.5).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ApiServer, openBackend } from '../src/server/index.ts';
 import { httpCall } from './lib/http-call.ts';
+import { serveInProcess, type Served } from './lib/in-process.ts';
 import { median } from './lib/timing.ts';
 
 const CREATES = Number(process.env.BENCH_CREATES ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const CLIENTS = 16;
-
-interface Served {
-  base: string;
-  agent: Agent;
-  stop(): Promise<void>;
-}
-
-async function serve(): Promise<Served> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-admission-'));
-  const backend = await openBackend(dir);
-  const server = new ApiServer(backend.deps);
-  const { host, port } = await server.listen('127.0.0.1', 0);
-  return {
-    base: `http://${host}:${port}`,
-    agent: new Agent({ keepAlive: true, maxSockets: 64 }),
-    async stop() {
-      await server.close();
-      await backend.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 async function must(s: Served, method: string, path: string, body: unknown): Promise<void> {
   const r = await httpCall(s.agent, s.base, method, path, body);
@@ -111,8 +85,8 @@ async function creates(s: Served, n: number): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const none = await serve();
-  const policies = await serve();
+  const none = await serveInProcess('bench-admission-');
+  const policies = await serveInProcess('bench-admission-');
   try {
     await installPolicies(policies);
     // A denied create proves the policies are in force before anything is timed.

@@ -9,41 +9,15 @@
  *
  * Ends with `webhook overhead ratio: X` (creates/s with webhooks over creates/s without).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ApiServer, openBackend } from '../src/server/index.ts';
 import { makeTestCA } from '../test/lib/certs.ts';
 import { jsonPatch, startWebhookServer, type WebhookServer } from '../test/lib/webhook-server.ts';
 import { httpCall } from './lib/http-call.ts';
+import { serveInProcess, type Served } from './lib/in-process.ts';
 import { median } from './lib/timing.ts';
 
 const CREATES = Number(process.env.BENCH_CREATES ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const CLIENTS = 16;
-
-interface Served {
-  base: string;
-  agent: Agent;
-  stop(): Promise<void>;
-}
-
-async function serve(): Promise<Served> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-webhook-'));
-  const backend = await openBackend(dir);
-  const server = new ApiServer(backend.deps);
-  const { host, port } = await server.listen('127.0.0.1', 0);
-  return {
-    base: `http://${host}:${port}`,
-    agent: new Agent({ keepAlive: true, maxSockets: 64 }),
-    async stop() {
-      await server.close();
-      await backend.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 async function must(s: Served, method: string, path: string, body?: unknown): Promise<string> {
   const r = await httpCall(s.agent, s.base, method, path, body);
@@ -89,8 +63,8 @@ async function main(): Promise<void> {
   const hooks = await startWebhookServer(ca.serving());
   hooks.on('/mutate', () => ({ allowed: true, ...jsonPatch([{ op: 'add', path: '/metadata/labels', value: { webhook: 'seen' } }]) }));
   hooks.on('/validate', () => ({ allowed: true }));
-  const none = await serve();
-  const webhooks = await serve();
+  const none = await serveInProcess('bench-webhook-');
+  const webhooks = await serveInProcess('bench-webhook-');
   try {
     await installWebhooks(webhooks, hooks, ca.caBundle);
     // A labelled create proves both webhooks are in force before anything is timed.
