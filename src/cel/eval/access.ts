@@ -62,7 +62,10 @@ export function select(c: Val, field: string): Val {
     if (c.value === undefined) return c;
     return optSelect(c.value, field);
   }
-  return new CelError(`no such overload: select '${field}' on ${typeName(c)}`);
+  // As cel-go's attribute qualifiers: a list is indexed by the field name (and refuses it), any
+  // other value has no keys at all.
+  if (Array.isArray(c)) return new CelError(`unsupported index type 'string' in list`);
+  return errNoSuchKey(field);
 }
 
 /** `has(c.f)`. */
@@ -77,7 +80,10 @@ export function has(c: Val, field: string): Val {
     if (c.value === undefined) return false;
     return has(c.value, field);
   }
-  return new CelError(`invalid type for field selection.`);
+  // cel-go (without ErrorOnBadPresenceTest, as Kubernetes runs it): a list refuses a field name,
+  // a presence test on any other value is false.
+  if (Array.isArray(c)) return new CelError(`unsupported index type 'string' in list`);
+  return false;
 }
 
 /** `c.?f`: optional.of(c.f) when present, optional.none() otherwise. */

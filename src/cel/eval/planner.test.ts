@@ -86,6 +86,13 @@ test('compiled expressions', () => {
     ['self.l[?5].hasValue()', { l: [1] }, 'false'],
     ['self.nope', {}, 'error: no such key: nope'],
     ['self.l[3]', { l: [1] }, 'error: index out of bounds: 3'],
+    // Selection on values that have no fields, as cel-go's attribute qualifiers answer it.
+    ['self.p.metadata', { p: null }, 'error: no such key: metadata'],
+    ['self.s.x', { s: 'str' }, 'error: no such key: x'],
+    ['self.l.x', { l: [1] }, "error: unsupported index type 'string' in list"],
+    ['has(self.p.metadata)', { p: null }, 'false'],
+    ['has(self.n.x)', { n: 1 }, 'false'],
+    ['has(self.l.x)', { l: [1] }, "error: unsupported index type 'string' in list"],
     ['n * 2', {}, '6'],
     ["'x must be less than max (' + string(self.max) + ')'", { max: 10 }, '"x must be less than max (10)"'],
     ["[1, 2] + [3]", {}, '[1, 2, 3]'],
