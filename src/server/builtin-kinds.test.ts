@@ -157,6 +157,11 @@ test('built-in kinds decode as their types: unknown fields per fieldValidation, 
   assert.equal(c.status, 201, c.text);
   assert.equal(c.json.status, undefined);
   assert.equal(c.json.metadata.generation, 1);
+  // Nodes are the exception: a kubelet registers its node with its status (nodeStrategy).
+  const node = await call(f.base, 'POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' }, status: { capacity: { pods: '110' } } });
+  assert.equal(node.status, 201, node.text);
+  assert.deepEqual(node.json.status.capacity, { pods: '110' });
+  assert.deepEqual(node.json.status.allocatable, { pods: '110' }, 'SetDefaults_NodeStatus');
   const bad = await call(f.base, 'POST', '/apis/apps/v1/namespaces/default/deployments', { ...dep, metadata: { name: 'web2' }, spec: { ...dep.spec, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ image: 'x' }] } } } });
   assert.equal(bad.status, 422);
   assert.match(bad.json.message, /^Deployment\.apps "web2" is invalid: spec\.template\.spec\.containers\[0\]\.name: Required value/);

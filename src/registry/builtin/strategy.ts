@@ -38,6 +38,9 @@ const withGeneration = new Set([
  * core/v1 and Jobs in batch/v1 orphan their pods unless told otherwise (their behaviour before the
  * collector existed); Events take no part.
  */
+/** Kinds whose create keeps the status it is given (nodeStrategy: a kubelet registers its node with its status). */
+const statusSetOnCreate = new Set(['/nodes']);
+
 const gcPolicies: Record<string, GarbageCollectionPolicy> = {
   '/replicationcontrollers': 'OrphanDependents',
   'batch/jobs': 'OrphanDependents',
@@ -136,7 +139,7 @@ export class BuiltinStrategy implements Strategy {
   }
 
   prepareForCreate(ctx: RequestContext, obj: Obj): void {
-    if (this.resource.hasStatus) delete obj.status;
+    if (this.resource.hasStatus && !statusSetOnCreate.has(this.key)) delete obj.status;
     if (this.generation) metaOf(obj).generation = 1;
     this.rules?.prepareForCreate?.(ctx, obj);
   }
