@@ -16,11 +16,10 @@ import {
   type CompiledExpression,
 } from '../../schema/index.ts';
 import type { Obj } from '../../registry/index.ts';
+import { matchConditions, type MatchConditionResult } from '../match-conditions.ts';
 
 /** celconfig.RuntimeCELCostBudget. */
 export const RUNTIME_CEL_COST_BUDGET = 10_000_000;
-/** celconfig.RuntimeCELCostBudgetMatchConditions. */
-export const RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS = 2_500_000;
 /** celconfig.MaxEvaluatedMessageExpressionSizeBytes. */
 const MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES = 5 * 1024;
 
@@ -63,7 +62,7 @@ export class PolicyValidator {
   private readonly compiler = new AdmissionCompiler();
   private readonly validations: CompiledValidation[];
   private readonly auditAnnotations: { key: string; valueExpression: CompiledExpression }[];
-  private readonly matchConditions: { name: string; expression: CompiledExpression }[];
+  private readonly matchConditionExpressions: CompiledExpression[];
 
   /** compilePolicy over `spec`, a ValidatingAdmissionPolicySpec. */
   constructor(spec: Obj) {
@@ -72,7 +71,7 @@ export class PolicyValidator {
     const withAuthz = { hasParams, hasAuthorizer: true };
     const noAuthz = { hasParams, hasAuthorizer: false };
     for (const v of arr(spec.variables)) this.compiler.compileVariable(str(v.name), str(v.expression), withAuthz);
-    this.matchConditions = arr(spec.matchConditions).map((m) => ({ name: str(m.name), expression: this.compiler.compile(str(m.expression), [BoolType], withAuthz) }));
+    this.matchConditionExpressions = arr(spec.matchConditions).map((m) => this.compiler.compile(str(m.expression), [BoolType], withAuthz));
     this.validations = arr(spec.validations).map((v) => ({
       expression: this.compiler.compile(str(v.expression), [BoolType], withAuthz),
       message: str(v.message),
@@ -91,27 +90,9 @@ export class PolicyValidator {
     return new AdmissionActivation(input, this.compiler.variables);
   }
 
-  /**
-   * matchconditions.Matcher.Match: false as soon as one condition is false; errors (with none
-   * false) refuse under Fail and skip the policy under Ignore. Evaluated without the namespace.
-   */
-  private matchConditionsResult(input: AdmissionInput): { matches: boolean; error?: string } {
-    if (this.matchConditions.length === 0) return { matches: true };
-    const act = this.activation({ ...input, namespace: null });
-    let remaining = RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS;
-    const errors: string[] = [];
-    for (const m of this.matchConditions) {
-      const r = evaluateAdmissionExpression(m.expression, act, remaining);
-      if (r.outOfBudget !== undefined) return this.failurePolicy === 'Fail' ? { matches: false, error: r.outOfBudget } : { matches: false };
-      remaining = r.remaining;
-      if (r.error !== undefined) errors.push(r.error);
-      else if (r.value === false) return { matches: false };
-    }
-    if (errors.length > 0) {
-      if (this.failurePolicy === 'Ignore') return { matches: false };
-      return { matches: false, error: errors.length === 1 ? errors[0] : `[${errors.join(', ')}]` };
-    }
-    return { matches: true };
+  /** matchconditions.Matcher.Match (evaluated without the namespace). */
+  private matchConditionsResult(input: AdmissionInput): MatchConditionResult {
+    return matchConditions(this.matchConditionExpressions, input, this.compiler.variables, this.failurePolicy);
   }
 
   private errorDecision(message: string): PolicyDecision {

@@ -19,7 +19,8 @@ import {
   type CompiledExpression,
 } from '../../../schema/index.ts';
 import type { Obj } from '../../../registry/index.ts';
-import { RUNTIME_CEL_COST_BUDGET, RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS } from '../validator.ts';
+import { RUNTIME_CEL_COST_BUDGET } from '../validator.ts';
+import { matchConditions, type MatchConditionResult } from '../../match-conditions.ts';
 import { applyConfiguration, PatchError } from './apply-configuration.ts';
 import { applyJSONPatchMutation, jsonPatchOperations } from './json-patch.ts';
 
@@ -59,21 +60,12 @@ export class PolicyMutator {
     });
   }
 
-  /** matchconditions.Matcher.Match, as for ValidatingAdmissionPolicies (without the namespace). */
-  private matches(input: AdmissionInput): { matches: boolean; error?: string } {
-    if (this.matchConditions.length === 0) return { matches: true };
-    const act = new AdmissionActivation({ ...input, namespace: null }, this.compiler.variables);
-    let remaining = RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS;
-    const errors: string[] = [];
-    for (const m of this.matchConditions) {
-      const r = evaluateAdmissionExpression(m, act, remaining);
-      if (r.outOfBudget !== undefined) return { matches: false, error: r.outOfBudget };
-      remaining = r.remaining;
-      if (r.error !== undefined) errors.push(r.error);
-      else if (r.value === false) return { matches: false };
-    }
-    if (errors.length > 0) return { matches: false, error: errors.length === 1 ? errors[0] : `[${errors.join(', ')}]` };
-    return { matches: true };
+  /**
+   * matchconditions.Matcher.Match, as for ValidatingAdmissionPolicies; every error is returned
+   * (the plugin applies the failure policy).
+   */
+  private matches(input: AdmissionInput): MatchConditionResult {
+    return matchConditions(this.matchConditions, input, this.compiler.variables, 'Fail');
   }
 
   /**
