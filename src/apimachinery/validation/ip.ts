@@ -122,7 +122,8 @@ export function parseCIDR(s: string): CIDR | undefined {
   if (slash < 0) return undefined;
   const addr = s.slice(0, slash);
   const len = s.slice(slash + 1);
-  if (!/^[0-9]{1,3}$/.test(len)) return undefined;
+  // Go's dtoi: any run of digits (`/0032` is 32).
+  if (!/^[0-9]+$/.test(len)) return undefined;
   const ip = addr.includes(':') ? parseIPv6(addr) : parseIPv4(addr);
   if (ip === undefined) return undefined;
   const bits = addr.includes(':') ? 128 : 32;

@@ -8,8 +8,7 @@
  * rules under wildcard hosts, DNS-label service names).
  */
 import { type FieldError, invalid, isValidPortName, isWildcardDNS1123Subdomain, nameIsDNSLabel, notSupported, Path, required } from '../../../apimachinery/index.ts';
-import { isDNS1123Subdomain, isValidPortNum, nameIsDNS1035Label, nameIsDNSSubdomain } from '../../../apimachinery/index.ts';
-import { isIPSloppy } from '../../fieldvalues/ip-sloppy.ts';
+import { isDNS1123Subdomain, isValidPortNum, nameIsDNS1035Label, nameIsDNSSubdomain, parseIP } from '../../../apimachinery/index.ts';
 import type { NativeRules } from '../../builtin/native.ts';
 import { list, num, ptr, rec, str, strings } from '../../fieldvalues/fields.ts';
 import type { Obj } from '../../rest.ts';
@@ -93,7 +92,7 @@ function validateRules(rules: unknown[], fldPath: Path, opts: Options): FieldErr
     const hostPath = fldPath.index(i).child('host');
     let wildcard = false;
     if (host.length > 0) {
-      if (isIPSloppy(host)) errs.push(invalid(hostPath, host, 'must be a DNS name, not an IP address'));
+      if (parseIP(host) !== undefined) errs.push(invalid(hostPath, host, 'must be a DNS name, not an IP address'));
       if (host.includes('*')) {
         for (const msg of isWildcardDNS1123Subdomain(host)) errs.push(invalid(hostPath, host, msg));
         wildcard = true;

@@ -7,9 +7,7 @@
  * does (StrictIPCIDRValidation is off in 1.35).
  */
 import { type FieldError, forbidden, invalid, isValidPortName, notSupported, Path, required } from '../../../apimachinery/index.ts';
-import { isValidPortNum } from '../../../apimachinery/index.ts';
-import { BlockList, isIPv4 } from 'node:net';
-import { isCIDRSloppy } from '../../fieldvalues/ip-sloppy.ts';
+import { cidrContains, isValidPortNum, parseCIDR, type CIDR } from '../../../apimachinery/index.ts';
 import type { NativeRules } from '../../builtin/native.ts';
 import { list, num, ptr, rec, str, strings } from '../../fieldvalues/fields.ts';
 import { validateSelectorField } from '../../fieldvalues/selector.ts';
@@ -45,37 +43,15 @@ function validatePort(port: Record<string, unknown>, fldPath: Path): FieldError[
   return errs;
 }
 
-interface SloppyCIDR {
-  addr: string;
-  family: 'ipv4' | 'ipv6';
-  bits: number;
-}
-
-/** ParseCIDRSloppy: the address (IPv4 parts without their leading zeros), family and prefix length. */
-function sloppyCIDR(s: string): SloppyCIDR | undefined {
-  if (!isCIDRSloppy(s)) return undefined;
-  const [addr, bits] = s.split('/') as [string, string];
-  const v4 = addr.includes(':') ? undefined : addr.split('.').map((o) => String(Number(o))).join('.');
-  if (v4 !== undefined) return isIPv4(v4) ? { addr: v4, family: 'ipv4', bits: Number(bits) } : undefined;
-  return { addr, family: 'ipv6', bits: Number(bits) };
-}
-
 /** Whether `inner` is a strict subset of `outer` (IPNet.Contains of its address, and a longer prefix). */
-function strictSubset(outer: SloppyCIDR, inner: SloppyCIDR): boolean {
-  if (outer.family !== inner.family || outer.bits >= inner.bits) return false;
-  try {
-    const list = new BlockList();
-    list.addSubnet(outer.addr, outer.bits, outer.family);
-    return list.check(inner.addr, inner.family);
-  } catch {
-    return false;
-  }
+function strictSubset(outer: CIDR, inner: CIDR): boolean {
+  return outer.prefix < inner.prefix && cidrContains(outer, { family: inner.family, value: inner.base });
 }
 
 /** IsValidCIDRForLegacyField, letting through the CIDRs the stored object had. */
 function cidrErrors(fldPath: Path, value: string, opts: Options): FieldError[] {
   if (opts.allowCIDRs.includes(value)) return [];
-  return isCIDRSloppy(value) ? [] : [invalid(fldPath, value, cidrMsg)];
+  return parseCIDR(value) !== undefined ? [] : [invalid(fldPath, value, cidrMsg)];
 }
 
 /** ValidateIPBlock */
@@ -83,12 +59,12 @@ function validateIPBlock(block: Record<string, unknown>, fldPath: Path, opts: Op
   const cidr = str(block.cidr);
   if (cidr === '') return [required(fldPath.child('cidr'), '')];
   const errs = cidrErrors(fldPath.child('cidr'), cidr, opts);
-  const net = sloppyCIDR(cidr);
+  const net = parseCIDR(cidr);
   if (net === undefined) return errs;
   strings(block.except).forEach((except, i) => {
     const p = fldPath.child('except').index(i);
     errs.push(...cidrErrors(p, except, opts));
-    const ex = sloppyCIDR(except);
+    const ex = parseCIDR(except);
     if (ex !== undefined && !strictSubset(net, ex)) errs.push(invalid(p, except, 'must be a strict subset of `cidr`'));
   });
   return errs;
