@@ -6,12 +6,13 @@
  * counters that may not be negative or exceed status.replicas; int-or-percent fields.
  */
 import {
-  GoJSONText, Path, SelectorParseError, invalid, isEmpty, jsonEqual, labelSelectorAsSelector, matches, notSupported, regexError, required,
+  GoJSONText, Path, SelectorParseError, invalid, isEmpty, jsonEqual, labelSelectorAsSelector, matches, notSupported, required,
   validateLabelSelector, type FieldError, type LabelSelector, type Selector,
 } from '../../../apimachinery/index.ts';
 import { validateNonnegative } from './probes.ts';
 import { validatePodTemplateSpec } from './validation.ts';
 import { leftToDefault, optNum, rec, str, strMap, type PodValidationOptions, type Rec } from './values.ts';
+import { isNotMoreThan100Percent, validatePositiveIntOrPercent as positiveIntOrPercent } from '../../fieldvalues/intorpercent.ts';
 
 export const fieldImmutableErrorMsg = 'field is immutable';
 
@@ -123,15 +124,9 @@ export function validateCollisionCount(status: Rec, oldStatus: Rec, fldPath: Pat
   return [];
 }
 
-const percentFmt = '[0-9]+%';
-
-/** ValidatePositiveIntOrPercent */
+/** ValidatePositiveIntOrPercent of a field the defaults always set (nothing to check when unset). */
 export function validatePositiveIntOrPercent(v: unknown, fldPath: Path): FieldError[] {
-  if (typeof v === 'string') {
-    return /^[0-9]+%$/.test(v) ? [] : [invalid(fldPath, v, regexError("a valid percent string must be a numeric string followed by an ending '%'", percentFmt, '1%', '93%'))];
-  }
-  if (typeof v === 'number') return validateNonnegative(v, fldPath);
-  return [];
+  return v === undefined || v === null ? [] : positiveIntOrPercent(v, fldPath);
 }
 
 /** getIntOrPercentValue: the number, or the percent's number. */
@@ -144,8 +139,4 @@ export function intOrPercentValue(v: unknown): number {
   return 0;
 }
 
-/** IsNotMoreThan100Percent */
-export function validateNotMoreThan100Percent(v: unknown, fldPath: Path): FieldError[] {
-  if (typeof v !== 'string' || !/^[0-9]+%$/.test(v)) return [];
-  return intOrPercentValue(v) > 100 ? [invalid(fldPath, v, 'must not be greater than 100%')] : [];
-}
+export { isNotMoreThan100Percent as validateNotMoreThan100Percent };
