@@ -8,7 +8,7 @@
  * variable becomes one identifier, a namespaced call `a.b.f(x)` becomes a global call `a.b.f`, and
  * identifiers take their fully qualified names.
  */
-import type { Constant, Expr, ParsedExpr, SourceInfo } from '../syntax/ast.ts';
+import { cloneExpr, type Constant, type Expr, type ParsedExpr, type SourceInfo } from '../syntax/ast.ts';
 import { CelSource, Issues } from '../common/issues.ts';
 import type { FunctionDecl, OverloadDecl, VariableDecl } from '../lib/decls.ts';
 import type { CheckEnv } from './env.ts';
@@ -61,7 +61,7 @@ export interface CheckedExpr {
  * ToDisplayString); `checked` is present only when there are none. The input is not modified.
  */
 export function check(parsed: ParsedExpr, env: CheckEnv): { checked?: CheckedExpr; issues: Issues } {
-  const expr = structuredClone(parsed.expr);
+  const expr = cloneExpr(parsed.expr);
   const info = parsed.sourceInfo;
   const issues = new Issues(new CelSource(info.source, info.description));
   const c = new Checker(env, info, issues);

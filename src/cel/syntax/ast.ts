@@ -91,3 +91,41 @@ export function locationOf(info: SourceInfo, offset: number): { line: number; co
   const column = offset - info.lineOffsets[line - 1]! + 1;
   return { line, column };
 }
+
+/**
+ * A deep copy of `e` (constants' byte arrays shared: nothing mutates them). The checker rewrites
+ * the tree it checks; this is several times cheaper than structuredClone on compile's path.
+ */
+export function cloneExpr(e: Expr): Expr {
+  switch (e.kind) {
+    case 'const':
+      return { id: e.id, kind: 'const', value: { ...e.value } };
+    case 'ident':
+      return { id: e.id, kind: 'ident', name: e.name };
+    case 'select':
+      return { id: e.id, kind: 'select', operand: cloneExpr(e.operand), field: e.field, testOnly: e.testOnly };
+    case 'call':
+      return e.target !== undefined
+        ? { id: e.id, kind: 'call', fn: e.fn, target: cloneExpr(e.target), args: e.args.map(cloneExpr) }
+        : { id: e.id, kind: 'call', fn: e.fn, args: e.args.map(cloneExpr) };
+    case 'list':
+      return { id: e.id, kind: 'list', elements: e.elements.map(cloneExpr), optionalIndices: [...e.optionalIndices] };
+    case 'map':
+      return { id: e.id, kind: 'map', entries: e.entries.map((x) => ({ id: x.id, key: cloneExpr(x.key), value: cloneExpr(x.value), optional: x.optional })) };
+    case 'struct':
+      return { id: e.id, kind: 'struct', typeName: e.typeName, fields: e.fields.map((x) => ({ id: x.id, name: x.name, value: cloneExpr(x.value), optional: x.optional })) };
+    case 'comprehension':
+      return {
+        id: e.id,
+        kind: 'comprehension',
+        iterRange: cloneExpr(e.iterRange),
+        iterVar: e.iterVar,
+        iterVar2: e.iterVar2,
+        accuVar: e.accuVar,
+        accuInit: cloneExpr(e.accuInit),
+        loopCondition: cloneExpr(e.loopCondition),
+        loopStep: cloneExpr(e.loopStep),
+        result: cloneExpr(e.result),
+      };
+  }
+}

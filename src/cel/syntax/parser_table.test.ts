@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { parse, type ParseOptions } from './parser.ts';
 import { STANDARD_MACROS, type Macro } from './macros.ts';
 import { toDebugString, type DebugNode } from './debug.ts';
-import type { Expr, MapEntry, ParsedExpr, StructField } from './ast.ts';
+import { cloneExpr, type Expr, type MapEntry, type ParsedExpr, type StructField } from './ast.ts';
 import { CelSource } from '../common/issues.ts';
 
 interface Case {
@@ -147,6 +147,10 @@ for (const [i, c] of cases.entries()) {
       }
       assert.ok(!c.E, `expected error not reported: ${c.E}`);
       const p = parsed!;
+      // The checker's copy of the tree is the same tree, sharing no node.
+      const copy = cloneExpr(p.expr);
+      assert.deepEqual(copy, structuredClone(p.expr));
+      assert.ok(!sharesNode(copy, p.expr), 'cloneExpr shares a node with its input');
       const actual = toDebugString(p.expr, kindAdorner());
       assert.equal(strip(actual), strip(c.P ?? ''), `structure:\n${actual}\nwanted:\n${c.P}`);
       if (c.L) {
@@ -163,6 +167,19 @@ for (const [i, c] of cases.entries()) {
       throw e;
     }
   });
+}
+
+/** Whether any object reachable from `a` is also reachable from `b`. */
+function sharesNode(a: unknown, b: unknown): boolean {
+  const seen = new Set<unknown>();
+  const walk = (x: unknown, into: Set<unknown> | undefined): boolean => {
+    if (x === null || typeof x !== 'object' || x instanceof Uint8Array) return false;
+    if (into) into.add(x);
+    else if (seen.has(x)) return true;
+    return Object.values(x).some((v) => walk(v, into));
+  };
+  walk(b, seen);
+  return walk(a, undefined);
 }
 
 test('summary', () => {
