@@ -121,7 +121,7 @@ async function loadCatalog(store: Store, paths: string[], err: (s: string) => vo
       try {
         // The CRD store defaults and validates exactly as a create of the CRD would. The
         // document is not used again, so it is handed over as it is.
-        crd = (await registry.crds.create(undefined, o as Obj, { dryRun: admission === undefined, fieldValidation: 'Strict' })).object;
+        crd = (await registry.crds.create(undefined, o as Obj, { dryRun: admission === undefined, fieldValidation: 'Strict', inputOwned: true })).object;
       } catch (e) {
         if (isStatusError(e)) throw new InputError(`${where}: ${e.status.message ?? e.message}`);
         throw e;

@@ -248,7 +248,7 @@ export class GenericStore implements RESTStore {
 
   async create(ns: string | undefined, input: Obj, opts: CreateOptions): Promise<CreateResult> {
     const ctx = this.context(opts);
-    let obj = deepCopy(input);
+    let obj = opts.inputOwned ? input : deepCopy(input);
     this.decodeRequest(ctx, obj, opts);
     obj = this.recordUpdate(undefined, obj, opts);
     // Mutating admission runs once, before the store's attempts (as the create handler runs it).
@@ -264,7 +264,8 @@ export class GenericStore implements RESTStore {
     for (let i = 0; i < attempts; i++) {
       ctx.warnings.length = decodeWarnings;
       try {
-        const object = await this.createOnce(ns, deepCopy(admitted), ctx, this.strategy, opts);
+        // Each attempt but the last works on its own copy (a failed one may have changed it).
+        const object = await this.createOnce(ns, i === attempts - 1 ? admitted : deepCopy(admitted), ctx, this.strategy, opts);
         return { object, warnings: ctx.warnings };
       } catch (e) {
         last = e;

@@ -112,6 +112,11 @@ export interface CreateOptions {
    * handler can send them with an error too, as kube-apiserver's warning recorder does.
    */
   warnings?: string[];
+  /**
+   * The caller hands the body over (a freshly decoded request, a document read for this write
+   * alone): create works on it instead of copying it first.
+   */
+  inputOwned?: boolean;
 }
 
 export interface UpdateOptions extends CreateOptions {

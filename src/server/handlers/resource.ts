@@ -243,7 +243,7 @@ async function handleCreate(r: ResourceRequest): Promise<void> {
   const warnings: string[] = [];
   checkTypeMeta(r, obj);
   ensureNamespace(r, obj);
-  const result = await r.served.store.create(r.info.namespace, obj, { ...opts, decodeErrors: [...duplicateErrors(duplicates), ...(strictErrors ?? [])] });
+  const result = await r.served.store.create(r.info.namespace, obj, { ...opts, inputOwned: true, decodeErrors: [...duplicateErrors(duplicates), ...(strictErrors ?? [])] });
   if (r.served.deprecationWarning) warnings.unshift(r.served.deprecationWarning);
   setWarnings(r.res, [...warnings, ...result.warnings]);
   writeObject(r.res, 201, transform(r, n, result.object, false), n);
