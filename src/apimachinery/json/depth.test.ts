@@ -35,6 +35,13 @@ test('the error is the first one Go meets: a syntax error before the depth is ex
   assert.equal(nestingDepthError(JSON.stringify({ s: '\\"' + '{'.repeat(2 * maxNestingDepth) })), undefined);
 });
 
+test('a long text with few brackets is judged without its scan; many shallow ones still pass', () => {
+  const wide = JSON.stringify(Array.from({ length: 3 * maxNestingDepth }, (_, i) => ({ i })));
+  assert.equal(nestingDepthError(wide), undefined);
+  const mixed = '['.repeat(maxNestingDepth / 2) + '{"a":' + '['.repeat(maxNestingDepth / 2 + 1) + '1' + ']'.repeat(maxNestingDepth / 2 + 1) + '}' + ']'.repeat(maxNestingDepth / 2);
+  assert.equal(nestingDepthError(mixed), "invalid character '[' exceeded max depth");
+});
+
 test('parseGoJSONText reads values as deep as Go accepts without recursing', () => {
   const deep = '['.repeat(maxNestingDepth) + '1' + ']'.repeat(maxNestingDepth);
   const r = parseGoJSONText(deep, Number);

@@ -17,6 +17,9 @@ export const maxNestingDepth = 10000;
 export function nestingDepthError(text: string): string | undefined {
   const n = text.length;
   if (n <= maxNestingDepth) return undefined;
+  // No more opening brackets than the bound (strings included) cannot nest past it; indexOf
+  // counts them far faster than the scan below walks the text.
+  if (fewOpenings(text, 0x7b) + fewOpenings(text, 0x5b) <= maxNestingDepth) return undefined;
   let depth = 0;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
@@ -32,6 +35,14 @@ export function nestingDepthError(text: string): string | undefined {
     } else if (c === 0x7d || c === 0x5d) depth--;
   }
   return undefined;
+}
+
+/** How many times the character occurs in text, counting stops just past maxNestingDepth. */
+function fewOpenings(text: string, code: number): number {
+  const ch = String.fromCharCode(code);
+  let n = 0;
+  for (let i = text.indexOf(ch); i >= 0 && n <= maxNestingDepth; i = text.indexOf(ch, i + 1)) n++;
+  return n;
 }
 
 /**
