@@ -72,7 +72,7 @@ import { patchedObjectJSON, reportDecoding, type Codec } from './codec.ts';
 import { checkManagedFieldsAfterAdmission, ignoreManagedFieldsTimestamps, type ManagedFieldsEntry } from '../apimachinery/index.ts';
 import { applyWith, type FieldManagers } from './field-managers.ts';
 import { deletionFinalizers } from './deletion/propagation.ts';
-import type { ApplyRequest } from './rest.ts';
+import type { AdmissionView, ApplyRequest } from './rest.ts';
 
 /** OptimisticLockErrorMsg */
 export const optimisticLockErrorMsg = 'the object has been modified; please apply your changes to the latest version and try again';
@@ -161,6 +161,8 @@ export class GenericStore implements RESTStore {
   readonly freshnessTimeoutMs: number;
   readonly bookmarkIntervalMs: number;
   private readonly now: () => Date;
+  /** The request-version views of the attributes this store built (see AdmissionView). */
+  private readonly views = new WeakMap<AdmissionAttributes, AdmissionView>();
   private readonly lister: Lister;
   readonly codec: Codec | undefined;
   private readonly writeOptions: { ttlSeconds?: number } | undefined;
@@ -253,8 +255,7 @@ export class GenericStore implements RESTStore {
     obj = this.recordUpdate(undefined, obj, opts);
     // Mutating admission runs once, before the store's attempts (as the create handler runs it).
     const attrs = this.attributes('CREATE', opts, ctx, ns, obj, undefined);
-    await this.admit(attrs, ctx);
-    const admitted = attrs.object ?? obj;
+    const admitted = await this.admit(attrs, ctx, obj, opts);
     const decodeWarnings = ctx.warnings.length;
     const m = (admitted.metadata ?? {}) as Record<string, unknown>;
     const generating = typeof m.generateName === 'string' && m.generateName !== '' && !m.name;
@@ -290,8 +291,10 @@ export class GenericStore implements RESTStore {
    * (NewManagedFieldsValidatingAdmissionController): managedFields a plugin left undecodable are
    * put back, with a warning.
    */
-  private async admit(attrs: AdmissionAttributes, ctx: RequestContext): Promise<void> {
-    if (!this.admission) return;
+  private async admit(attrs: AdmissionAttributes, ctx: RequestContext, obj: Obj, opts: UpdateOptions): Promise<Obj> {
+    if (!this.admission) return obj;
+    const view = opts.admissionView;
+    const viewed = view && attrs.object ? JSON.stringify(attrs.object) : undefined;
     const before = this.fieldManagers && attrs.object ? managedFieldsText(attrs.object) : undefined;
     await this.admission.admit(attrs);
     // Unchanged text needs no second decode: it is what the field manager just wrote.
@@ -299,7 +302,12 @@ export class GenericStore implements RESTStore {
       const w = checkManagedFieldsAfterAdmission(attrs.object, JSON.parse(before) as ManagedFieldsEntry[] | null);
       if (w !== undefined) ctx.warnings.push(w);
     }
+    if (attrs.object === undefined) return obj;
+    if (!view) return attrs.object;
+    // An object no plugin changed stays the store's own (no round trip through the conversions).
+    return JSON.stringify(attrs.object) === viewed ? obj : view.fromView(attrs.object);
   }
+
 
   /** Server-side apply through this kind's field manager (see RESTStore.apply). */
   apply?(current: Obj | undefined, patch: Obj, req: ApplyRequest): Obj {
@@ -361,26 +369,30 @@ export class GenericStore implements RESTStore {
     if (fm) options.fieldManager = fm;
     const pp = (opts as DeleteOptions).propagationPolicy;
     if (pp) options.propagationPolicy = pp;
-    return {
+    const view = this.admission ? opts.admissionView : undefined;
+    const a: AdmissionAttributes = {
       operation,
       user: opts.user ?? adminUser,
-      resource: { group: this.info.group, version: this.info.version, resource: this.info.resource },
+      resource: view?.resource ?? { group: this.info.group, version: this.info.version, resource: this.info.resource },
       subresource: (opts as UpdateOptions).subresource ?? '',
-      kind: { group: this.info.group, version: this.info.version, kind: this.info.kind },
+      kind: view?.kind ?? { group: this.info.group, version: this.info.version, kind: this.info.kind },
       namespace: this.strategy.namespaced ? (ns ?? '') : '',
       name: named ? getName(named) : '',
-      object: obj,
-      oldObject: old,
+      object: obj && view ? view.toView(obj) : obj,
+      oldObject: old && view ? view.toView(old) : old,
       options,
       dryRun: ctx.dryRun,
       warnings: ctx.warnings,
     };
+    if (view) this.views.set(a, view);
+    return a;
   }
 
   /** Validating admission on the object about to be written (and the stored one). */
   private async validateAdmission(attrs: AdmissionAttributes, obj: Obj, old: Obj | undefined): Promise<void> {
     if (!this.admission) return;
-    await this.admission.validate({ ...attrs, name: getName(obj), object: obj, oldObject: old });
+    const view = this.views.get(attrs);
+    await this.admission.validate({ ...attrs, name: getName(obj), object: view ? view.toView(obj) : obj, oldObject: old && view ? view.toView(old) : old });
   }
 
   /** One create attempt; `viaUpdate` is create-on-update, where a set resourceVersion is just dropped. */
@@ -415,7 +427,7 @@ export class GenericStore implements RESTStore {
   /** createOnce after the kind's begin hook: BeforeCreate, validating admission, the storage create. */
   private async createChecked(ns: string | undefined, obj: Obj, ctx: RequestContext, strategy: Strategy, opts: UpdateOptions, viaUpdate: boolean): Promise<Obj> {
     this.beforeCreate(ctx, strategy, ns, obj);
-    if (this.admission) await this.validateAdmission(this.attributes('CREATE', opts, ctx, ns, obj, undefined), obj, undefined);
+    if (this.admission) await this.validateAdmission(this.attributes('CREATE', opts, ctx, ns, undefined, undefined), obj, undefined);
     const name = getName(obj);
     const key = this.keys.key(strategy.namespaced ? getNamespace(obj) : undefined, name);
     // etcd3's Create refuses a set resourceVersion (a plain error: 500 with reason Unknown);
@@ -538,8 +550,7 @@ export class GenericStore implements RESTStore {
       if (resetsManagedFields && metaOf(desired).managedFields === undefined) metaOf(desired).managedFields = [];
       desired = this.recordUpdate(existing, desired, opts);
       const attrs = this.attributes(existing ? 'UPDATE' : 'CREATE', opts, ctx, ns, desired, existing);
-      await this.admit(attrs, ctx);
-      let admitted = attrs.object ?? desired;
+      let admitted = await this.admit(attrs, ctx, desired, opts);
       // A write that changes nothing but managedFields times keeps the stored times (and so is a no-op).
       if (existing && this.fieldManagers) admitted = ignoreManagedFieldsTimestamps(admitted, existing);
       if (!existing || !kv) {

@@ -117,6 +117,23 @@ export interface CreateOptions {
    * alone): create works on it instead of copying it first.
    */
   inputOwned?: boolean;
+  /** The version admission sees the write at, when the store's own is another (see AdmissionView). */
+  admissionView?: AdmissionView;
+}
+
+/**
+ * A built-in kind served over another version's storage (ConvertedStore) is admitted at the
+ * version of the request, as kube-apiserver's attributes carry the request's kind and resource:
+ * plugins get that version's resource, kind and objects, and what mutating plugins change comes
+ * back to the store's version.
+ */
+export interface AdmissionView {
+  resource: { group: string; version: string; resource: string };
+  kind: { group: string; version: string; kind: string };
+  /** A stored-version object as a copy at the view's version. */
+  toView(obj: Obj): Obj;
+  /** An object of the view's version (MUTATED) at the store's version. */
+  fromView(obj: Obj): Obj;
 }
 
 export interface UpdateOptions extends CreateOptions {
@@ -162,6 +179,7 @@ export interface Preconditions {
 
 export interface DeleteOptions {
   dryRun?: boolean;
+  admissionView?: AdmissionView;
   gracePeriodSeconds?: number;
   preconditions?: Preconditions;
   /** Orphan | Background | Foreground: what becomes of the object's dependents (see deletion/propagation.ts). */

@@ -380,3 +380,59 @@ spec: {policyName: hpa-cap.example.com}
     assert.equal(d.code, 0, d.stderr);
   }
 });
+
+test('HorizontalPodAutoscalers are admitted at the version of the request: matchPolicy Exact, and requestKind under Equivalent', async () => {
+  await apply(
+    'hpa-exact.yaml',
+    policy(
+      'hpa-exact.example.com',
+      `  matchConstraints:
+    matchPolicy: Exact
+    resourceRules:
+    - {apiGroups: [autoscaling], apiVersions: [v1], operations: [CREATE], resources: [horizontalpodautoscalers]}
+  validations:
+  - expression: "false"
+    messageExpression: "'exact ' + request.kind.version + ' from ' + request.requestKind.version + ' as ' + object.apiVersion"
+`,
+    ) +
+      '---\n' +
+      binding('hpa-exact-binding.example.com', 'hpa-exact.example.com', 'Deny') +
+      '---\n' +
+      policy(
+        'hpa-v2-seen.example.com',
+        `  matchConstraints:
+    resourceRules:
+    - {apiGroups: [autoscaling], apiVersions: [v2], operations: [CREATE], resources: [horizontalpodautoscalers]}
+  validations:
+  - expression: "object.metadata.name != 'probe'"
+    messageExpression: "'equivalent ' + request.kind.version + ' from ' + request.requestKind.version + ' as ' + object.apiVersion"
+`,
+      ) +
+      '---\n' +
+      binding('hpa-v2-seen-binding.example.com', 'hpa-v2-seen.example.com', 'Deny'),
+  );
+  const target = 'scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}';
+  const hpa = (version: string, name: string) =>
+    `apiVersion: autoscaling/${version}\nkind: HorizontalPodAutoscaler\nmetadata: {name: ${name}, namespace: default}\nspec:\n  ${target}\n  maxReplicas: 10\n`;
+  const create = async (file: string, yaml: string, want: RegExp) => {
+    let r = { code: null as number | null, stdout: '', stderr: '' };
+    for (let i = 0; i < 50 && !want.test(r.stderr); i++) {
+      r = await kubectl(s, ['create', '--dry-run=server', '-f', manifest(s, file, yaml)]);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    return r;
+  };
+  // Exact: a v1 request matches its v1 rule, as v1; a v2 request does not match it.
+  const v1 = await create('exact-v1.yaml', hpa('v1', 'x'), /exact/);
+  assert.match(v1.stderr, /denied request: exact v1 from v1 as autoscaling\/v1/);
+  const v2 = await create('exact-v2.yaml', hpa('v2', 'probe'), /equivalent/);
+  assert.doesNotMatch(v2.stderr, /exact/);
+  assert.match(v2.stderr, /denied request: equivalent v2 from v2 as autoscaling\/v2/);
+  // Equivalent: a v1 request matched by a v2 rule is seen at v2 and requested at v1.
+  const d = await kubectl(s, ['delete', 'validatingadmissionpolicybinding', 'hpa-exact-binding.example.com']);
+  assert.equal(d.code, 0, d.stderr);
+  const seen = await create('seen-v1.yaml', hpa('v1', 'probe'), /equivalent/);
+  assert.match(seen.stderr, /denied request: equivalent v2 from v1 as autoscaling\/v2/);
+  const d2 = await kubectl(s, ['delete', 'validatingadmissionpolicybinding', 'hpa-v2-seen-binding.example.com']);
+  assert.equal(d2.code, 0, d2.stderr);
+});

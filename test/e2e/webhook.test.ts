@@ -230,3 +230,35 @@ test('webhook configurations are stored with upstream defaults and refused with 
       `* webhooks[0].clientConfig.url: Invalid value: "http": 'https' is the only allowed URL scheme; desired format: https://host[/path]`,
   );
 });
+
+test('a webhook for autoscaling/v1 sees an autoscaling/v2 HorizontalPodAutoscaler converted to v1, and its patch comes back converted', async () => {
+  const ns = await kubectl(s, ['create', 'namespace', 'wh-hpa']);
+  assert.equal(ns.code, 0, ns.stderr);
+  hooks.on('/hpa', (r) => {
+    const o = r.request.object as { spec: { targetCPUUtilizationPercentage?: number } };
+    return o.spec.targetCPUUtilizationPercentage === 90 ? { allowed: true, ...jsonPatch([{ op: 'replace', path: '/spec/targetCPUUtilizationPercentage', value: 50 }]) } : { allowed: true };
+  });
+  await apply('hpa-hook.json', configuration('Mutating', 'hpa', [webhook('hpa.example.com', 'wh-hpa', { url: `${hooks.url}/hpa` }, {}, 'autoscaling', ['horizontalpodautoscalers'])]));
+  const hpa = JSON.stringify({
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name: 'web', namespace: 'wh-hpa' },
+    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxReplicas: 5, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 90 } } }] },
+  });
+  let created: { apiVersion: string; spec: { metrics: { resource: { target: { averageUtilization: number } } }[] } } | undefined;
+  for (let i = 0; i < 50 && created?.spec.metrics[0]!.resource.target.averageUtilization !== 50; i++) {
+    const r = await kubectl(s, ['create', '--dry-run=server', '-o', 'json', '-f', manifest(s, 'hpa-v2.json', hpa)]);
+    assert.equal(r.code, 0, r.stderr);
+    created = JSON.parse(r.stdout);
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  assert.equal(created!.apiVersion, 'autoscaling/v2');
+  assert.equal(created!.spec.metrics[0]!.resource.target.averageUtilization, 50);
+  const q = hooks.received.get('/hpa')!.at(-1)!.request;
+  assert.deepEqual(q.kind, { group: 'autoscaling', version: 'v1', kind: 'HorizontalPodAutoscaler' });
+  assert.deepEqual(q.requestKind, { group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler' });
+  assert.deepEqual(q.requestResource, { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers' });
+  assert.equal((q.object as { apiVersion: string }).apiVersion, 'autoscaling/v1');
+  const d = await kubectl(s, ['delete', 'mutatingwebhookconfiguration', 'hpa']);
+  assert.equal(d.code, 0, d.stderr);
+});

@@ -101,14 +101,11 @@ export interface ValidatingAdmissionPolicyPlugin extends Plugin {
 
 /** The plugin over the policies, bindings, params and namespaces in `store`. */
 /**
- * The object as a webhook matched on another version sees it (`kind` instead of the request's):
- * apiVersion rewritten, as custom resources convert with strategy None. (Webhooks do not convert
- * built-in kinds sharing a storage yet; policies do, with objectAtVersion.)
+ * The request's object as a webhook matched as `matched` sees it (objectAtVersion: built-in kinds
+ * sharing a storage convert through it; custom resources change apiVersion, as strategy None).
  */
-export function atVersion(o: Obj | undefined, kind: GVK, requestKind: GVK): Obj | undefined {
-  if (o === undefined || (kind.group === requestKind.group && kind.version === requestKind.version)) return o;
-  if (o.apiVersion === undefined) return o;
-  return { ...o, apiVersion: kind.group === '' ? kind.version : `${kind.group}/${kind.version}` };
+export function atVersion(o: Obj | undefined, matched: { resource: GVR; kind: GVK }, a: { resource: GVR; kind: GVK }): Obj | undefined {
+  return objectAtVersion(o, a, matched);
 }
 
 export function validatingAdmissionPolicy(store: Store, opts: { authorizer?: Authorizer } = {}): ValidatingAdmissionPolicyPlugin {

@@ -141,8 +141,7 @@ export class PolicySource<E> {
    * built-in resource at the others sharing its storage.
    */
   equivalents(r: GVR, subresource: string): { resource: GVR; kind: GVK }[] {
-    const crd = crdEquivalents(this.crds, r, subresource);
-    return crd.length > 0 ? crd : builtinEquivalents(r, subresource);
+    return equivalentResources(this.crds, r, subresource);
   }
 
   stop(): void {
@@ -151,6 +150,12 @@ export class PolicySource<E> {
     this.crds.stop();
     for (const c of this.paramCaches.values()) c.stop();
   }
+}
+
+/** EquivalentResourcesFor: a CRD's other served versions, else the built-in resources sharing `r`'s storage. */
+export function equivalentResources(crds: ObjectCache, r: GVR, subresource: string): { resource: GVR; kind: GVK }[] {
+  const crd = crdEquivalents(crds, r, subresource);
+  return crd.length > 0 ? crd : builtinEquivalents(r, subresource);
 }
 
 /**

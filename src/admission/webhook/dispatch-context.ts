@@ -11,7 +11,7 @@ import type { Authorizer } from '../../cel/index.ts';
 import { objectCache, type ObjectCache } from '../informer.ts';
 import { isExemptAdmissionConfiguration, type MatchContext } from '../policy/matching.ts';
 import { allowAllAuthorizer } from '../policy/plugin.ts';
-import { crdEquivalents } from '../policy/policy-source.ts';
+import { equivalentResources } from '../policy/policy-source.ts';
 import { WebhookClients, type ServiceResolver } from './client.ts';
 import { shouldCallHook, type WebhookInvocation } from './matching.ts';
 import { WebhookSource, type WebhookAccessor } from './source.ts';
@@ -43,7 +43,7 @@ export class DispatchContext {
     this.authorizer = opts.authorizer ?? allowAllAuthorizer;
     this.match = {
       getNamespace: (name) => this.namespace(name),
-      equivalents: (r, sub) => crdEquivalents(this.crds, r, sub),
+      equivalents: (r, sub) => equivalentResources(this.crds, r, sub),
     };
     this.synced = Promise.all([this.source.synced, this.namespaces.synced, this.crds.synced]).then(() => {});
   }

@@ -23,8 +23,8 @@ export interface WebhookInvocation {
 /** The request as CEL sees it at the matched version (for matchConditions). */
 export function celInput(a: AdmissionAttributes, resource: GVR, kind: GVK, authorizer: Authorizer): AdmissionInput {
   return {
-    object: atVersion(a.object, kind, a.kind) ?? null,
-    oldObject: atVersion(a.oldObject, kind, a.kind) ?? null,
+    object: atVersion(a.object, { resource, kind }, a) ?? null,
+    oldObject: atVersion(a.oldObject, { resource, kind }, a) ?? null,
     request: admissionRequest(a, resource, kind),
     namespace: null,
     authorizer: {

@@ -45,7 +45,7 @@ export function mutatingWebhooks(store: Store, opts: WebhookPluginOptions = {}):
     if (ops.length === 0) return false;
     if (a.object === undefined) throw newInternalError(`admission webhook ${JSON.stringify(name)} attempted to modify the object, which is not supported for this operation`);
     if (r.patchType !== 'JSONPatch') throw new CallingWebhookError(name, `unsupported patch type ${JSON.stringify(r.patchType)}`);
-    const versioned = atVersion(a.object, inv.kind, a.kind)!;
+    const versioned = atVersion(a.object, inv, a)!;
     let patched: unknown;
     try {
       patched = applyJSONPatch(versioned, ops);
@@ -57,7 +57,7 @@ export function mutatingWebhooks(store: Store, opts: WebhookPluginOptions = {}):
     schemas.get(inv.kind, inv.resource).default?.(object);
     const changed = !jsonEqual(versioned, object);
     // Converted back to the version of the request.
-    a.object = { ...object, apiVersion: a.object.apiVersion, kind: a.object.kind };
+    a.object = { ...atVersion(object, a, inv)!, apiVersion: a.object.apiVersion, kind: a.object.kind };
     return changed;
   }
 

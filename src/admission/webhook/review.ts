@@ -35,8 +35,8 @@ export function admissionReview(version: ReviewVersion, uid: string, a: Admissio
   if (a.namespace) request.namespace = a.namespace;
   request.operation = a.operation;
   request.userInfo = userInfo;
-  request.object = atVersion(a.object, inv.kind, a.kind) ?? null;
-  request.oldObject = atVersion(a.oldObject, inv.kind, a.kind) ?? null;
+  request.object = atVersion(a.object, inv, a) ?? null;
+  request.oldObject = atVersion(a.oldObject, inv, a) ?? null;
   request.dryRun = a.dryRun;
   request.options = Object.keys(a.options).length > 0 ? a.options : null;
   return { kind: 'AdmissionReview', apiVersion: `admission.k8s.io/${version}`, request };

@@ -14,6 +14,7 @@ import { patchedObjectJSON, reportDecoding, type Codec } from '../codec.ts';
 import { deepCopy, getName } from '../meta.ts';
 import { applyWith, type FieldManagers } from '../field-managers.ts';
 import type {
+  AdmissionView,
   ApplyRequest,
   CreateOptions,
   CreateResult,
@@ -40,6 +41,8 @@ export interface VersionConversion {
 
 export class ConvertedStore implements RESTStore {
   private readonly apiVersion: string;
+  /** Admission sees a write at this version, as the request made it. */
+  private readonly view: AdmissionView;
 
   constructor(
     readonly info: ResourceInfo,
@@ -54,6 +57,12 @@ export class ConvertedStore implements RESTStore {
   ) {
     this.apiVersion = info.group === '' ? info.version : `${info.group}/${info.version}`;
     if (!fieldManagers) this.apply = undefined;
+    this.view = {
+      resource: { group: info.group, version: info.version, resource: info.resource },
+      kind: { group: info.group, version: info.version, kind: info.kind },
+      toView: (o) => this.out(o),
+      fromView: (o) => this.toStorage(o),
+    };
   }
 
   /**
@@ -76,11 +85,17 @@ export class ConvertedStore implements RESTStore {
   /** A request object (MUTATED) in the storage version, decoded first unless the caller did. */
   private in(obj: Obj, opts: UpdateOptions, warnings: string[], creating: boolean): Obj {
     if (!opts.decoded) this.decode(obj, opts, warnings, creating);
+    return this.toStorage(obj);
+  }
+
+  /** An object of this version (MUTATED) as one of the storage version. */
+  private toStorage(obj: Obj): Obj {
     const stored = this.conversion.toStorage(obj);
     stored.apiVersion = this.storage.info.group === '' ? this.storage.info.version : `${this.storage.info.group}/${this.storage.info.version}`;
     stored.kind = this.storage.info.kind;
     return stored;
   }
+
 
   /**
    * The codec stage for this version, reported as the handler that decoded the body (or the patch
@@ -138,8 +153,8 @@ export class ConvertedStore implements RESTStore {
 
   async create(ns: string | undefined, obj: Obj, opts: CreateOptions): Promise<CreateResult> {
     const warnings: string[] = [];
-    const stored = this.in(deepCopy(obj), opts, warnings, true);
-    const r = await this.storage.create(ns, stored, { ...opts, decodeErrors: undefined });
+    const stored = this.in(opts.inputOwned ? obj : deepCopy(obj), opts, warnings, true);
+    const r = await this.storage.create(ns, stored, { ...opts, decodeErrors: undefined, admissionView: this.view });
     return { object: this.out(r.object), warnings: [...warnings, ...r.warnings] };
   }
 
@@ -154,18 +169,18 @@ export class ConvertedStore implements RESTStore {
         return this.in(deepCopy(next), opts, warnings, cur === undefined);
       },
       // Decoded here, as this version; the storage store takes the converted object as it is.
-      { ...opts, decodeErrors: undefined, decoded: true },
+      { ...opts, decodeErrors: undefined, decoded: true, admissionView: this.view },
     );
     return { ...r, object: this.out(r.object), warnings: [...warnings, ...r.warnings] };
   }
 
   async delete(ns: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult> {
-    const r = await this.storage.delete(ns, name, opts);
+    const r = await this.storage.delete(ns, name, { ...opts, admissionView: this.view });
     const isObject = r.response.kind === this.storage.info.kind;
     return { ...r, object: this.out(r.object), response: isObject ? this.out(r.response) : r.response };
   }
 
   async deleteCollection(ns: string | undefined, listOpts: ListOptions, opts: DeleteOptions): Promise<ObjList> {
-    return this.outList(await this.storage.deleteCollection(ns, listOpts, opts));
+    return this.outList(await this.storage.deleteCollection(ns, listOpts, { ...opts, admissionView: this.view }));
   }
 }
