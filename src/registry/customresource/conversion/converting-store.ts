@@ -147,7 +147,10 @@ class ConvertingStore implements Store {
     const objs = kvs.map((kv) => JSON.parse(kv.value) as Obj);
     if (objs.every((o) => o.apiVersion === want)) return kvs;
     const converted = await this.cfg.converter.convert(objs, want, list);
-    return kvs.map((kv, i) => (converted[i] === objs[i] ? kv : { ...kv, value: canonicalJSON(converted[i]!) }));
+    // A single object's text is canonical, as the generic store's no-op check compares it with
+    // the object it would write; a page's is only decoded, which any key order serves.
+    const text = list ? JSON.stringify : canonicalJSON;
+    return kvs.map((kv, i) => (converted[i] === objs[i] ? kv : { ...kv, value: text(converted[i]!) }));
   }
 
   /** A value to store: at the storage version, coerced by its schema. */
