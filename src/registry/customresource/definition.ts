@@ -15,7 +15,7 @@ import { FieldManagers } from '../field-managers.ts';
 import { objectMetaModels } from '../builtin/merge-schema.ts';
 import { newTypeConverter, schemaFromStructural, type StructuralNode } from '../../apimachinery/index.ts';
 import type { ServedVersion } from '../crd/serving.ts';
-import { compareKubeAwareVersions } from '../crd/version-priority.ts';
+import { defaultDeprecationWarning } from './deprecation.ts';
 import { webhookConversionOf, type CustomResourceDeps } from './conversion/for-crd.ts';
 import { convertingStore } from './conversion/converting-store.ts';
 
@@ -81,19 +81,6 @@ export function customResourceKinds(crd: Obj, deps: KindDeps & CustomResourceDep
     out.push(def);
   }
   return out;
-}
-
-/**
- * defaultDeprecationWarning: `<group>/<version> <Kind> is deprecated`, and `; use <group>/<v>
- * <Kind>` naming the highest served, non-deprecated version above it when there is one.
- */
-function defaultDeprecationWarning(version: string, group: string, kind: string, versions: readonly ServedVersion[]): string {
-  const msg = `${group}/${version} ${kind} is deprecated`;
-  const newer = versions
-    .filter((v) => v.served && !v.deprecated && compareKubeAwareVersions(version, v.name) > 0)
-    .map((v) => v.name)
-    .sort(compareKubeAwareVersions);
-  return newer.length === 0 ? msg : `${msg}; use ${group}/${newer[0]} ${kind}`;
 }
 
 /**
