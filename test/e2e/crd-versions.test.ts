@@ -9,7 +9,9 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { kubectl, manifest, startServer, type ServerProcess } from './harness.ts';
 import { makeTestCA, type TestCA } from '../lib/certs.ts';
 import { startWebhookServer, type Review, type WebhookServer } from '../lib/webhook-server.ts';
@@ -227,6 +229,38 @@ test('watch events are converted to the watched version', async () => {
       ['DELETED', `${G}/v1beta1`, { cronSpec: 'w2' }],
     ],
   );
+});
+
+/** Resolves once `out()` satisfies `pred`, or rejects after `ms`. */
+function until(out: () => string, pred: (o: string) => boolean, ms: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const start = Date.now();
+    const tick = () => {
+      if (pred(out())) resolve();
+      else if (Date.now() - start > ms) reject(new Error(`timed out; output so far:\n${out()}`));
+      else setTimeout(tick, 50);
+    };
+    tick();
+  });
+}
+
+test('kubectl get -w at v1beta1 prints rows converted from v1 with v1beta1\'s columns', async () => {
+  const child = spawn('/usr/bin/kubectl', ['--kubeconfig', s.kubeconfig, '--cache-dir', join(s.dir, 'kube-cache'), 'get', `crontabs.v1beta1.${G}`, '-w', '--field-selector=metadata.name=kw'], {
+    env: { ...process.env, HOME: s.dir },
+  });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+  try {
+    await until(() => out, (o) => /deprecated/.test(o), 15000);
+    await ok(['create', '-f', '-'], JSON.stringify({ apiVersion: `${G}/v1`, kind: 'CronTab', metadata: { name: 'kw', namespace: 'default' }, spec: { schedule: 'kw-1' } }));
+    await until(() => out, (o) => /^kw\s+kw-1$/m.test(o), 15000);
+    await ok(['patch', `crontabs.v1.${G}`, 'kw', '--type=merge', '-p', '{"spec":{"schedule":"kw-2"}}']);
+    await until(() => out, (o) => /^kw\s+kw-2$/m.test(o), 15000);
+    assert.match(out, /^NAME\s+SPEC\n/m);
+  } finally {
+    child.kill();
+  }
 });
 
 test('a webhook that answers a failure fails reads with 500 and refuses writes, in upstream\'s words', async () => {
