@@ -4,7 +4,8 @@
  * conversion webhook is a node:https server written here (certificates from a test CA). Objects
  * created at one version read at the other, lists converted in one review, watch events
  * converted, per-version printer columns, the deprecation warning kubectl prints, discovery's
- * preferred version, storedVersions, and the answers a cluster gives when the webhook fails,
+ * preferred version, storedVersions, a webhook named by service, and the answers a cluster gives
+ * when the webhook fails,
  * misbehaves or is down.
  */
 import { test, before, after } from 'node:test';
@@ -52,7 +53,7 @@ function convertAll(review: Obj, edit: (o: Obj, i: number) => Obj = (o) => o): O
   };
 }
 
-const crdYAML = (name: string, kind: string, url: string, storage = 'v1') => `apiVersion: apiextensions.k8s.io/v1
+const crdYAML = (name: string, kind: string, url: string, storage = 'v1', clientConfig = `url: ${url}`) => `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
   name: ${name}.${G}
@@ -65,7 +66,7 @@ spec:
     webhook:
       conversionReviewVersions: [v1]
       clientConfig:
-        url: ${url}
+        ${clientConfig}
         caBundle: ${ca.caBundle}
   versions:
   - name: v1beta1
@@ -120,7 +121,7 @@ async function raw(path: string, init: RequestInit = {}): Promise<{ status: numb
 
 before(async () => {
   ca = makeTestCA();
-  hooks = await startWebhookServer(ca.serving());
+  hooks = await startWebhookServer(ca.serving(['hooks.conv.svc']));
   hooks.on('/convert', (r) => ({ raw: { status: 200, body: JSON.stringify(behaviour(r as unknown as Obj)) } }));
   deadPort = await new Promise<number>((resolve) => {
     const srv = createServer();
@@ -129,10 +130,11 @@ before(async () => {
       srv.close(() => resolve(p));
     });
   });
-  s = await startServer();
+  s = await startServer({ args: ['--webhook-service-address', `conv/hooks=127.0.0.1:${hooks.port}`] });
   await applyText('crontabs.yaml', crdYAML('crontabs', 'CronTab', `${hooks.url}/convert`));
   await applyText('downs.yaml', crdYAML('downs', 'Down', `https://127.0.0.1:${deadPort}/convert`));
-  await ok(['wait', '--for=condition=Established', `crd/crontabs.${G}`, `crd/downs.${G}`]);
+  await applyText('svcs.yaml', crdYAML('svcs', 'Svc', '', 'v1', 'service: {namespace: conv, name: hooks, path: /convert}'));
+  await ok(['wait', '--for=condition=Established', `crd/crontabs.${G}`, `crd/downs.${G}`, `crd/svcs.${G}`]);
 });
 after(async () => {
   await s?.stop();
@@ -328,6 +330,14 @@ test('a webhook that is down fails reads at the other version as a cluster does'
     new RegExp(`Error from server: conversion webhook for stable.example.com/v1, Kind=Down failed: Post "https://127.0.0.1:${deadPort}/convert\\?timeout=30s": dial tcp 127.0.0.1:${deadPort}: connect: connection refused`),
   );
   await ok(['get', `downs.v1.${G}`, 'd']);
+});
+
+test('a conversion webhook named by service is reached at the address --webhook-service-address gives', async () => {
+  await ok(['create', '-f', '-'], JSON.stringify({ apiVersion: `${G}/v1`, kind: 'Svc', metadata: { name: 'sv', namespace: 'default' }, spec: { schedule: 'sv' } }));
+  const before = reviewCount();
+  const got = JSON.parse((await ok(['get', `svcs.v1beta1.${G}`, 'sv', '-o', 'json'])).stdout) as Obj;
+  assert.deepEqual(got.spec, { cronSpec: 'sv' });
+  assert.equal(reviews(before).length, 1);
 });
 
 test('discovery lists both versions with v1 preferred; storedVersions follow the storage version', async () => {
