@@ -5,8 +5,7 @@
  * created at one version read at the other, lists converted in one review, watch events
  * converted, per-version printer columns, the deprecation warning kubectl prints, discovery's
  * preferred version, storedVersions, a webhook named by service, and the answers a cluster gives
- * when the webhook fails,
- * misbehaves or is down.
+ * when the webhook fails, misbehaves or is down.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
