@@ -5,10 +5,9 @@
  * server's webhook client.
  */
 import type { Obj } from '../../rest.ts';
+import { isObject } from '../../crd/internal.ts';
 import { crConverter, type VersionConverter } from './converter.ts';
 import { WebhookConverter, type ConversionWebhookClient } from './webhook.ts';
-
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** What serving custom resources needs beyond a kind's store. */
 export interface CustomResourceDeps {
@@ -23,17 +22,17 @@ const noClient: ConversionWebhookClient = {
 
 /** The webhook converter of a (v1, defaulted, valid) CRD, or undefined when its strategy is None. */
 export function webhookConversionOf(crd: Obj, client: ConversionWebhookClient | undefined): VersionConverter | undefined {
-  const spec = isObj(crd.spec) ? crd.spec : {};
-  const conversion = isObj(spec.conversion) ? spec.conversion : {};
+  const spec = isObject(crd.spec) ? crd.spec : {};
+  const conversion = isObject(spec.conversion) ? spec.conversion : {};
   if (conversion.strategy !== 'Webhook') return undefined;
-  const webhook = isObj(conversion.webhook) ? conversion.webhook : {};
+  const webhook = isObject(conversion.webhook) ? conversion.webhook : {};
   const versions = Array.isArray(spec.versions) ? (spec.versions as Obj[]).map((v) => String(v.name ?? '')) : [];
   return crConverter(
     String(spec.group ?? ''),
     versions,
     new WebhookConverter({
       client: client ?? noClient,
-      clientConfig: isObj(webhook.clientConfig) ? webhook.clientConfig : {},
+      clientConfig: isObject(webhook.clientConfig) ? webhook.clientConfig : {},
       conversionReviewVersions: Array.isArray(webhook.conversionReviewVersions) ? webhook.conversionReviewVersions : [],
     }),
   );

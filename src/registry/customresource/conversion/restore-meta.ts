@@ -7,8 +7,7 @@
 import { aggregateString, Path, validateAnnotations, validateLabels } from '../../../apimachinery/index.ts';
 import { deepCopy } from '../../meta.ts';
 import type { Obj } from '../../rest.ts';
-
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+import { isObject } from '../../crd/internal.ts';
 
 /** Go's %T of a value decoded from JSON into interface{} (unstructured keeps integers as int64). */
 export function goTypeName(v: unknown): string {
@@ -23,7 +22,7 @@ export function goTypeName(v: unknown): string {
 /** Unstructured's string getters: a field that is not a string reads as "". */
 function metaString(o: Obj, field: string): string {
   const m = o.metadata;
-  if (!isObj(m)) return '';
+  if (!isObject(m)) return '';
   const v = m[field];
   return typeof v === 'string' ? v : '';
 }
@@ -51,19 +50,19 @@ export function validateConvertedObject(original: Obj, converted: Obj): string |
 export function restoreObjectMeta(original: Obj, converted: Obj): string | undefined {
   if (!('metadata' in converted)) return 'missing metadata in converted object';
   const response = converted.metadata;
-  if (!isObj(response)) return `invalid metadata of type ${goTypeName(response)} in converted object`;
+  if (!isObject(response)) return `invalid metadata of type ${goTypeName(response)} in converted object`;
   converted.metadata = 'metadata' in original ? deepCopy(original.metadata) : {};
   const restored = converted.metadata;
-  if (!isObj(restored)) return `invalid metadata of type ${goTypeName(restored)} in input object`;
+  if (!isObject(restored)) return `invalid metadata of type ${goTypeName(restored)} in input object`;
   for (const fld of ['labels', 'annotations'] as const) {
     const given = response[fld];
     if (given === undefined || given === null) {
       delete restored[fld];
       continue;
     }
-    if (!isObj(given)) return `invalid metadata.${fld} of type ${goTypeName(given)} in converted object`;
+    if (!isObject(given)) return `invalid metadata.${fld} of type ${goTypeName(given)} in converted object`;
     const before = restored[fld];
-    if (before !== undefined && before !== null && !isObj(before)) return `invalid metadata.${fld} of type ${goTypeName(before)} in original object`;
+    if (before !== undefined && before !== null && !isObject(before)) return `invalid metadata.${fld} of type ${goTypeName(before)} in original object`;
     const old = (before ?? {}) as Obj;
     let changed = Object.keys(old).length !== Object.keys(given).length;
     for (const [k, v] of Object.entries(given)) {

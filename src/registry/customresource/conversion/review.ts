@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Obj } from '../../rest.ts';
+import { isObject } from '../../crd/internal.ts';
 
 /** The review versions this server speaks. */
 export type ReviewVersion = 'v1' | 'v1beta1';
@@ -35,8 +36,6 @@ export function conversionReview(version: ReviewVersion, uid: string, desiredAPI
   };
 }
 
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /** schema.FromAPIVersionAndKind(...).String(): `group/version, Kind=kind`. */
 export function gvkString(apiVersion: unknown, kind: unknown): string {
   const av = typeof apiVersion === 'string' ? apiVersion : '';
@@ -50,18 +49,18 @@ export function gvkString(apiVersion: unknown, kind: unknown): string {
  * review type that was sent), or the reason it is refused.
  */
 export function convertedObjects(version: ReviewVersion, expectedUID: string, body: unknown): { objects: unknown[] } | { error: string } {
-  if (!isObj(body)) return { error: 'unrecognized response type' };
+  if (!isObject(body)) return { error: 'unrecognized response type' };
   if (version === 'v1' && (body.apiVersion !== 'apiextensions.k8s.io/v1' || body.kind !== 'ConversionReview')) {
     return { error: `expected webhook response of apiextensions.k8s.io/v1, Kind=ConversionReview, got ${gvkString(body.apiVersion, body.kind)}` };
   }
   const response = body.response;
-  if (!isObj(response)) return { error: 'no response provided' };
+  if (!isObject(response)) return { error: 'no response provided' };
   // v1beta1's uid was never checked, and is still not (backward compatibility).
   if (version === 'v1') {
     const uid = typeof response.uid === 'string' ? response.uid : '';
     if (uid !== expectedUID) return { error: `expected response.uid=${JSON.stringify(expectedUID)}, got ${JSON.stringify(uid)}` };
   }
-  const result = isObj(response.result) ? response.result : {};
+  const result = isObject(response.result) ? response.result : {};
   const status = typeof result.status === 'string' ? result.status : '';
   if (status !== 'Success') {
     if (typeof result.message === 'string' && result.message !== '') return { error: result.message };

@@ -10,6 +10,7 @@
  */
 import { failureStatus, StatusError } from '../../../apimachinery/index.ts';
 import type { Obj } from '../../rest.ts';
+import { isObject } from '../../crd/internal.ts';
 import { restoreObjectMeta, validateConvertedObject } from './restore-meta.ts';
 import { conversionReview, convertedObjects, gvkString, newReviewUID, objectsToConvert, reviewVersion } from './review.ts';
 
@@ -33,11 +34,9 @@ export function conversionError(message: string): StatusError {
   return new StatusError(failureStatus(500, '', message));
 }
 
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /** Unstructured.UnmarshalJSON of a converted object: an object with a kind. */
 function rawObject(raw: unknown): Obj | { error: string } {
-  if (!isObj(raw)) return { error: `json: cannot unmarshal ${Array.isArray(raw) ? 'array' : raw === null ? 'null' : typeof raw} into Go value of type map[string]interface {}` };
+  if (!isObject(raw)) return { error: `json: cannot unmarshal ${Array.isArray(raw) ? 'array' : raw === null ? 'null' : typeof raw} into Go value of type map[string]interface {}` };
   if (typeof raw.kind !== 'string' || raw.kind === '') return { error: `Object 'Kind' is missing in '${JSON.stringify(raw)}'` };
   return raw;
 }
