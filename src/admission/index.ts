@@ -20,4 +20,4 @@ export {
   type ValidatingAdmissionPolicyPlugin,
   type MutatingAdmissionPolicyPlugin,
 } from './policy/index.ts';
-export { fixedServiceResolver, mutatingWebhooks, validatingWebhooks, type ServiceResolver, type WebhookPlugin, type WebhookPluginOptions } from './webhook/index.ts';
+export { fixedServiceResolver, WebhookClients, mutatingWebhooks, validatingWebhooks, type ServiceResolver, type WebhookPlugin, type WebhookPluginOptions } from './webhook/index.ts';

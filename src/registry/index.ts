@@ -58,7 +58,10 @@ export { builtinRegistry, type BuiltinRegistry } from './kinds.ts';
 export { checkServiceNetwork, ServiceStore } from './core/service/store.ts';
 export { startKubernetesServiceController } from './core/service/kubernetes-service.ts';
 export { customResourceKinds } from './customresource/definition.ts';
+export type { CustomResourceDeps } from './customresource/conversion/for-crd.ts';
+export type { ConversionWebhookClient } from './customresource/conversion/webhook.ts';
 export { servedNames, servedVersions, type ServedVersion } from './crd/serving.ts';
+export { compareKubeAwareVersions } from './crd/version-priority.ts';
 export { ScaleStore } from './customresource/scale.ts';
 export {
   crdTableConvertor,

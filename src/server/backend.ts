@@ -12,7 +12,7 @@ import { openEtcdStore, type EtcdStoreOptions } from '../storage/index.ts';
 import type { Store } from '../storage/index.ts';
 import { NamespaceStore } from '../registry/index.ts';
 import { isAlreadyExists } from '../apimachinery/index.ts';
-import { admissionChain, cachedNamespaceLifecycle, mutatingAdmissionPolicy, mutatingWebhooks, validatingAdmissionPolicy, validatingWebhooks, type ServiceResolver } from '../admission/index.ts';
+import { admissionChain, cachedNamespaceLifecycle, mutatingAdmissionPolicy, mutatingWebhooks, validatingAdmissionPolicy, validatingWebhooks, WebhookClients, type ServiceResolver } from '../admission/index.ts';
 import type { ApiServerDeps } from './server.ts';
 import type { Authorizer } from '../auth/index.ts';
 import type { Authorizer as PolicyAuthorizer } from '../cel/index.ts';
@@ -83,10 +83,13 @@ export async function openBackend(dataDir: string, storage: StorageChoice = {}, 
   const webhookOptions = { serviceResolver: admission.webhookServices };
   const mutatingHooks = mutatingWebhooks(store, webhookOptions);
   const validatingHooks = validatingWebhooks(store, webhookOptions);
+  // CRDs' conversion webhooks go through the same client (services resolved the same way).
+  const conversionWebhooks = new WebhookClients(admission.webhookServices);
   return {
     deps: {
       store,
       admission: admissionChain([lifecycle, mutations, mutatingHooks, policies, validatingHooks]),
+      conversionWebhooks,
       useAuthorizer: (a) => {
         serverAuthorizer = a;
       },
@@ -100,6 +103,7 @@ export async function openBackend(dataDir: string, storage: StorageChoice = {}, 
       mutations.stop();
       mutatingHooks.stop();
       validatingHooks.stop();
+      conversionWebhooks.close();
       return store.close();
     },
   };

@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isIP, type Socket } from 'node:net';
 import { failureStatus, newMethodNotAllowed, newNotFound } from '../apimachinery/index.ts';
-import { builtinRegistry, isObject, type Admission, type BuiltinRegistry, type Obj, type RESTStore, type ServiceNetworkOptions } from '../registry/index.ts';
+import { builtinRegistry, isObject, type Admission, type BuiltinRegistry, type ConversionWebhookClient, type Obj, type RESTStore, type ServiceNetworkOptions } from '../registry/index.ts';
 import type { Store } from '../storage/index.ts';
 import { runLeaderElection, type LeaderElector } from '../storage/index.ts';
 import { hostname } from 'node:os';
@@ -57,6 +57,8 @@ export interface ApiServerDeps {
   useAuthorizer?: (a: Authorizer) => void;
   /** Services' address and port ranges (serve --service-cluster-ip-range, --service-node-port-range). */
   serviceNetwork?: ServiceNetworkOptions;
+  /** How CRDs' conversion webhooks are called (without it, webhook conversion fails as an unreachable webhook does). */
+  conversionWebhooks?: ConversionWebhookClient;
 }
 
 const notFoundStatus = () =>

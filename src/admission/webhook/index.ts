@@ -5,4 +5,4 @@
 export { validatingWebhooks, type WebhookPlugin } from './validating.ts';
 export { mutatingWebhooks } from './mutating.ts';
 export type { WebhookPluginOptions } from './dispatch-context.ts';
-export { fixedServiceResolver, type ServiceResolver } from './client.ts';
+export { fixedServiceResolver, WebhookClients, type ServiceResolver } from './client.ts';

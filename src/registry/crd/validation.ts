@@ -307,7 +307,7 @@ function validateVersion(version: InternalVersion, fld: Path, statusEnabled: boo
   return errs;
 }
 
-function validateDeprecationWarning(deprecated: boolean, warning: string | null | undefined): string[] {
+export function validateDeprecationWarning(deprecated: boolean, warning: string | null | undefined): string[] {
   if (!deprecated && warning !== undefined && warning !== null) return ['can only be set for deprecated versions'];
   if (warning === undefined || warning === null) return [];
   const errs: string[] = [];
@@ -364,7 +364,7 @@ function validateStatus(crd: InternalCRD, fld: Path): FieldError[] {
   return validateNames(crd.status?.acceptedNames ?? {}, fld.child('acceptedNames'));
 }
 
-function validateStoredVersions(stored: string[], versions: InternalVersion[], fld: Path): FieldError[] {
+export function validateStoredVersions(stored: string[], versions: InternalVersion[], fld: Path): FieldError[] {
   if (stored.length === 0) return [invalid(fld, stored, 'must have at least one stored version')];
   const errs: FieldError[] = [];
   const remaining = new Map<string, number>();

@@ -25,7 +25,7 @@ test('a CRD is served as one kind definition per served version, with its subres
   assert.deepEqual(ks[0]!.subresources.map((s) => s.name), ['status', 'scale']);
   assert.deepEqual((ks[0]!.scale?.mapping as { spec?: unknown } | undefined)?.spec, { specReplicasPath: '.spec.n', statusReplicasPath: '.status.n' });
   assert.equal(ks[1]!.scale, undefined);
-  assert.equal(ks[1]!.deprecationWarning, 'g.io/v1beta1 Thing is deprecated');
+  assert.equal(ks[1]!.deprecationWarning, 'g.io/v1beta1 Thing is deprecated; use g.io/v1 Thing');
   // Both versions store in the storage version; the accepted names are served.
   assert.deepEqual(ks.map((k) => k.storageVersion), ['v1', 'v1']);
   assert.deepEqual(ks[0]!.shortNames, ['th', 'thg']);

@@ -2,7 +2,8 @@
  * The definitions of a CRD's custom resources: one KindDefinition per served version of an
  * Established CRD (as apiextensions' crdHandler serves them), each with the version's compiled
  * strategy and codec, its printer columns, status and scale subresources, and a store that writes
- * every version in the storage version (conversion None).
+ * every version in the storage version: conversion None sets apiVersion in the generic store;
+ * conversion Webhook puts a converting view of the storage under it (./conversion/).
  */
 import { GenericStore } from '../generic-store.ts';
 import { scaleSubresource, ownSubresource, type KindDefinition, type KindDeps, type KindSubresource } from '../kind.ts';
@@ -14,20 +15,43 @@ import { FieldManagers } from '../field-managers.ts';
 import { objectMetaModels } from '../builtin/merge-schema.ts';
 import { newTypeConverter, schemaFromStructural, type StructuralNode } from '../../apimachinery/index.ts';
 import type { ServedVersion } from '../crd/serving.ts';
+import { defaultDeprecationWarning } from './deprecation.ts';
+import { webhookConversionOf, type CustomResourceDeps } from './conversion/for-crd.ts';
+import { convertingStore } from './conversion/converting-store.ts';
 
 /** The verbs every custom resource serves, in the order kube-apiserver lists them. */
 const verbs = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
 
 /** The served versions of `crd` as kind definitions (throws if a schema cannot compile). */
-export function customResourceKinds(crd: Obj, deps: KindDeps, opts: { terminating?: boolean } = {}): KindDefinition[] {
+export function customResourceKinds(crd: Obj, deps: KindDeps & CustomResourceDeps, opts: { terminating?: boolean } = {}): KindDefinition[] {
   const versions = servedVersions(crd);
-  const storageVersion = versions.find((v) => v.storage)?.name ?? versions[0]?.name ?? '';
+  const storage = versions.find((v) => v.storage) ?? versions[0];
+  const storageVersion = storage?.name ?? '';
+  const webhook = webhookConversionOf(crd, deps.conversionWebhooks);
   const out: KindDefinition[] = [];
   for (const v of versions) {
     if (!v.served) continue;
     const { group, kind } = v.info;
     const fieldManagers = customResourceFieldManagers(v, crd);
-    const store = new GenericStore({ store: deps.store, info: v.info, strategy: v.strategy, codec: v.codec, admission: deps.admission, storageVersion, fieldManagers });
+    // Under webhook conversion the generic store sees one version; the view below it converts.
+    const view =
+      webhook && storage
+        ? convertingStore(deps.store, {
+            servedAPIVersion: `${group}/${v.name}`,
+            storageAPIVersion: `${group}/${storageVersion}`,
+            converter: webhook,
+            coerceForStorage: (o) => void storage.compiled.prune(o, { isResourceRoot: true, dropInvalidMetadata: true }),
+          })
+        : undefined;
+    const store = new GenericStore({
+      store: view ?? deps.store,
+      info: v.info,
+      strategy: v.strategy,
+      codec: v.codec,
+      admission: deps.admission,
+      storageVersion: view ? v.name : storageVersion,
+      fieldManagers,
+    });
     const subresources: KindSubresource[] = [];
     if (v.subresources.status) subresources.push(ownSubresource('status', { group, version: v.name, kind }, ['get', 'patch', 'update']));
     if (v.subresources.scale) subresources.push(scaleSubresource);
@@ -52,7 +76,7 @@ export function customResourceKinds(crd: Obj, deps: KindDeps, opts: { terminatin
     };
     if (v.subresources.scale) def.scale = new ScaleStore(store, customResourceScale(v.subresources.scale));
     if (v.schema) def.schema = v.schema as Record<string, unknown>;
-    if (v.deprecated) def.deprecationWarning = v.deprecationWarning ?? `${group}/${v.name} ${kind} is deprecated`;
+    if (v.deprecated) def.deprecationWarning = v.deprecationWarning ?? defaultDeprecationWarning(v.name, group, kind, versions);
     if (opts.terminating) def.terminating = true;
     out.push(def);
   }

@@ -6,7 +6,7 @@
  * and instance cleanup are the registry's controllers, started beside this by the server.
  */
 import { stringifyJSON } from '../../apimachinery/index.ts';
-import { customResourceKinds, isConditionTrue, servedNames, type KindDeps, type Obj, type RESTStore } from '../../registry/index.ts';
+import { customResourceKinds, isConditionTrue, servedNames, type CustomResourceDeps, type KindDeps, type Obj, type RESTStore } from '../../registry/index.ts';
 import type { ServedResource, ServedTable } from '../served.ts';
 
 function obj(v: unknown): Obj {
@@ -55,7 +55,7 @@ export class CRDServing {
   constructor(
     private readonly table: ServedTable,
     private readonly crds: RESTStore,
-    private readonly deps: KindDeps,
+    private readonly deps: KindDeps & CustomResourceDeps,
   ) {}
 
   /** Lists the CRDs, serves the established ones, then follows changes. */
