@@ -28,12 +28,13 @@ import { bareInstanceStore, startCRDFinalizer } from '../registry/index.ts';
 import { admissionPolicyTypeChecker, startGarbageCollector, startNamespaceController, startPolicyStatusController, startServiceAccountController } from '../registry/index.ts';
 import type { Controller } from '../registry/index.ts';
 import { storageVersion } from '../registry/index.ts';
-import { adminUser, startClusterRoleAggregation, type ReviewContext, type UserInfo } from '../registry/index.ts';
+import { adminUser, escalationCheckedStore, startClusterRoleAggregation, type ReviewContext, type UserInfo } from '../registry/index.ts';
 import {
   forbiddenMessage,
   impersonatedUser,
   privilegedGroups,
   rbacAuthorizer,
+  rbacEscalationChecks,
   rbacRulesFor,
   RBACCache,
   reconcileBootstrapPolicy,
@@ -113,6 +114,13 @@ export class ApiServer {
     this.rbacStores = { roles: rbacStore('roles'), clusterRoles: rbacStore('clusterroles'), roleBindings: rbacStore('rolebindings'), clusterRoleBindings: rbacStore('clusterrolebindings') };
     this.rbac = new RBACCache(this.rbacStores);
     this.authorizer = unionAuthorizer(privilegedGroups, rbacAuthorizer(this.rbac));
+    // Role and binding writes are checked for escalation (the policybased storage); the
+    // bootstrap policy and the controllers write through the unchecked stores.
+    const escalation = rbacEscalationChecks(this.rbac, this.authorizer);
+    for (const r of ['roles', 'clusterroles', 'rolebindings', 'clusterrolebindings'] as const) {
+      const def = this.table.get('rbac.authorization.k8s.io', 'v1', r)!;
+      this.table.addBuiltin({ ...def, store: escalationCheckedStore(r, def.store, () => escalation) });
+    }
     deps.useAuthorizer?.(this.authorizer);
     this.openapi = new OpenAPIService(this.table);
     this.crdServing = new CRDServing(this.table, this.registry.crds, deps);
