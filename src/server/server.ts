@@ -45,6 +45,10 @@ import {
 } from '../auth/index.ts';
 import { newForbidden } from '../apimachinery/index.ts';
 import { ServiceStore, startKubernetesServiceController } from '../registry/index.ts';
+import { auditAnnotation, auditImpersonatedUser, auditRequestUser } from './audit/index.ts';
+import { InflightLimiter, type InflightLimits } from './filters/inflight.ts';
+import { isLongRunning } from './filters/long-running.ts';
+import { startDeadline } from './filters/timeout.ts';
 
 /** What the server needs from the layers below: the store everything is kept in, and the admission chain. */
 export interface ApiServerDeps {
@@ -58,12 +62,15 @@ export interface ApiServerDeps {
   useAuthorizer?: (a: Authorizer) => void;
   /** Services' address and port ranges (serve --service-cluster-ip-range, --service-node-port-range). */
   serviceNetwork?: ServiceNetworkOptions;
+  /** --max-requests-inflight, --max-mutating-requests-inflight and --request-timeout (none when absent). */
+  limits?: { inflight?: InflightLimits; requestTimeoutMs?: number };
 }
 
 const notFoundStatus = () =>
   failureStatus(404, 'NotFound', 'the server could not find the requested resource', {});
 
-function splitPath(pathname: string): string[] {
+/** The decoded segments of a path (a trailing slash adds none). */
+export function splitPath(pathname: string): string[] {
   const segs = pathname.split('/').slice(1);
   if (segs.length > 0 && segs[segs.length - 1] === '') segs.pop();
   return segs.map((s) => {
@@ -105,8 +112,10 @@ export class ApiServer {
   private readonly rbacStores: RBACStores;
   private readonly rbac: RBACCache;
   readonly authorizer: Authorizer;
+  private readonly inflight: InflightLimiter | undefined;
 
   constructor(readonly deps: ApiServerDeps) {
+    this.inflight = deps.limits?.inflight ? new InflightLimiter(deps.limits.inflight) : undefined;
     this.registry = builtinRegistry(deps);
     for (const k of this.registry.kinds) this.table.addBuiltin(k);
     for (const r of this.registry.reviews) this.table.addReview(r);
@@ -285,9 +294,14 @@ export class ApiServer {
     const segs = splitPath(target.pathname);
     const method = req.method ?? 'GET';
     try {
-      // Without authentication every request is the admin's, or whom it impersonates.
-      const user = hasImpersonation(req) ? impersonatedUser(adminUser, req.headers, this.authorizer) : adminUser;
       const info = segs[0] === 'api' || segs[0] === 'apis' ? parseRequestInfo(method, segs, query) : undefined;
+      const longRunning = isLongRunning(info, target.pathname);
+      if (!longRunning && this.deps.limits?.requestTimeoutMs !== undefined) startDeadline(res, this.deps.limits.requestTimeoutMs, query.str('timeout'));
+      // Without authentication every request is the admin's, or whom it impersonates.
+      auditRequestUser(adminUser);
+      const user = hasImpersonation(req) ? impersonatedUser(adminUser, req.headers, this.authorizer) : adminUser;
+      if (user !== adminUser) auditImpersonatedUser(user);
+      if (this.inflight && !this.inflight.admit(res, { verb: info?.verb ?? method.toLowerCase(), longRunning }, user)) return;
       this.authorize(user, info, method, target.pathname);
       if (await this.handleNonResource(req, res, segs, query, method)) return;
       if (info === undefined) {
@@ -347,6 +361,8 @@ export class ApiServer {
         }
       : { user, verb: method.toLowerCase(), resourceRequest: false, apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '', path };
     const r = this.authorizer.authorize(a);
+    auditAnnotation('authorization.k8s.io/decision', r.decision === 'Allow' ? 'allow' : 'forbid');
+    auditAnnotation('authorization.k8s.io/reason', r.reason);
     if (r.decision === 'Allow') return;
     const msg = forbiddenMessage(a) + (r.reason ? `: ${r.reason}` : '');
     throw newForbidden(a.resourceRequest ? { group: a.apiGroup, resource: a.resource } : { group: '', resource: '' }, a.name, msg);
