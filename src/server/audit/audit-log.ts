@@ -15,7 +15,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { withAuditAnnotations, type AnnotationSink } from '../../admission/index.ts';
-import { yamlToJSON } from '../../apimachinery/index.ts';
+import { decodeEnvelope, decodeProtobufMessage, protobufKindMessage, yamlToJSON } from '../../apimachinery/index.ts';
 import type { UserInfo } from '../../registry/index.ts';
 import { isLongRunning, requestInfoOf, targetOf } from '../filters/long-running.ts';
 import { levelAtLeast, policyRuleEvaluator, type AuditAttributes, type RequestAuditConfig } from './checker.ts';
@@ -87,11 +87,17 @@ const maxResponseObjectBytes = 16 * 1024 * 1024;
 /** Enough of an error answer to read its Status. */
 const maxStatusBytes = 64 * 1024;
 
+/** A request or response body as JSON (protobuf decoded as the kind's message); undefined when it does not decode. */
 function parseBody(buf: Buffer, contentType: string | undefined): unknown {
   const media = (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
-  if (buf.length === 0 || media.includes('protobuf')) return undefined;
-  const text = buf.toString('utf8');
+  if (buf.length === 0) return undefined;
   try {
+    if (media.includes('protobuf')) {
+      const env = decodeEnvelope(buf);
+      const m = protobufKindMessage(env.apiVersion, env.kind);
+      return m ? decodeProtobufMessage(m, env.raw, { apiVersion: env.apiVersion, kind: env.kind }) : undefined;
+    }
+    const text = buf.toString('utf8');
     return media.includes('yaml') ? yamlToJSON(text).value : JSON.parse(text);
   } catch {
     return undefined;
