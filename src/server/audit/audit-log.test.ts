@@ -6,12 +6,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openBackend } from '../backend.ts';
-import { ApiServer } from '../server.ts';
+import { call, startFixture, type Fixture } from '../testing/fixtures.ts';
 import { audited } from './audit-log.ts';
 import { eventLegacy, type AuditEvent } from './event.ts';
 import { parsePolicy } from './policy.ts';
@@ -31,38 +26,17 @@ rules:
 `);
 
 let events: AuditEvent[] = [];
-let server: ApiServer;
-let base: string;
-let dir: string;
-let closeBackend: () => Promise<void>;
+let fx: Fixture;
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'audit-filter-'));
-  const backend = await openBackend(dir);
-  closeBackend = () => backend.close();
-  server = new ApiServer(backend.deps);
-  server.handle = audited(server.handle.bind(server), policy, { processEvent: (ev) => events.push(JSON.parse(JSON.stringify(ev))) });
-  const { port } = await server.listen('127.0.0.1', 0);
-  base = `http://127.0.0.1:${port}`;
+  fx = await startFixture({ wrap: (h) => audited(h, policy, { processEvent: (ev) => events.push(JSON.parse(JSON.stringify(ev))) }) });
 });
 
-after(async () => {
-  await server.close();
-  await closeBackend();
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => fx.close());
 
-function send(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const data = body === undefined ? undefined : JSON.stringify(body);
-    const req = request(`${base}${path}`, { method, headers: { 'User-Agent': 'audit-test/1.0', ...(data ? { 'Content-Type': 'application/json' } : {}), ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
-    req.on('error', reject);
-    req.end(data);
-  });
+async function send(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  const r = await call(fx.base, method, path, body, { 'User-Agent': 'audit-test/1.0', ...headers });
+  return { status: r.status, headers: r.headers, body: r.text };
 }
 
 test('a Secret at Metadata: both stages, objectRef completed from the body, no object and nothing of its data', async () => {
