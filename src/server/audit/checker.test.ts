@@ -91,6 +91,13 @@ test('LoadPolicyFromFile: YAML or JSON, strict then lenient, upstream messages',
   assert.throws(() => parsePolicy('kind: Policy\nrules: []\n'), /^Error: failed decoding: Object 'apiVersion' is missing in '\{"kind":"Policy","rules":\[\]\}'$/);
   assert.throws(() => parsePolicy('apiVersion: audit.k8s.io/v1\nrules: []\n'), /failed decoding: Object 'Kind' is missing/);
   assert.throws(() => parsePolicy('apiVersion: audit.k8s.io/v1beta1\nkind: Policy\nrules: [{level: None}]\n'), /no kind "Policy" is registered for version "audit.k8s.io\/v1beta1"/);
+  // Nulls decode as Go's zero values; wrong types are the decoder's errors, never a crash.
+  const head = 'apiVersion: audit.k8s.io/v1\nkind: Policy\n';
+  assert.throws(() => parsePolicy(`${head}rules: [null]`), { message: 'rules[0].level: Required value' });
+  assert.throws(() => parsePolicy(`${head}rules: [{level: Metadata, nonResourceURLs: [null]}]`), { message: `rules[0].nonResourceURLs[0]: Invalid value: "": non-resource URL rules must begin with a '/' character` });
+  assert.throws(() => parsePolicy(`${head}rules: [{level: Metadata, resources: [null, {resourceNames: [x]}]}]`), { message: 'rules[0].resources.resourceNames: Invalid value: ["x"]: using resourceNames requires at least one resource' });
+  assert.throws(() => parsePolicy(`${head}rules: "x"`), { message: 'failed decoding: json: cannot unmarshal string into Go struct field Policy.rules of type []v1.PolicyRule' });
+  assert.throws(() => parsePolicy(`${head}rules: [{level: Metadata, resources: [{group: 5}]}]`), { message: 'failed decoding: json: cannot unmarshal number into Go struct field GroupResources.rules.resources.group of type string' });
   assert.throws(() => parsePolicy('apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: [{level: 3}]\n'), {
     message: 'failed decoding: json: cannot unmarshal number into Go struct field PolicyRule.rules.level of type v1.Level',
   });

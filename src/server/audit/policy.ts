@@ -138,6 +138,27 @@ export function validatePolicy(p: Policy): FieldError[] {
   return errs;
 }
 
+/** A decoded list of strings, nulls as Go decodes them (""). */
+const strings = (v: unknown[]) => v.map((x) => (typeof x === 'string' ? x : ''));
+
+/** A rule as Go decodes it: nulls as zero values, absent fields left out. */
+function normalizeRule(v: unknown): PolicyRule {
+  const r = (v ?? {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = { level: typeof r.level === 'string' ? r.level : '' };
+  for (const k of ['users', 'userGroups', 'verbs', 'namespaces', 'nonResourceURLs', 'omitStages']) if (Array.isArray(r[k])) out[k] = strings(r[k] as unknown[]);
+  if (Array.isArray(r.resources)) {
+    out.resources = r.resources.map((g) => {
+      const gr = (g ?? {}) as Record<string, unknown>;
+      const o: GroupResources = { group: typeof gr.group === 'string' ? gr.group : '' };
+      if (Array.isArray(gr.resources)) o.resources = strings(gr.resources);
+      if (Array.isArray(gr.resourceNames)) o.resourceNames = strings(gr.resourceNames);
+      return o;
+    });
+  }
+  if (typeof r.omitManagedFields === 'boolean') out.omitManagedFields = r.omitManagedFields;
+  return out as unknown as PolicyRule;
+}
+
 /**
  * LoadPolicyFromBytes: the policy in `text` (YAML or JSON). Throws PolicyError with upstream's
  * message; `warn` hears of the unknown fields ignored.
@@ -164,8 +185,8 @@ export function parsePolicy(text: string, warn: (msg: string) => void = () => {}
   checkShape(obj, 'Policy', '', unknown);
   if (unknown.length > 0) warn(`Audit policy contains errors, falling back to lenient decoding: strict decoding error: ${unknown.join(', ')}`);
   const policy: Policy = {
-    rules: (Array.isArray(obj.rules) ? obj.rules : []).map((r) => (r ?? {}) as PolicyRule),
-    ...(Array.isArray(obj.omitStages) ? { omitStages: obj.omitStages as Stage[] } : {}),
+    rules: (Array.isArray(obj.rules) ? obj.rules : []).map(normalizeRule),
+    ...(Array.isArray(obj.omitStages) ? { omitStages: strings(obj.omitStages) as Stage[] } : {}),
     ...(obj.omitManagedFields === true ? { omitManagedFields: true } : {}),
   };
   const errs = validatePolicy(policy);
