@@ -16,4 +16,6 @@ export {
 export { impersonatedUser } from './impersonation.ts';
 export { rbacAuthorizer, rbacRulesFor } from './rbac/authorizer.ts';
 export { RBACCache, type RBACStores } from './rbac/cache.ts';
+export { confirmNoEscalation, rbacEscalationChecks, rulesFor } from './rbac/escalation.ts';
+export { breakdownRule, compactRules, compactString, covers, nonResourceURLCovers } from './rbac/covers.ts';
 export { bootstrapPolicy, reconcileBootstrapPolicy } from './rbac/bootstrap.ts';

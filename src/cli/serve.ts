@@ -11,7 +11,8 @@ import { isIP } from 'node:net';
 import { resolve, join } from 'node:path';
 import { openBackend, type StorageChoice } from '../server/index.ts';
 import { defaultCompactionIntervalMs, defaultEtcdPrefix } from '../storage/index.ts';
-import { ApiServer, auditLogged } from '../server/index.ts';
+import { ApiServer, auditFilter, defaultAuditOptions, defaultLimitOptions, setAuditFlag, setLimitFlag, validateAuditOptions, validateLimitOptions } from '../server/index.ts';
+import type { AuditOptions, LimitOptions } from '../server/index.ts';
 import { fixedServiceResolver } from '../admission/index.ts';
 import { checkServiceNetwork, type ServiceNetworkOptions } from '../registry/index.ts';
 
@@ -20,8 +21,16 @@ const usage = `usage: crd-apiserver serve [--listen 127.0.0.1:PORT] [--data-dir 
   --listen ADDR     address to serve plain HTTP on (default 127.0.0.1:6443; port 0 picks a free port);
                     only loopback addresses are accepted until TLS and authentication exist
   --data-dir DIR    where the SQLite database and the kubeconfig live (default ./data)
-  --audit-log-path FILE  append an audit.k8s.io/v1 Event for every request to FILE (JSON lines,
-                    Metadata level)
+  --audit-policy-file FILE  the audit.k8s.io/v1 Policy (YAML or JSON) deciding what is logged;
+                    without one nothing is
+  --audit-log-path FILE  append the audit Events to FILE (- for standard output)
+  --audit-log-format json|legacy   (default json)
+  --audit-log-maxsize MB  rotate the log past this size (default 0: 100 MB)
+  --audit-log-maxbackup N  backups kept (default 0: all)
+  --audit-log-maxage DAYS  days a backup is kept (default 0: no limit)
+  --max-requests-inflight N  read-only requests served at once (default 400; 0: no limit)
+  --max-mutating-requests-inflight N  mutating requests served at once (default 200; 0: no limit)
+  --request-timeout DUR  longest a request that is not long-running may take (default 1m0s)
   --webhook-service-address NAMESPACE/NAME=HOST:PORT
                     where the admission webhooks of service NAME in NAMESPACE listen (their
                     clientConfig.service; the certificate must name NAME.NAMESPACE.svc);
@@ -52,8 +61,10 @@ export interface ServeArgs {
   host: string;
   port: number;
   dataDir: string;
-  /** Where the audit log goes (--audit-log-path), when given. */
-  auditLogPath?: string;
+  /** The --audit-* flags, when any is given. */
+  audit?: AuditOptions;
+  /** --max-requests-inflight, --max-mutating-requests-inflight, --request-timeout, when any is given (else their defaults). */
+  limits?: LimitOptions;
   /** Set when --etcd-servers is given. */
   etcd?: EtcdArgs;
   /** --webhook-service-address: `namespace/name` -> `host:port`. */
@@ -117,7 +128,10 @@ export function isLoopback(host: string): boolean {
 export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
   let listen = '127.0.0.1:6443';
   let dataDir = './data';
-  let auditLogPath: string | undefined;
+  const audit = defaultAuditOptions();
+  const limits = defaultLimitOptions();
+  let auditGiven = false;
+  let limitsGiven = false;
   const webhookServices = new Map<string, string>();
   const serviceNetwork: ServiceNetworkOptions = {};
   let etcdServers: string[] | undefined;
@@ -142,9 +156,6 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
         return 'help';
       case '--listen':
         listen = next();
-        break;
-      case '--audit-log-path':
-        auditLogPath = next();
         break;
       case '--data-dir':
         dataDir = next();
@@ -185,7 +196,10 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
         etcd.compactionIntervalMs = Math.max(0, parseDuration(a, next()));
         break;
       default:
-        throw new Error(`unknown flag ${JSON.stringify(a)}`);
+        if (setAuditFlag(audit, a, next)) auditGiven = true;
+        else if (setLimitFlag(limits, a, next)) limitsGiven = true;
+        else throw new Error(`unknown flag ${JSON.stringify(a)}`);
+        break;
     }
   }
   const { host, port } = parseListen(listen);
@@ -195,11 +209,14 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
     );
   }
   checkServiceNetwork(serviceNetwork);
+  const invalidFlags = [...validateAuditOptions(audit), ...validateLimitOptions(limits)];
+  if (invalidFlags.length > 0) throw new Error(invalidFlags.join('; '));
+  const flagged = { ...(auditGiven ? { audit } : {}), ...(limitsGiven ? { limits } : {}) };
   const net = Object.keys(serviceNetwork).length > 0 ? { serviceNetwork } : {};
   if (etcdServers === undefined) {
     const stray = (['caFile', 'certFile', 'keyFile'] as const).find((k) => etcd[k] !== undefined);
     if (stray) throw new Error('the --etcd-* flags need --etcd-servers');
-    return { host, port, dataDir, ...(auditLogPath !== undefined ? { auditLogPath } : {}), ...(webhookServices.size > 0 ? { webhookServices } : {}), ...net };
+    return { host, port, dataDir, ...flagged, ...(webhookServices.size > 0 ? { webhookServices } : {}), ...net };
   }
   if (etcdServers.length === 0) throw new Error('--etcd-servers must name at least one URL');
   if ((etcd.certFile === undefined) !== (etcd.keyFile === undefined)) throw new Error('--etcd-certfile and --etcd-keyfile go together');
@@ -207,7 +224,7 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
     host,
     port,
     dataDir,
-    ...(auditLogPath !== undefined ? { auditLogPath } : {}),
+    ...flagged,
     ...(webhookServices.size > 0 ? { webhookServices } : {}),
     ...net,
     etcd: { servers: etcdServers, ...etcd },
@@ -269,6 +286,13 @@ export async function runServe(argv: string[]): Promise<number> {
   }
   const dataDir = resolve(args.dataDir);
   mkdirSync(dataDir, { recursive: true });
+  let withAudit: ReturnType<typeof auditFilter>;
+  try {
+    withAudit = auditFilter(args.audit ?? defaultAuditOptions(), (msg) => process.stderr.write(`crd-apiserver serve: ${msg}\n`));
+  } catch (e) {
+    process.stderr.write(`crd-apiserver serve: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
   let backend: Awaited<ReturnType<typeof openBackend>>;
   try {
     backend = await openBackend(dataDir, storageChoice(args), { webhookServices: fixedServiceResolver(args.webhookServices ?? new Map()) });
@@ -279,8 +303,8 @@ export async function runServe(argv: string[]): Promise<number> {
     process.stderr.write(`crd-apiserver serve: cannot open the store in ${where}: ${msg}${hint}\n`);
     return 1;
   }
-  const server = new ApiServer({ ...backend.deps, ...(args.serviceNetwork ? { serviceNetwork: args.serviceNetwork } : {}) });
-  if (args.auditLogPath !== undefined) server.handle = auditLogged(server.handle.bind(server), resolve(args.auditLogPath));
+  const server = new ApiServer({ ...backend.deps, ...(args.serviceNetwork ? { serviceNetwork: args.serviceNetwork } : {}), limits: args.limits ?? defaultLimitOptions() });
+  if (withAudit) server.handle = withAudit(server.handle.bind(server));
   let bound: { host: string; port: number };
   try {
     bound = await server.listen(args.host, args.port);

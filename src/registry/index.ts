@@ -54,6 +54,7 @@ export {
   type ReviewRules,
 } from './kind.ts';
 export { startClusterRoleAggregation, aggregatedRules } from './controllers/cluster-role-aggregation.ts';
+export { escalationCheckedStore, isOnlyMutatingGCFields, type EscalationChecks, type RBACRule, type RoleReference } from './rbac/policybased.ts';
 export { builtinRegistry, type BuiltinRegistry } from './kinds.ts';
 export { checkServiceNetwork, ServiceStore } from './core/service/store.ts';
 export { startKubernetesServiceController } from './core/service/kubernetes-service.ts';

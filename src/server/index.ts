@@ -4,4 +4,8 @@
 export { openBackend, type AdmissionChoice, type StorageChoice } from './backend.ts';
 export { decodeJSON, JSONSyntaxError } from './http/body.ts';
 export { ApiServer } from './server.ts';
-export { auditLogged } from './audit/index.ts';
+export { audited, loadPolicyFile, logBackend, logFormats, PolicyError, RotatingFile, type LogFormat, type Policy } from './audit/index.ts';
+export { auditFilter, defaultAuditOptions, setAuditFlag, validateAuditOptions, type AuditOptions } from './audit/options.ts';
+export { defaultInflightLimits, type InflightLimits } from './filters/inflight.ts';
+export { defaultRequestTimeoutMs } from './filters/timeout.ts';
+export { defaultLimitOptions, setLimitFlag, validateLimitOptions, type LimitOptions } from './filters/options.ts';

@@ -28,12 +28,13 @@ import { bareInstanceStore, startCRDFinalizer } from '../registry/index.ts';
 import { admissionPolicyTypeChecker, startGarbageCollector, startNamespaceController, startPolicyStatusController, startServiceAccountController } from '../registry/index.ts';
 import type { Controller } from '../registry/index.ts';
 import { storageVersion } from '../registry/index.ts';
-import { adminUser, startClusterRoleAggregation, type ReviewContext, type UserInfo } from '../registry/index.ts';
+import { adminUser, escalationCheckedStore, startClusterRoleAggregation, type ReviewContext, type UserInfo } from '../registry/index.ts';
 import {
   forbiddenMessage,
   impersonatedUser,
   privilegedGroups,
   rbacAuthorizer,
+  rbacEscalationChecks,
   rbacRulesFor,
   RBACCache,
   reconcileBootstrapPolicy,
@@ -44,6 +45,10 @@ import {
 } from '../auth/index.ts';
 import { newForbidden } from '../apimachinery/index.ts';
 import { ServiceStore, startKubernetesServiceController } from '../registry/index.ts';
+import { auditAnnotation, auditImpersonatedUser, auditRequestUser } from './audit/index.ts';
+import { InflightLimiter, type InflightLimits } from './filters/inflight.ts';
+import { isLongRunning } from './filters/long-running.ts';
+import { startDeadline } from './filters/timeout.ts';
 
 /** What the server needs from the layers below: the store everything is kept in, and the admission chain. */
 export interface ApiServerDeps {
@@ -59,12 +64,15 @@ export interface ApiServerDeps {
   serviceNetwork?: ServiceNetworkOptions;
   /** How CRDs' conversion webhooks are called (without it, webhook conversion fails as an unreachable webhook does). */
   conversionWebhooks?: ConversionWebhookClient;
+  /** --max-requests-inflight, --max-mutating-requests-inflight and --request-timeout (none when absent). */
+  limits?: { inflight?: InflightLimits; requestTimeoutMs?: number };
 }
 
 const notFoundStatus = () =>
   failureStatus(404, 'NotFound', 'the server could not find the requested resource', {});
 
-function splitPath(pathname: string): string[] {
+/** The decoded segments of a path (a trailing slash adds none). */
+export function splitPath(pathname: string): string[] {
   const segs = pathname.split('/').slice(1);
   if (segs.length > 0 && segs[segs.length - 1] === '') segs.pop();
   return segs.map((s) => {
@@ -106,8 +114,10 @@ export class ApiServer {
   private readonly rbacStores: RBACStores;
   private readonly rbac: RBACCache;
   readonly authorizer: Authorizer;
+  private readonly inflight: InflightLimiter | undefined;
 
   constructor(readonly deps: ApiServerDeps) {
+    this.inflight = deps.limits?.inflight ? new InflightLimiter(deps.limits.inflight) : undefined;
     this.registry = builtinRegistry(deps);
     for (const k of this.registry.kinds) this.table.addBuiltin(k);
     for (const r of this.registry.reviews) this.table.addReview(r);
@@ -115,6 +125,13 @@ export class ApiServer {
     this.rbacStores = { roles: rbacStore('roles'), clusterRoles: rbacStore('clusterroles'), roleBindings: rbacStore('rolebindings'), clusterRoleBindings: rbacStore('clusterrolebindings') };
     this.rbac = new RBACCache(this.rbacStores);
     this.authorizer = unionAuthorizer(privilegedGroups, rbacAuthorizer(this.rbac));
+    // Role and binding writes are checked for escalation (the policybased storage); the
+    // bootstrap policy and the controllers write through the unchecked stores.
+    const escalation = rbacEscalationChecks(this.rbac, this.authorizer);
+    for (const r of ['roles', 'clusterroles', 'rolebindings', 'clusterrolebindings'] as const) {
+      const def = this.table.get('rbac.authorization.k8s.io', 'v1', r)!;
+      this.table.addBuiltin({ ...def, store: escalationCheckedStore(r, def.store, () => escalation) });
+    }
     deps.useAuthorizer?.(this.authorizer);
     this.openapi = new OpenAPIService(this.table);
     this.crdServing = new CRDServing(this.table, this.registry.crds, deps);
@@ -279,9 +296,14 @@ export class ApiServer {
     const segs = splitPath(target.pathname);
     const method = req.method ?? 'GET';
     try {
-      // Without authentication every request is the admin's, or whom it impersonates.
-      const user = hasImpersonation(req) ? impersonatedUser(adminUser, req.headers, this.authorizer) : adminUser;
       const info = segs[0] === 'api' || segs[0] === 'apis' ? parseRequestInfo(method, segs, query) : undefined;
+      const longRunning = isLongRunning(info, target.pathname);
+      if (!longRunning && this.deps.limits?.requestTimeoutMs !== undefined) startDeadline(res, this.deps.limits.requestTimeoutMs, query.str('timeout'));
+      // Without authentication every request is the admin's, or whom it impersonates.
+      auditRequestUser(adminUser);
+      const user = hasImpersonation(req) ? impersonatedUser(adminUser, req.headers, this.authorizer) : adminUser;
+      if (user !== adminUser) auditImpersonatedUser(user);
+      if (this.inflight && !this.inflight.admit(res, { verb: info?.verb ?? method.toLowerCase(), longRunning }, user)) return;
       this.authorize(user, info, method, target.pathname);
       if (await this.handleNonResource(req, res, segs, query, method)) return;
       if (info === undefined) {
@@ -341,6 +363,8 @@ export class ApiServer {
         }
       : { user, verb: method.toLowerCase(), resourceRequest: false, apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '', path };
     const r = this.authorizer.authorize(a);
+    auditAnnotation('authorization.k8s.io/decision', r.decision === 'Allow' ? 'allow' : 'forbid');
+    auditAnnotation('authorization.k8s.io/reason', r.reason);
     if (r.decision === 'Allow') return;
     const msg = forbiddenMessage(a) + (r.reason ? `: ${r.reason}` : '');
     throw newForbidden(a.resourceRequest ? { group: a.apiGroup, resource: a.resource } : { group: '', resource: '' }, a.name, msg);

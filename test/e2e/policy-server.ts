@@ -1,9 +1,10 @@
 /**
  * The serve process the admission-policy end-to-end suites share: the harness's server, started
- * with `--audit-log-path` so that the suites can read the audit annotations policies record.
+ * with `--audit-log-path` and a policy logging every request at Metadata level when it completes,
+ * so that the suites can read the audit annotations policies record.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerProcess } from './harness.ts';
@@ -15,13 +16,23 @@ export interface AuditedServer extends ServerProcess {
   auditEvents(): Record<string, unknown>[];
 }
 
+/** An audit policy: every request at Metadata level, one event when it completes. */
+export const metadataAuditPolicy = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+- level: Metadata
+`;
+
 /** Starts `serve` with an audit log; resolves once it prints its address. */
 export async function startAuditedServer(): Promise<AuditedServer> {
   const dir = mkdtempSync(join(tmpdir(), 'crd-apiserver-vap-'));
   const auditLog = join(dir, 'audit.log');
+  const auditPolicy = join(dir, 'audit-policy.yaml');
+  writeFileSync(auditPolicy, metadataAuditPolicy);
   const proc = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--listen', '127.0.0.1:0', '--data-dir', join(dir, 'data'), '--audit-log-path', auditLog],
+    ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--listen', '127.0.0.1:0', '--data-dir', join(dir, 'data'), '--audit-log-path', auditLog, '--audit-policy-file', auditPolicy],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';

@@ -9,10 +9,11 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crontabCRDYAML, kubectl, manifest, startServer, type ServerProcess } from './harness.ts';
+import { metadataAuditPolicy } from './policy-server.ts';
 import { makeTestCA, type TestCA } from '../lib/certs.ts';
 import { jsonPatch, startWebhookServer, type WebhookServer } from '../lib/webhook-server.ts';
 
@@ -25,7 +26,10 @@ before(async () => {
   ca = makeTestCA();
   hooks = await startWebhookServer(ca.serving(['hooks.webhooks.svc']));
   auditDir = mkdtempSync(join(tmpdir(), 'webhook-audit-'));
-  s = await startServer({ args: ['--webhook-service-address', `webhooks/hooks=127.0.0.1:${hooks.port}`, '--audit-log-path', join(auditDir, 'audit.log')] });
+  writeFileSync(join(auditDir, 'policy.yaml'), metadataAuditPolicy);
+  s = await startServer({
+    args: ['--webhook-service-address', `webhooks/hooks=127.0.0.1:${hooks.port}`, '--audit-log-path', join(auditDir, 'audit.log'), '--audit-policy-file', join(auditDir, 'policy.yaml')],
+  });
   await apply('crd.yaml', crontabCRDYAML);
   const w = await kubectl(s, ['wait', '--for=condition=Established', 'crd/crontabs.stable.example.com']);
   assert.equal(w.code, 0, w.stderr);

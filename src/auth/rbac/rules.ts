@@ -120,7 +120,7 @@ export interface RuleSource {
 }
 
 /** GetRoleReferenceRules: the rules, or the lister's error text. */
-function roleReferenceRules(src: RuleSource, ref: RoleRef, namespace: string): PolicyRule[] | string {
+export function roleReferenceRules(src: RuleSource, ref: RoleRef, namespace: string): PolicyRule[] | string {
   if (ref.kind === 'Role') return src.roleRules(namespace, ref.name) ?? `role.rbac.authorization.k8s.io ${JSON.stringify(ref.name)} not found`;
   if (ref.kind === 'ClusterRole') return src.clusterRoleRules(ref.name) ?? `clusterrole.rbac.authorization.k8s.io ${JSON.stringify(ref.name)} not found`;
   return `unsupported role reference kind: ${JSON.stringify(ref.kind)}`;

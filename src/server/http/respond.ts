@@ -84,14 +84,18 @@ export function writeJSON(res: ServerResponse, code: number, value: unknown, con
   res.end(body);
 }
 
-/** Writes a Status (as JSON, whatever was negotiated: errors are always JSON to JSON clients). */
+/** Writes a Status (as JSON, whatever was negotiated: errors are always JSON to JSON clients), with Retry-After when it names a retry period. */
 export function writeStatus(res: ServerResponse, status: Status): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
   const body = JSON.stringify(status) + '\n';
-  res.writeHead(status.code || 500, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+  // ErrorNegotiated: a Status naming a retry period says it in Retry-After too (429s, 409s of generateName).
+  const retry = status.details?.retryAfterSeconds;
+  const headers: Record<string, string | number> = { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) };
+  if (retry !== undefined && retry > 0) headers['Retry-After'] = String(retry);
+  res.writeHead(status.code || 500, headers);
   res.end(body);
 }
 

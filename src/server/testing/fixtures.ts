@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { openBackend } from '../backend.ts';
-import { ApiServer } from '../server.ts';
+import { ApiServer, type ApiServerDeps } from '../server.ts';
 
 export interface Fixture {
   server: ApiServer;
@@ -18,11 +18,17 @@ export interface Fixture {
   close(): Promise<void>;
 }
 
-/** Starts a server on 127.0.0.1:0 over a fresh SQLite file. */
-export async function startFixture(): Promise<Fixture> {
+type Handle = ApiServer['handle'];
+
+/**
+ * Starts a server on 127.0.0.1:0 over a fresh SQLite file; `limits` as serve passes them, `wrap`
+ * around its handler (the audit filter).
+ */
+export async function startFixture(opts: { limits?: ApiServerDeps['limits']; wrap?: (h: Handle) => Handle } = {}): Promise<Fixture> {
   const dir = mkdtempSync(join(tmpdir(), 'crd-apiserver-test-'));
   const backend = await openBackend(dir);
-  const server = new ApiServer(backend.deps);
+  const server = new ApiServer({ ...backend.deps, ...(opts.limits ? { limits: opts.limits } : {}) });
+  if (opts.wrap) server.handle = opts.wrap(server.handle.bind(server));
   const { port } = await server.listen('127.0.0.1', 0);
   return {
     server,
