@@ -112,6 +112,8 @@ export interface CreateOptions {
    * handler can send them with an error too, as kube-apiserver's warning recorder does.
    */
   warnings?: string[];
+  /** The API group of the endpoint the write came through, when it is not the store's own (RequestContext.requestGroup). */
+  requestGroup?: string;
 }
 
 export interface UpdateOptions extends CreateOptions {
