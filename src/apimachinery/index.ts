@@ -187,3 +187,4 @@ export { FieldImmutableErrorMsg, IsNegativeErrorMsg } from './validation/objectm
 export { type LabelSelectorValidationOptions } from './labels/selector.ts';
 export { objectDiff } from './diff/unified.ts';
 export { validateCondition, validateConditions } from './validation/conditions.ts';
+export { isCIdentifier } from './validation/names.ts';

@@ -195,7 +195,7 @@ type: Normal
   assert.match(await k('get', 'events.events.k8s.io', '-o', 'name'), /event.events.k8s.io\/pulled\nevent.events.k8s.io\/scheduled/);
   const noTime = await call('POST', '/apis/events.k8s.io/v1/namespaces/default/events', { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'late' }, regarding: {} });
   assert.equal(noTime.status, 422);
-  assert.equal(noTime.body.message, 'Event "late" is invalid: eventTime: Required value');
+  assert.equal(noTime.body.message, 'Event "late" is invalid: [eventTime: Required value, type: Invalid value: "": has invalid value: ]');
   const wrong = await call('POST', '/apis/events.k8s.io/v1/namespaces/default/events?fieldValidation=Strict', { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'x' }, message: 'core name' });
   assert.equal(wrong.status, 400);
   assert.equal(wrong.body.message, 'Event in version "v1" cannot be handled as a Event: strict decoding error: unknown field "message"');

@@ -60,6 +60,10 @@ import { networkPolicyRules } from '../networking/networkpolicy/validation.ts';
 import { horizontalPodAutoscalerRules } from '../autoscaling/horizontalpodautoscaler/validation.ts';
 import { persistentVolumeClaimRules } from '../core/persistentvolumeclaim/validation.ts';
 import { persistentVolumeRules } from '../core/persistentvolume/validation.ts';
+import { deviceClassRules } from '../resource/deviceclass/validation.ts';
+import { resourceClaimRules } from '../resource/resourceclaim/validation.ts';
+import { resourceClaimTemplateRules } from '../resource/resourceclaimtemplate/validation.ts';
+import { resourceSliceRules } from '../resource/resourceslice/validation.ts';
 import { eventRulesByRequest } from '../core/event/validation.ts';
 import { endpointsRules } from '../core/endpoints/validation.ts';
 import { endpointSliceRules } from '../discovery/endpointslice/validation.ts';
@@ -124,6 +128,10 @@ const rules: Readonly<Record<string, NativeRules>> = {
   'autoscaling/horizontalpodautoscalers': horizontalPodAutoscalerRules,
   '/persistentvolumeclaims': persistentVolumeClaimRules,
   '/persistentvolumes': persistentVolumeRules,
+  'resource.k8s.io/deviceclasses': deviceClassRules,
+  'resource.k8s.io/resourceclaims': resourceClaimRules,
+  'resource.k8s.io/resourceclaimtemplates': resourceClaimTemplateRules,
+  'resource.k8s.io/resourceslices': resourceSliceRules,
   // events.k8s.io/v1 writes reach the core store too, with their group in the request context.
   '/events': eventRulesByRequest,
   '/endpoints': endpointsRules,
