@@ -16,11 +16,12 @@ import type { Obj } from '../../rest.ts';
 import { hasInvalidLabelValues, nodeSelectorTerms, nodeSelectorTermWarnings, validateNodeSelector } from '../nodeselector/validation.ts';
 import { internalPersistentVolumeSource, internalVolumeNodeAffinity } from './internal.ts';
 import { validatePersistentVolumeSource } from './sources.ts';
+import { validateAccessModes } from './access-modes.ts';
+import { quantityOf } from '../podspec/resources.ts';
 
 type Rec = Record<string, unknown>;
 
 const specPath = Path.of('spec');
-const accessModes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
 const reclaimPolicies = ['Delete', 'Recycle', 'Retain'];
 const volumeModes = ['Block', 'Filesystem'];
 const betaStorageClassAnnotation = 'volume.beta.kubernetes.io/storage-class';
@@ -40,11 +41,7 @@ const deprecatedPlugins: readonly (readonly [field: string, path: string, msg: s
   ['rbd', 'rbd', 'deprecated in v1.28, non-functional in v1.31+'],
 ];
 
-function quantity(v: unknown): Quantity | undefined {
-  if (typeof v !== 'string' && typeof v !== 'number') return undefined;
-  const q = parseQuantity(String(v));
-  return q instanceof Quantity ? q : undefined;
-}
+const quantity = quantityOf;
 const zero = (): Quantity => parseQuantity('0') as Quantity;
 
 /** A ResourceList as Go marshals it (keys sorted, quantities canonical; nil as null). */
@@ -75,17 +72,9 @@ const optionsFor = (old: Obj | undefined): Options => ({
 
 /** ValidatePersistentVolumeSpec (not an inline volume). */
 export function validatePersistentVolumeSpec(spec: Rec, pvName: string, opts: Options, fldPath: Path): FieldError[] {
-  const errs: FieldError[] = [];
   const modes = strings(spec.accessModes);
-  if (modes.length === 0) errs.push(required(fldPath.child('accessModes'), ''));
-  let oncePod = false;
-  let other = false;
-  for (const m of modes) {
-    if (!accessModes.includes(m)) errs.push(notSupported(fldPath.child('accessModes'), m, accessModes));
-    if (m === 'ReadWriteOncePod') oncePod = true;
-    else if (accessModes.includes(m)) other = true;
-  }
-  if (oncePod && other) errs.push(forbidden(fldPath.child('accessModes'), 'may not use ReadWriteOncePod with other access modes'));
+  const errs: FieldError[] = modes.length === 0 ? [required(fldPath.child('accessModes'), '')] : [];
+  errs.push(...validateAccessModes(modes, fldPath.child('accessModes')));
 
   const capacity = rec(spec.capacity);
   const capPath = fldPath.child('capacity');

@@ -15,9 +15,9 @@ import { immutableField, list, ptr, rec, semanticEqual, str, strings } from '../
 import { hasInvalidLabelValue, validateSelectorField } from '../../fieldvalues/selector.ts';
 import type { Obj } from '../../rest.ts';
 import { persistentVolumeClaimStatusRules } from './status.ts';
+import { validateAccessModes } from '../persistentvolume/access-modes.ts';
 
 const specPath = Path.of('spec');
-const accessModes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
 const volumeModes = ['Block', 'Filesystem'];
 const betaStorageClassAnnotation = 'volume.beta.kubernetes.io/storage-class';
 
@@ -79,14 +79,7 @@ export function validatePersistentVolumeClaimSpec(spec: Record<string, unknown>,
   const modes = strings(spec.accessModes);
   if (modes.length === 0) errs.push(required(fldPath.child('accessModes'), 'at least 1 access mode is required'));
   if (ptr(spec.selector) !== undefined) errs.push(...validateSelectorField(spec.selector, { allowInvalidLabelValueInSelector }, fldPath.child('selector')));
-  let oncePod = false;
-  let other = false;
-  for (const m of modes) {
-    if (!accessModes.includes(m)) errs.push(notSupported(fldPath.child('accessModes'), m, accessModes));
-    if (m === 'ReadWriteOncePod') oncePod = true;
-    else if (accessModes.includes(m)) other = true;
-  }
-  if (oncePod && other) errs.push(forbidden(fldPath.child('accessModes'), 'may not use ReadWriteOncePod with other access modes'));
+  errs.push(...validateAccessModes(modes, fldPath.child('accessModes')));
   // The path is upstream's: resources[storage], not resources.requests[storage].
   const storagePath = fldPath.child('resources').key('storage');
   const requests = rec(rec(spec.resources).requests);

@@ -13,7 +13,8 @@ import {
   type AstNode, type EnvOptions, type SizeEstimate, type Type,
 } from '../../../cel/index.ts';
 
-const DEVICE_TYPE = 'kubernetes.DRADevice';
+/** The type of the `device` variable. */
+export const DEVICE_TYPE = 'kubernetes.DRADevice';
 const QuantityType = structType('kubernetes.Quantity');
 
 /** resource.CELSelectorExpressionMaxCost */
@@ -28,7 +29,8 @@ const MAX_DOMAIN_LENGTH = 63n; // DeviceMaxDomainLength
 const MAX_ID_LENGTH = 32n; // DeviceMaxIDLength
 const MAX_DRIVER_LENGTH = 63n; // DriverNameMaxLength
 
-const deviceFields = new Map<string, Type>([
+/** The fields of `device` and their types. */
+export const deviceFields = new Map<string, Type>([
   ['driver', StringType],
   ['attributes', mapOf(StringType, mapOf(StringType, DynType))],
   ['capacity', mapOf(StringType, mapOf(StringType, QuantityType))],
@@ -53,10 +55,11 @@ function envOptions(): EnvOptions {
 }
 
 let env: Env | undefined;
-const deviceEnv = (): Env => (env ??= new Env(envOptions()));
+/** The environment device selectors compile in (made once). */
+export const deviceEnv = (): Env => (env ??= new Env(envOptions()));
 
 /** The ResourceSlice bounds of what `node` reaches under `device` (upstream's sizeEstimator). */
-function deviceSize(node: AstNode): SizeEstimate | undefined {
+export function deviceSize(node: AstNode): SizeEstimate | undefined {
   const path = node.path;
   if (path === undefined || path[0] !== 'device' || path.length < 2) return undefined;
   const max = (n: bigint): SizeEstimate => ({ min: 0n, max: n });
