@@ -186,3 +186,5 @@ export { isWildcardDNS1123Subdomain, nameIsDNSLabel } from './validation/names.t
 export { FieldImmutableErrorMsg, IsNegativeErrorMsg } from './validation/objectmeta.ts';
 export { type LabelSelectorValidationOptions } from './labels/selector.ts';
 export { objectDiff } from './diff/unified.ts';
+export { validateCondition, validateConditions } from './validation/conditions.ts';
+export { isCIdentifier } from './validation/names.ts';

@@ -1,8 +1,9 @@
 /**
  * `cel eval|check --env dra`: device selectors as k8s.io/dynamic-resource-allocation/cel compiles
  * and runs them. One variable, `device`, a `kubernetes.DRADevice` with `driver` (string),
- * `attributes` (domain -> name -> value: int, bool, string or semver) and `capacity` (domain ->
- * name -> quantity); the Kubernetes base environment plus cel.bind; the result must be bool (or
+ * `attributes` (domain -> name -> value: int, bool, string or semver), `capacity` (domain ->
+ * name -> quantity) and `allowMultipleAllocations` (bool) — the environment resource.k8s.io
+ * validation compiles selectors in (registry/resource/cel/selector.ts); the Kubernetes base environment plus cel.bind; the result must be bool (or
  * dyn); a runtime cost limit of 1000000 (CELSelectorExpressionMaxCost); sizes bounded by the
  * ResourceSlice limits for the cost estimate. `--vars '{"device": D}'` gives the device as a
  * ResourceSlice lists it: `{"driver": "gpu.example.com", "attributes": {"model": {"string": "a100"},
@@ -10,67 +11,10 @@
  * without a domain is in the driver's, and a domain no attribute names reads as an empty map, as
  * upstream so that `device.attributes["other.example.com"].x` is a missing key, not a missing map.
  */
-import {
-  BoolType,
-  CelMap,
-  DynType,
-  Env,
-  StringType,
-  extensionLibraries,
-  formatType,
-  kubernetesEnvOptions,
-  macrosForLibraries,
-  mapOf,
-  parseQuantity,
-  structType,
-  type AstNode,
-  type EnvOptions,
-  type Program,
-  type SizeEstimate,
-  type Type,
-  type Val,
-} from '../cel/index.ts';
+import { BoolType, CelMap, DynType, Env, StringType, formatType, kubernetesEnvOptions, parseQuantity, type Program, type Val } from '../cel/index.ts';
+import { DEVICE_TYPE, deviceEnv, deviceFields, deviceSize } from '../registry/index.ts';
 import { fail, objectFlag, printCheck, printValue } from './cel-output.ts';
 import type { CliEnvironment } from './cel.ts';
-
-const DEVICE_TYPE = 'kubernetes.DRADevice';
-const QuantityType = structType('kubernetes.Quantity');
-/** resourceapi.CELSelectorExpressionMaxCost. */
-const SELECTOR_MAX_COST = 1_000_000;
-
-/** The ResourceSlice limits the cost estimate assumes (k8s.io/api/resource). */
-const MAX_ATTRIBUTES = 32n; // ResourceSliceMaxAttributesAndCapacitiesPerDevice
-const MAX_VALUE_LENGTH = 64n; // DeviceAttributeMaxValueLength
-const MAX_DOMAIN_LENGTH = 63n; // DeviceMaxDomainLength
-const MAX_ID_LENGTH = 32n; // DeviceMaxIDLength
-const MAX_DRIVER_LENGTH = 63n; // DriverNameMaxLength
-
-const deviceFields = new Map<string, Type>([
-  ['driver', StringType],
-  ['attributes', mapOf(StringType, mapOf(StringType, DynType))],
-  ['capacity', mapOf(StringType, mapOf(StringType, QuantityType))],
-]);
-
-function envOptions(): EnvOptions {
-  const base = kubernetesEnvOptions({
-    costLimit: SELECTOR_MAX_COST,
-    provider: {
-      findStructType: (name) => (name === DEVICE_TYPE ? structType(DEVICE_TYPE) : undefined),
-      findFieldType: (s, f) => {
-        const t = s === DEVICE_TYPE ? deviceFields.get(f) : undefined;
-        return t === undefined ? undefined : { type: t };
-      },
-      fieldNames: (s) => (s === DEVICE_TYPE ? [...deviceFields.keys()] : undefined),
-    },
-  });
-  // ext.Bindings: `cel.bind(dra, device.attributes["dra.example.com"], dra.a && dra.b)`.
-  const libraries = [...(base.libraries ?? []), extensionLibraries.bindings];
-  const macros = macrosForLibraries(libraries.flatMap((l) => l.macros ?? []));
-  return { ...base, libraries, parse: { ...base.parse, macros }, variables: { device: structType(DEVICE_TYPE) } };
-}
-
-let env: Env | undefined;
-const deviceEnv = (): Env => (env ??= new Env(envOptions()));
 
 /** CompileCELExpression: compiled, or upstream's error detail. */
 function compile(expr: string): Program | string {
@@ -79,24 +23,6 @@ function compile(expr: string): Program | string {
   const t = c.program.type;
   if (t.kind !== BoolType.kind && t.kind !== DynType.kind) return `must evaluate to bool or the unknown type, not ${formatType(t)}`;
   return c.program;
-}
-
-/** The ResourceSlice bounds of what `node` reaches under `device` (upstream's sizeEstimator). */
-function deviceSize(node: AstNode): SizeEstimate | undefined {
-  const path = node.path;
-  if (path === undefined || path[0] !== 'device' || path.length < 2) return undefined;
-  const max = (n: bigint): SizeEstimate => ({ min: 0n, max: n });
-  const [, field, ...rest] = path;
-  if (field === 'driver') return rest.length === 0 ? max(MAX_DRIVER_LENGTH) : undefined;
-  if (field !== 'attributes' && field !== 'capacity') return undefined;
-  // domain map -> (keys: domains | values: name map -> (keys: ids | values: attribute values))
-  if (rest.length === 0) return max(MAX_ATTRIBUTES);
-  if (rest[0] === '@keys') return rest.length === 1 ? max(MAX_DOMAIN_LENGTH) : undefined;
-  if (rest.length === 1) return max(MAX_ATTRIBUTES);
-  if (rest.length > 2) return undefined;
-  if (rest[1] === '@keys') return max(MAX_ID_LENGTH);
-  // An attribute by index (`@values`) or by field (`.model`): every value has the same bound.
-  return field === 'attributes' ? max(MAX_VALUE_LENGTH) : undefined;
 }
 
 /** Values made by the libraries' own constructors (`quantity()`, `semver()`), with their errors. */
@@ -127,7 +53,7 @@ function deviceValue(d: unknown): Val | string {
   if (typeof d !== 'object' || d === null || Array.isArray(d)) return '--vars: device must be a JSON object (driver, attributes, capacity)';
   const o = d as Record<string, unknown>;
   const unknownField = Object.keys(o).find((k) => !deviceFields.has(k));
-  if (unknownField !== undefined) return `--vars: device has no field "${unknownField}" (driver, attributes, capacity)`;
+  if (unknownField !== undefined) return `--vars: device has no field "${unknownField}" (driver, attributes, capacity, allowMultipleAllocations)`;
   const driver = typeof o.driver === 'string' ? o.driver : '';
   const attributes = new Map<string, CelMap>();
   const capacity = new Map<string, CelMap>();
@@ -164,6 +90,7 @@ function deviceValue(d: unknown): Val | string {
       ['driver', driver],
       ['attributes', new DomainMap(attributes)],
       ['capacity', new DomainMap(capacity)],
+      ['allowMultipleAllocations', o.allowMultipleAllocations === true],
     ]),
     DEVICE_TYPE,
   );

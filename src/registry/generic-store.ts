@@ -320,6 +320,7 @@ export class GenericStore implements RESTStore {
       fieldValidation: opts.fieldValidation ?? 'Warn',
       dryRun: opts.dryRun === true,
       subresource: opts.subresource,
+      requestGroup: opts.requestGroup,
     };
   }
 

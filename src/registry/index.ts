@@ -83,3 +83,5 @@ export type { Defaulter, EndpointRules, NativeRules } from './builtin/native.ts'
 export { openAPIDocument } from './builtin/openapi.ts';
 export { kindSchema } from './builtin/schema.ts';
 export { isObject } from './crd/internal.ts';
+/** The environment device selectors are compiled in (resource.k8s.io), for `cel --env dra`. */
+export { DEVICE_TYPE, deviceEnv, deviceFields, deviceSize } from './resource/cel/selector.ts';

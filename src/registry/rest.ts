@@ -119,6 +119,8 @@ export interface CreateOptions {
   inputOwned?: boolean;
   /** The version admission sees the write at, when the store's own is another (see AdmissionView). */
   admissionView?: AdmissionView;
+  /** The API group of the endpoint the write came through, when it is not the store's own (RequestContext.requestGroup). */
+  requestGroup?: string;
 }
 
 /**

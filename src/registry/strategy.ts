@@ -21,6 +21,12 @@ export interface RequestContext {
   /** The subresource being written, if any. */
   subresource?: Subresource;
   /**
+   * The API group of the endpoint the request came through, where it serves another group's
+   * storage (events.k8s.io/v1 Events are core Events): rules that depend on the request's
+   * version read it, as upstream's strategies read the request info. Absent: the store's own group.
+   */
+  requestGroup?: string;
+  /**
    * Strict decoding errors the body's decoding found (`duplicate field "x"`), not yet reported:
    * the strategy reports them with the unknown fields it drops (reportStrictDecoding), as one
    * strict decoding error; the store reports what is left after prepareForCreate/Update.

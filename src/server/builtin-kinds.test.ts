@@ -72,6 +72,8 @@ const workloadFields: Record<string, Record<string, unknown>> = {
 /** Fields (top level) that make a valid object of the other kinds whose native validation is served. */
 const validFields: Record<string, Record<string, unknown>> = {
   '/persistentvolumeclaims': { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+  '/persistentvolumes': { spec: { accessModes: ['ReadWriteOnce'], capacity: { storage: '1Gi' }, hostPath: { path: '/tmp/t' } } },
+  'resource.k8s.io/resourceslices': { spec: { driver: 'gpu.example.com', pool: { name: 'p', resourceSliceCount: 1 }, allNodes: true } },
   'autoscaling/horizontalpodautoscalers': { spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 2 } },
   'discovery.k8s.io/endpointslices': { addressType: 'IPv4' },
   'events.k8s.io/events': { reportingController: 'example.com/c', reportingInstance: 'c-1', action: 'Test', reason: 'Tested', type: 'Normal' },

@@ -104,7 +104,10 @@ test('objects read back with their Go defaults and the fields encoding/json alwa
   assert.equal((pv.spec as O).persistentVolumeReclaimPolicy, 'Retain');
   assert.equal((pv.spec as O).volumeMode, 'Filesystem');
   assert.deepEqual((pv.spec as O).hostPath, { path: '/tmp/pv1', type: '' });
-  assert.deepEqual(pv.status, { phase: 'Pending' });
+  // PrepareForCreate: Pending from the moment of creation.
+  assert.deepEqual(Object.keys(pv.status as O).sort(), ['lastPhaseTransitionTime', 'phase']);
+  assert.equal((pv.status as O).phase, 'Pending');
+  assert.match(String((pv.status as O).lastPhaseTransitionTime), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   assert.match(await k('get', 'pv', 'pv1'), /^pv1\s+1Gi\s+RWO\s+Retain\s+Pending\s/m);
 
   const sc = await getJSON('storageclass', 'fast');

@@ -195,13 +195,17 @@ type: Normal
   assert.match(await k('get', 'events.events.k8s.io', '-o', 'name'), /event.events.k8s.io\/pulled\nevent.events.k8s.io\/scheduled/);
   const noTime = await call('POST', '/apis/events.k8s.io/v1/namespaces/default/events', { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'late' }, regarding: {} });
   assert.equal(noTime.status, 422);
-  assert.equal(noTime.body.message, 'Event "late" is invalid: eventTime: Required value');
+  assert.equal(noTime.body.message, 'Event "late" is invalid: [eventTime: Required value, type: Invalid value: "": has invalid value: ]');
   const wrong = await call('POST', '/apis/events.k8s.io/v1/namespaces/default/events?fieldValidation=Strict', { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'x' }, message: 'core name' });
   assert.equal(wrong.status, 400);
   assert.equal(wrong.body.message, 'Event in version "v1" cannot be handled as a Event: strict decoding error: unknown field "message"');
 
-  // A merge patch through events.k8s.io changes the core object; delete through one removes it from both.
-  await call('PATCH', '/apis/events.k8s.io/v1/namespaces/default/events/pulled', { note: 'pulled again', deprecatedCount: 4 }, 'application/merge-patch+json');
+  // Through events.k8s.io an event's note and count are fixed (ValidateEventUpdate for its group);
+  // a merge patch through core/v1 changes them; delete through one removes it from both.
+  const fixed = await call('PATCH', '/apis/events.k8s.io/v1/namespaces/default/events/pulled', { note: 'pulled again', deprecatedCount: 4 }, 'application/merge-patch+json');
+  assert.equal(fixed.status, 422);
+  assert.match(fixed.body.message, /^Event "pulled" is invalid: \[.*message: Invalid value: "pulled again": field is immutable.*count: Invalid value: 4: field is immutable/);
+  await call('PATCH', '/api/v1/namespaces/default/events/pulled', { message: 'pulled again', count: 4 }, 'application/merge-patch+json');
   assert.equal(await k('get', 'event', 'pulled', '-o', 'jsonpath={.message} {.count} {.involvedObject.name}'), 'pulled again 4 web-1');
   await k('delete', 'events.events.k8s.io', 'pulled');
   assert.equal((await call('GET', '/api/v1/namespaces/default/events/pulled')).status, 404);

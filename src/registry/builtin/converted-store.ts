@@ -13,6 +13,7 @@ import type { CompiledSchema } from '../../schema/index.ts';
 import { patchedObjectJSON, reportDecoding, type Codec } from '../codec.ts';
 import { deepCopy, getName } from '../meta.ts';
 import { applyWith, type FieldManagers } from '../field-managers.ts';
+import { nativeRulesOf } from './native-index.ts';
 import type {
   AdmissionView,
   ApplyRequest,
@@ -96,12 +97,11 @@ export class ConvertedStore implements RESTStore {
     return stored;
   }
 
-
   /**
    * The codec stage for this version, reported as the handler that decoded the body (or the patch
-   * result) would; then, on create, the version's schema (what upstream's version-aware
-   * validation requires of a new object, events.k8s.io/v1's eventTime, say; updates are judged by
-   * the storage version's rules).
+   * result) would; then, on create of a kind without native rules, the version's schema (updates
+   * are judged by the storage version's rules). A kind's native rules know the request's group
+   * (RequestContext.requestGroup) and say what its version requires, as upstream's do.
    */
   private decode(obj: Obj, opts: UpdateOptions, warnings: string[], creating: boolean): void {
     const fieldValidation = opts.fieldValidation ?? 'Warn';
@@ -120,7 +120,7 @@ export class ConvertedStore implements RESTStore {
       },
       d,
     );
-    if (!creating) return;
+    if (!creating || nativeRulesOf(this.storage.info.group, this.storage.info.resource)?.validate !== undefined) return;
     const p = this.schema().validateParts(obj);
     const errs: FieldError[] = [...p.schema, ...p.structure];
     if (errs.length > 0) throw newInvalid({ group: this.storage.info.group, kind: this.storage.info.kind }, getName(obj), errs);
@@ -154,7 +154,7 @@ export class ConvertedStore implements RESTStore {
   async create(ns: string | undefined, obj: Obj, opts: CreateOptions): Promise<CreateResult> {
     const warnings: string[] = [];
     const stored = this.in(opts.inputOwned ? obj : deepCopy(obj), opts, warnings, true);
-    const r = await this.storage.create(ns, stored, { ...opts, decodeErrors: undefined, admissionView: this.view });
+    const r = await this.storage.create(ns, stored, { ...opts, decodeErrors: undefined, admissionView: this.view, requestGroup: this.info.group });
     return { object: this.out(r.object), warnings: [...warnings, ...r.warnings] };
   }
 
@@ -169,7 +169,7 @@ export class ConvertedStore implements RESTStore {
         return this.in(deepCopy(next), opts, warnings, cur === undefined);
       },
       // Decoded here, as this version; the storage store takes the converted object as it is.
-      { ...opts, decodeErrors: undefined, decoded: true, admissionView: this.view },
+      { ...opts, decodeErrors: undefined, decoded: true, admissionView: this.view, requestGroup: this.info.group },
     );
     return { ...r, object: this.out(r.object), warnings: [...warnings, ...r.warnings] };
   }

@@ -59,7 +59,12 @@ import { ingressRules } from '../networking/ingress/validation.ts';
 import { networkPolicyRules } from '../networking/networkpolicy/validation.ts';
 import { horizontalPodAutoscalerRules } from '../autoscaling/horizontalpodautoscaler/validation.ts';
 import { persistentVolumeClaimRules } from '../core/persistentvolumeclaim/validation.ts';
-import { eventRules } from '../core/event/validation.ts';
+import { persistentVolumeRules } from '../core/persistentvolume/validation.ts';
+import { deviceClassRules } from '../resource/deviceclass/validation.ts';
+import { resourceClaimRules } from '../resource/resourceclaim/validation.ts';
+import { resourceClaimTemplateRules } from '../resource/resourceclaimtemplate/validation.ts';
+import { resourceSliceRules } from '../resource/resourceslice/validation.ts';
+import { eventRulesByRequest } from '../core/event/validation.ts';
 import { endpointsRules } from '../core/endpoints/validation.ts';
 import { endpointSliceRules } from '../discovery/endpointslice/validation.ts';
 
@@ -122,9 +127,13 @@ const rules: Readonly<Record<string, NativeRules>> = {
   'networking.k8s.io/networkpolicies': networkPolicyRules,
   'autoscaling/horizontalpodautoscalers': horizontalPodAutoscalerRules,
   '/persistentvolumeclaims': persistentVolumeClaimRules,
-  // events.k8s.io/v1 writes reach the core store too, so they get core/v1's (legacy) rules
-  // until the request's group reaches the strategy: eventRules('events.k8s.io') has the strict ones.
-  '/events': eventRules(''),
+  '/persistentvolumes': persistentVolumeRules,
+  'resource.k8s.io/deviceclasses': deviceClassRules,
+  'resource.k8s.io/resourceclaims': resourceClaimRules,
+  'resource.k8s.io/resourceclaimtemplates': resourceClaimTemplateRules,
+  'resource.k8s.io/resourceslices': resourceSliceRules,
+  // events.k8s.io/v1 writes reach the core store too, with their group in the request context.
+  '/events': eventRulesByRequest,
   '/endpoints': endpointsRules,
   'discovery.k8s.io/endpointslices': endpointSliceRules,
 };

@@ -13,6 +13,7 @@ import { isDNS1123Subdomain, isQualifiedName } from '../../../apimachinery/index
 import type { NativeRules } from '../../builtin/native.ts';
 import { immutableField, num, ptr, rec, semanticEqual, str } from '../../fieldvalues/fields.ts';
 import type { Obj } from '../../rest.ts';
+import type { RequestContext } from '../../strategy.ts';
 
 /** The API group of the request an event was written through. */
 export type EventRequestGroup = '' | 'events.k8s.io';
@@ -133,6 +134,18 @@ export function validateEventUpdate(obj: Obj, old: Obj, group: EventRequestGroup
   fixed('reportingInstance');
   return errs;
 }
+
+/** The request's group as the rules know it (events.k8s.io, or the core group). */
+const groupOf = (ctx: RequestContext): EventRequestGroup => (ctx.requestGroup === 'events.k8s.io' ? 'events.k8s.io' : '');
+
+/**
+ * The rules of Event's one storage (core/v1 and events.k8s.io/v1 Events are one), chosen per write
+ * by the group of the endpoint it came through, as ValidateEventCreate takes the request's version.
+ */
+export const eventRulesByRequest: NativeRules = {
+  validate: (ctx, obj) => validateEventCreate(obj, groupOf(ctx)),
+  validateUpdate: (ctx, obj, old) => validateEventUpdate(obj, old, groupOf(ctx)),
+};
 
 /** The rules for writes through one API group (core/v1 Events and events.k8s.io/v1 Events are one storage). */
 export function eventRules(group: EventRequestGroup): NativeRules {

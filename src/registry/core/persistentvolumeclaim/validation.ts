@@ -8,15 +8,16 @@
  * are made to agree on create.
  */
 import { type FieldError, FieldImmutableErrorMsg, forbidden, invalid, notSupported, objectDiff, Path, required } from '../../../apimachinery/index.ts';
-import { nameIsDNSSubdomain } from '../../../apimachinery/index.ts';
+import { GoJSONText, isDNS1123Subdomain, nameIsDNSSubdomain, validateNamespaceName } from '../../../apimachinery/index.ts';
 import { parseQuantity, Quantity } from '../../../cel/index.ts';
 import type { NativeRules } from '../../builtin/native.ts';
 import { immutableField, list, ptr, rec, semanticEqual, str, strings } from '../../fieldvalues/fields.ts';
 import { hasInvalidLabelValue, validateSelectorField } from '../../fieldvalues/selector.ts';
 import type { Obj } from '../../rest.ts';
+import { persistentVolumeClaimStatusRules } from './status.ts';
+import { validateAccessModes } from '../persistentvolume/access-modes.ts';
 
 const specPath = Path.of('spec');
-const accessModes = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
 const volumeModes = ['Block', 'Filesystem'];
 const betaStorageClassAnnotation = 'volume.beta.kubernetes.io/storage-class';
 
@@ -28,31 +29,57 @@ function quantity(v: unknown): Quantity | undefined {
 
 const zero = (): Quantity => parseQuantity('0') as Quantity;
 
-/** validateDataSource (a TypedLocalObjectReference): a name and kind; the core group only for claims. */
-function validateDataSource(ds: Record<string, unknown>, fldPath: Path): FieldError[] {
+/** The spec options an update inherits from the stored claim (ValidationOptionsForPersistentVolumeClaim). */
+export interface ClaimSpecOptions {
+  allowInvalidLabelValueInSelector: boolean;
+  /** The stored claim named an API group in its data source or reference: keep it unchecked. */
+  allowInvalidAPIGroupInDataSourceOrRef: boolean;
+}
+
+const createOptions: ClaimSpecOptions = { allowInvalidLabelValueInSelector: false, allowInvalidAPIGroupInDataSourceOrRef: false };
+
+/** allowInvalidAPIGroupInDataSourceOrRef: either reference of the stored spec names a group. */
+function namesAPIGroup(spec: Record<string, unknown>): boolean {
+  return typeof ptr(spec.dataSource)?.apiGroup === 'string' || typeof ptr(spec.dataSourceRef)?.apiGroup === 'string';
+}
+
+/** The options for an update from the stored claim's spec. */
+export function updateOptions(oldSpec: Record<string, unknown>): ClaimSpecOptions {
+  return { allowInvalidLabelValueInSelector: hasInvalidLabelValue(oldSpec.selector), allowInvalidAPIGroupInDataSourceOrRef: namesAPIGroup(oldSpec) };
+}
+
+/**
+ * validateDataSource / validateDataSourceRef: a name and kind; the core group only for claims; a
+ * named group a DNS subdomain; a reference's namespace a namespace name.
+ */
+function validateDataSource(ds: Record<string, unknown>, fldPath: Path, allowInvalidAPIGroup: boolean, isRef: boolean): FieldError[] {
   const errs: FieldError[] = [];
   if (str(ds.name) === '') errs.push(required(fldPath.child('name'), ''));
   if (str(ds.kind) === '') errs.push(required(fldPath.child('kind'), ''));
-  if (str(ds.apiGroup) === '' && str(ds.kind) !== 'PersistentVolumeClaim') {
+  const apiGroup = str(ds.apiGroup);
+  if (apiGroup === '' && str(ds.kind) !== 'PersistentVolumeClaim') {
     errs.push(invalid(fldPath, str(ds.kind), "must be 'PersistentVolumeClaim' when referencing the default apiGroup"));
   }
+  if (apiGroup !== '' && !allowInvalidAPIGroup) errs.push(...isDNS1123Subdomain(apiGroup).map((m) => invalid(fldPath.child('apiGroup'), apiGroup, m)));
+  const ns = isRef ? str(ds.namespace) : '';
+  if (ns !== '') errs.push(...validateNamespaceName(ns, false).map((m) => invalid(fldPath.child('namespace'), ns, m)));
   return errs;
 }
 
+/** isDataSourceEqualDataSourceRef: the same group (both unset, or equal), kind and name. */
+function sameDataSource(ds: Record<string, unknown>, ref: Record<string, unknown>): boolean {
+  const group = (v: unknown) => (typeof v === 'string' ? v : null);
+  return group(ds.apiGroup) === group(ref.apiGroup) && str(ds.kind) === str(ref.kind) && str(ds.name) === str(ref.name);
+}
+
 /** ValidatePersistentVolumeClaimSpec */
-export function validatePersistentVolumeClaimSpec(spec: Record<string, unknown>, fldPath: Path, allowInvalidLabelValueInSelector: boolean): FieldError[] {
+export function validatePersistentVolumeClaimSpec(spec: Record<string, unknown>, fldPath: Path, opts: ClaimSpecOptions = createOptions): FieldError[] {
+  const { allowInvalidLabelValueInSelector } = opts;
   const errs: FieldError[] = [];
   const modes = strings(spec.accessModes);
   if (modes.length === 0) errs.push(required(fldPath.child('accessModes'), 'at least 1 access mode is required'));
   if (ptr(spec.selector) !== undefined) errs.push(...validateSelectorField(spec.selector, { allowInvalidLabelValueInSelector }, fldPath.child('selector')));
-  let oncePod = false;
-  let other = false;
-  for (const m of modes) {
-    if (!accessModes.includes(m)) errs.push(notSupported(fldPath.child('accessModes'), m, accessModes));
-    if (m === 'ReadWriteOncePod') oncePod = true;
-    else if (accessModes.includes(m)) other = true;
-  }
-  if (oncePod && other) errs.push(forbidden(fldPath.child('accessModes'), 'may not use ReadWriteOncePod with other access modes'));
+  errs.push(...validateAccessModes(modes, fldPath.child('accessModes')));
   // The path is upstream's: resources[storage], not resources.requests[storage].
   const storagePath = fldPath.child('resources').key('storage');
   const requests = rec(rec(spec.resources).requests);
@@ -67,7 +94,14 @@ export function validatePersistentVolumeClaimSpec(spec: Record<string, unknown>,
   }
   if (typeof spec.volumeMode === 'string' && !volumeModes.includes(spec.volumeMode)) errs.push(notSupported(fldPath.child('volumeMode'), spec.volumeMode, volumeModes));
   const ds = ptr(spec.dataSource);
-  if (ds !== undefined) errs.push(...validateDataSource(ds, fldPath.child('dataSource')));
+  const ref = ptr(spec.dataSourceRef);
+  if (ds !== undefined) errs.push(...validateDataSource(ds, fldPath.child('dataSource'), opts.allowInvalidAPIGroupInDataSourceOrRef, false));
+  if (ref !== undefined) errs.push(...validateDataSource(ref, fldPath.child('dataSourceRef'), opts.allowInvalidAPIGroupInDataSourceOrRef, true));
+  // The bad value is a *field.Path, which marshals as {} (its fields are unexported).
+  const pathValue = new GoJSONText('{}');
+  if (ref !== undefined && str(ref.namespace) !== '') {
+    if (ds !== undefined) errs.push(invalid(fldPath, pathValue, 'may not be specified when dataSourceRef.namespace is specified'));
+  } else if (ds !== undefined && ref !== undefined && !sameDataSource(ds, ref)) errs.push(invalid(fldPath, pathValue, 'must match dataSourceRef'));
   return errs;
 }
 
@@ -192,12 +226,42 @@ function warnings(obj: Obj): string[] {
 }
 
 /**
- * NormalizeDataSources (AnyVolumeDataSource, GA): the old dataSource field and the new
- * dataSourceRef say the same, whichever the client set (MUTATES obj).
+ * The stored claim with its data sources normalized (a copy), as upstream's PrepareForUpdate
+ * normalizes the old claim too, so that one saved before either field existed compares equal.
  */
-export function normalizeDataSources(obj: Obj): void {
-  const spec = ptr(obj.spec);
-  if (spec === undefined) return;
+function normalizedOld(old: Obj): Obj {
+  if (ptr(old.spec) === undefined) return old;
+  const copy = { ...old, spec: structuredClone(old.spec) as Record<string, unknown> };
+  normalizeDataSources(copy.spec);
+  return copy;
+}
+
+/** dataSourceIsEnabled: a dataSource a client without dataSourceRef may name (a claim or a volume snapshot). */
+function dataSourceIsEnabled(ds: Record<string, unknown>): boolean {
+  const group = str(ds.apiGroup);
+  return (str(ds.kind) === 'PersistentVolumeClaim' && group === '') || (str(ds.kind) === 'VolumeSnapshot' && group === 'snapshot.storage.k8s.io');
+}
+
+/**
+ * The claim strategy's data source handling before validation (MUTATES spec): the reference's
+ * namespace dropped unless the stored claim used one (CrossNamespaceVolumeDataSource is off);
+ * EnforceDataSourceBackwardsCompatibility (a dataSource of another kind, with no dataSourceRef and
+ * none stored, is ignored as before data populators); then NormalizeDataSources.
+ */
+export function prepareDataSources(spec: Record<string, unknown>, oldSpec?: Record<string, unknown>): void {
+  const ref = ptr(spec.dataSourceRef);
+  if (ref !== undefined && str(ptr(oldSpec?.dataSourceRef)?.namespace) === '') delete ref.namespace;
+  const oldInUse = oldSpec !== undefined && (ptr(oldSpec.dataSource) !== undefined || ptr(oldSpec.dataSourceRef) !== undefined);
+  const ds = ptr(spec.dataSource);
+  if (!oldInUse && ref === undefined && ds !== undefined && !dataSourceIsEnabled(ds)) delete spec.dataSource;
+  normalizeDataSources(spec);
+}
+
+/**
+ * NormalizeDataSources (AnyVolumeDataSource, GA): the old dataSource field and the new
+ * dataSourceRef say the same, whichever the client set (MUTATES spec).
+ */
+export function normalizeDataSources(spec: Record<string, unknown>): void {
   const ds = ptr(spec.dataSource);
   const ref = ptr(spec.dataSourceRef);
   const copyRef = (from: Record<string, unknown>) => ({ ...(typeof from.apiGroup === 'string' ? { apiGroup: from.apiGroup } : {}), kind: str(from.kind), name: str(from.name) });
@@ -206,12 +270,20 @@ export function normalizeDataSources(obj: Obj): void {
 }
 
 export const persistentVolumeClaimRules: NativeRules = {
-  prepareForCreate: (_ctx, obj) => normalizeDataSources(obj),
-  validate: (_ctx, obj) => validatePersistentVolumeClaimSpec(rec(obj.spec), specPath, false),
+  prepareForCreate: (_ctx, obj) => {
+    const spec = ptr(obj.spec);
+    if (spec !== undefined) prepareDataSources(spec);
+  },
+  prepareForUpdate: (_ctx, obj, old) => {
+    const spec = ptr(obj.spec);
+    if (spec !== undefined) prepareDataSources(spec, rec(old.spec));
+  },
+  validate: (_ctx, obj) => validatePersistentVolumeClaimSpec(rec(obj.spec), specPath),
   validateUpdate: (_ctx, obj, old) => [
-    ...validatePersistentVolumeClaimSpec(rec(obj.spec), specPath, hasInvalidLabelValue(rec(old.spec).selector)),
-    ...validatePersistentVolumeClaimUpdateRules(obj, old),
+    ...validatePersistentVolumeClaimSpec(rec(obj.spec), specPath, updateOptions(rec(old.spec))),
+    ...validatePersistentVolumeClaimUpdateRules(obj, normalizedOld(old)),
   ],
+  status: persistentVolumeClaimStatusRules,
   warningsOnCreate: (_ctx, obj) => warnings(obj),
   warningsOnUpdate: (_ctx, obj) => warnings(obj),
 };

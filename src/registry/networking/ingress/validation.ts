@@ -10,6 +10,7 @@
 import { type FieldError, invalid, isValidPortName, isWildcardDNS1123Subdomain, nameIsDNSLabel, notSupported, Path, required } from '../../../apimachinery/index.ts';
 import { isDNS1123Subdomain, isValidPortNum, nameIsDNS1035Label, nameIsDNSSubdomain, parseIP } from '../../../apimachinery/index.ts';
 import type { NativeRules } from '../../builtin/native.ts';
+import { ingressStatusRules } from './status.ts';
 import { list, num, ptr, rec, str, strings } from '../../fieldvalues/fields.ts';
 import type { Obj } from '../../rest.ts';
 import { validateTypedLocalObjectReference } from '../ingressclass/validation.ts';
@@ -187,4 +188,5 @@ export const ingressRules: NativeRules = {
   validateUpdate: (_ctx, obj, old) => validateIngressSpec(obj, updateOptions(old)),
   warningsOnCreate: (_ctx, obj) =>
     Object.hasOwn(annotations(obj), annotationIngressClass) ? [`annotation "${annotationIngressClass}" is deprecated, please use 'spec.ingressClassName' instead`] : [],
+  status: ingressStatusRules,
 };

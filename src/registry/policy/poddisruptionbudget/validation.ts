@@ -6,6 +6,7 @@
  */
 import { GoJSONText, invalid, notSupported, Path, type FieldError } from '../../../apimachinery/index.ts';
 import type { NativeRules } from '../../builtin/native.ts';
+import { podDisruptionBudgetStatusRules } from './status.ts';
 import { isNotMoreThan100Percent, validatePositiveIntOrPercent } from '../../fieldvalues/intorpercent.ts';
 import { list, ptr, rec, str, strings } from '../../fieldvalues/fields.ts';
 import { hasInvalidLabelValue, validateSelectorField } from '../../fieldvalues/selector.ts';
@@ -62,4 +63,5 @@ export function validatePodDisruptionBudgetSpec(obj: Obj, allowInvalidLabelValue
 export const podDisruptionBudgetRules: NativeRules = {
   validate: (_ctx, obj) => validatePodDisruptionBudgetSpec(obj, false),
   validateUpdate: (_ctx, obj, old) => validatePodDisruptionBudgetSpec(obj, hasInvalidLabelValue(rec(old.spec).selector)),
+  status: podDisruptionBudgetStatusRules,
 };
