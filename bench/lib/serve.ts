@@ -33,7 +33,7 @@ export async function pool(n: number, concurrency: number, task: (i: number) => 
 
 /** Starts `serve` on a free port with its data under `dir`; resolves with its base URL once it listens. */
 export async function startServer(dir: string): Promise<{ base: string; stop: () => Promise<void> }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--listen', '127.0.0.1:0', '--data-dir', dir], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--plain-http', '--listen', '127.0.0.1:0', '--data-dir', dir], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

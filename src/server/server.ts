@@ -5,8 +5,9 @@
  * the stores; `listen`/`close` manage the socket and open watches.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createSecureServer, type Server as SecureServer } from 'node:https';
 import { isIP, type Socket } from 'node:net';
-import { failureStatus, newMethodNotAllowed, newNotFound } from '../apimachinery/index.ts';
+import { failureStatus, newMethodNotAllowed, newNotFound, newUnauthorized } from '../apimachinery/index.ts';
 import { builtinRegistry, isObject, type Admission, type BuiltinRegistry, type Obj, type RESTStore, type ServiceNetworkOptions } from '../registry/index.ts';
 import type { Store } from '../storage/index.ts';
 import { runLeaderElection, type LeaderElector } from '../storage/index.ts';
@@ -32,15 +33,19 @@ import { adminUser, startClusterRoleAggregation, type ReviewContext, type UserIn
 import {
   forbiddenMessage,
   impersonatedUser,
+  newRequestAuthenticator,
   privilegedGroups,
   rbacAuthorizer,
   rbacRulesFor,
   RBACCache,
   reconcileBootstrapPolicy,
   unionAuthorizer,
+  type AuthenticationOptions,
   type AuthorizationAttributes,
   type Authorizer,
   type RBACStores,
+  type RequestAuthenticator,
+  type TokenAuthenticator,
 } from '../auth/index.ts';
 import { newForbidden } from '../apimachinery/index.ts';
 import { ServiceStore, startKubernetesServiceController } from '../registry/index.ts';
@@ -57,6 +62,22 @@ export interface ApiServerDeps {
   useAuthorizer?: (a: Authorizer) => void;
   /** Services' address and port ranges (serve --service-cluster-ip-range, --service-node-port-range). */
   serviceNetwork?: ServiceNetworkOptions;
+  /**
+   * Serve HTTPS with this certificate and key (PEM) instead of plain HTTP; client certificates
+   * are asked for, and verified against `clientCA` when it is given.
+   */
+  tls?: ServingTLS;
+  /**
+   * Authenticate every request (client certificates, bearer tokens, anonymous). Without it every
+   * request is the admin's unless it impersonates (plain HTTP on loopback, in-process servers).
+   */
+  authentication?: AuthenticationOptions;
+}
+
+export interface ServingTLS {
+  cert: string | Buffer;
+  key: string | Buffer;
+  clientCA?: string | Buffer;
 }
 
 const notFoundStatus = () =>
@@ -97,13 +118,20 @@ export class ApiServer {
   private controllers: Controller[] = [];
   private kubernetesService: { stop(): void } | undefined;
   private elector: LeaderElector | undefined;
-  readonly http: Server;
+  readonly http: Server | SecureServer;
   private readonly sockets = new Set<Socket>();
   private serverAddress = '127.0.0.1:6443';
   /** RBAC's objects as the authorizer reads them, and the chain: system:masters, then RBAC. */
   private readonly rbacStores: RBACStores;
   private readonly rbac: RBACCache;
   readonly authorizer: Authorizer;
+  /**
+   * The bearer token authenticators, asked in order after client certificates: the options' list
+   * itself, so that authenticators which need the server's stores (ServiceAccount tokens) may be
+   * appended once the server is built.
+   */
+  readonly tokenAuthenticators: TokenAuthenticator[];
+  private readonly authenticator: RequestAuthenticator | undefined;
 
   constructor(readonly deps: ApiServerDeps) {
     this.registry = builtinRegistry(deps);
@@ -116,7 +144,9 @@ export class ApiServer {
     deps.useAuthorizer?.(this.authorizer);
     this.openapi = new OpenAPIService(this.table);
     this.crdServing = new CRDServing(this.table, this.registry.crds, deps);
-    this.http = createServer({ keepAlive: true }, (req, res) => {
+    this.tokenAuthenticators = deps.authentication?.tokenAuthenticators ?? [];
+    this.authenticator = deps.authentication ? newRequestAuthenticator(deps.authentication, this.tokenAuthenticators) : undefined;
+    const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
       this.handle(req, res).catch((e) => {
         try {
           writeError(res, e);
@@ -124,12 +154,19 @@ export class ApiServer {
           res.destroy();
         }
       });
-    });
-    this.http.on('connection', (s: Socket) => {
+    };
+    const tls = deps.tls;
+    // As kube-apiserver's tls.RequestClientCert: a certificate is asked for, not required, and
+    // judged by the x509 authenticator, so that requests without one can use tokens.
+    const server = tls
+      ? createSecureServer({ keepAlive: true, cert: tls.cert, key: tls.key, ...(tls.clientCA !== undefined ? { ca: tls.clientCA, requestCert: true, rejectUnauthorized: false } : {}) }, onRequest)
+      : createServer({ keepAlive: true }, onRequest);
+    this.http = server;
+    server.on('connection', (s: Socket) => {
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
     });
-    this.http.on('clientError', (_err, socket: Socket) => {
+    server.on('clientError', (_err: Error, socket: Socket) => {
       if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
       else socket.destroy();
     });
@@ -278,7 +315,8 @@ export class ApiServer {
     const method = req.method ?? 'GET';
     try {
       // Without authentication every request is the admin's, or whom it impersonates.
-      const user = hasImpersonation(req) ? impersonatedUser(adminUser, req.headers, this.authorizer) : adminUser;
+      const requester = this.authenticator ? await this.authenticate(req) : adminUser;
+      const user = hasImpersonation(req) ? impersonatedUser(requester, req.headers, this.authorizer) : requester;
       const info = segs[0] === 'api' || segs[0] === 'apis' ? parseRequestInfo(method, segs, query) : undefined;
       this.authorize(user, info, method, target.pathname);
       if (await this.handleNonResource(req, res, segs, query, method)) return;
@@ -315,6 +353,18 @@ export class ApiServer {
       }
       writeError(res, e);
     }
+  }
+
+  /**
+   * The authentication filter (endpoints/filters/authentication.go): the request's user, or the
+   * 401 `Unauthorized` Status when its credentials are refused or, without anonymous auth, absent.
+   * The Authorization header is dropped once it has served, as upstream drops it.
+   */
+  private async authenticate(req: IncomingMessage): Promise<UserInfo> {
+    const r = await this.authenticator!.authenticateRequest(req);
+    if (!r.user) throw newUnauthorized('Unauthorized');
+    delete req.headers.authorization;
+    return r.user;
   }
 
   /**

@@ -21,7 +21,7 @@ export async function startAuditedServer(): Promise<AuditedServer> {
   const auditLog = join(dir, 'audit.log');
   const proc = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--listen', '127.0.0.1:0', '--data-dir', join(dir, 'data'), '--audit-log-path', auditLog],
+    ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--plain-http', '--listen', '127.0.0.1:0', '--data-dir', join(dir, 'data'), '--audit-log-path', auditLog],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
@@ -45,6 +45,10 @@ export async function startAuditedServer(): Promise<AuditedServer> {
     url,
     dir,
     kubeconfig: join(dir, 'data', 'kubeconfig'),
+    // Plain HTTP (--plain-http): the global fetch, no client TLS.
+    fetch,
+    tls: undefined,
+    agent: undefined,
     proc,
     output: () => out,
     auditEvents() {
