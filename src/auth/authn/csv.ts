@@ -66,7 +66,7 @@ export function readCSV(text: string): string[][] {
           pos = q + 1;
           break;
         }
-        throw parseError(startLine, i + 1, q + 2, quoteError);
+        throw parseError(startLine, i + 1, q + 1, quoteError);
       }
       fields.push(value);
       if (pos >= line.length) break;
