@@ -14,10 +14,11 @@ export function httpCall(
   body?: unknown,
   accept = 'application/json',
   contentType = 'application/json',
+  extraHeaders: Record<string, string> = {},
 ): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : JSON.stringify(body);
-    const headers: Record<string, string | number> = { Accept: accept };
+    const headers: Record<string, string | number> = { Accept: accept, ...extraHeaders };
     if (data !== undefined) {
       headers['Content-Type'] = contentType;
       headers['Content-Length'] = Buffer.byteLength(data);
