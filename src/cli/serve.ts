@@ -402,13 +402,11 @@ export async function runServe(argv: string[]): Promise<number> {
   }
   const dataDir = resolve(args.dataDir);
   mkdirSync(dataDir, { recursive: true });
-  let sec: Security;
-  try {
-    sec = await security(args, dataDir);
-  } catch (e) {
-    process.stderr.write(`crd-apiserver serve: invalid TLS or authentication config: ${e instanceof Error ? e.message : String(e)}\n`);
-    return 1;
-  }
+  // The certificates are made (openssl processes) while the store opens.
+  const secured = security(args, dataDir).then(
+    (sec) => ({ sec }),
+    (e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }),
+  );
   let backend: Awaited<ReturnType<typeof openBackend>>;
   try {
     backend = await openBackend(dataDir, storageChoice(args), { webhookServices: fixedServiceResolver(args.webhookServices ?? new Map()) });
@@ -419,6 +417,13 @@ export async function runServe(argv: string[]): Promise<number> {
     process.stderr.write(`crd-apiserver serve: cannot open the store in ${where}: ${msg}${hint}\n`);
     return 1;
   }
+  const got = await secured;
+  if ('error' in got) {
+    await backend.close();
+    process.stderr.write(`crd-apiserver serve: invalid TLS or authentication config: ${got.error}\n`);
+    return 1;
+  }
+  const sec = got.sec;
   let server: ApiServer;
   try {
     server = new ApiServer({ ...backend.deps, ...(args.serviceNetwork ? { serviceNetwork: args.serviceNetwork } : {}), ...(sec.tls ? { tls: sec.tls } : {}), ...(sec.authentication ? { authentication: sec.authentication } : {}) });

@@ -9,8 +9,8 @@
  */
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KubeConfig, CoreV1Api } from '@kubernetes/client-node';
 import { kubectl, startServer, type ServerProcess } from './harness.ts';
@@ -155,6 +155,16 @@ describe('serve over TLS with a token file', () => {
     } finally {
       other.remove();
     }
+  });
+
+  test('a certificate of the server\'s CA that is not for client authentication is a 401', async () => {
+    const pki = join(s.dir, 'data', 'pki');
+    const out = (f: string) => join(s.dir, f);
+    execFileSync('openssl', ['req', '-x509', '-CA', join(pki, 'ca.crt'), '-CAkey', join(pki, 'ca.key'), '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/O=system:masters/CN=server-only', '-addext', 'extendedKeyUsage=serverAuth', '-keyout', out('srv.key'), '-out', out('srv.crt')], { stdio: 'ignore', env: { ...process.env, OPENSSL_CONF: '/dev/null' } });
+    const f = tlsFetch({ ca: s.tls!.ca, cert: readFileSync(out('srv.crt'), 'utf8'), key: readFileSync(out('srv.key'), 'utf8') }).fetch;
+    const r = await f(`${s.url}/api/v1/namespaces`);
+    assert.equal(r.status, 401);
+    assert.deepEqual(await r.json(), unauthorized);
   });
 
   test('client-node with a token user\'s kubeconfig', async () => {

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { readYAML } from '../../src/apimachinery/yaml/index.ts';
 import { startServer, type ServerProcess } from './harness.ts';
 
@@ -61,6 +61,16 @@ test('refuses plain HTTP on non-loopback addresses, a busy port and a data direc
   const locked = serve(['--listen', '127.0.0.1:0', '--data-dir', `${s.dir}/data`]);
   assert.equal(locked.status, 1);
   assert.match(locked.stderr, /cannot open the store in .*: database is locked \(is another crd-apiserver serving this data directory\?\)/);
+});
+
+test('a token file with a short record, or a certificate file that is not PEM, stops the start with the reason', () => {
+  writeFileSync(`${s.dir}/short.csv`, 'tok,user\n');
+  const short = serve(['--listen', '127.0.0.1:0', '--data-dir', `${s.dir}/other`, '--token-auth-file', `${s.dir}/short.csv`]);
+  assert.equal(short.status, 1);
+  assert.equal(short.stderr, `crd-apiserver serve: invalid TLS or authentication config: token file '${s.dir}/short.csv' must have at least 3 columns (token, user name, user uid), found 2\n`);
+  const notPEM = serve(['--listen', '127.0.0.1:0', '--data-dir', `${s.dir}/other`, '--tls-cert-file', `${s.dir}/short.csv`, '--tls-private-key-file', `${s.dir}/short.csv`]);
+  assert.equal(notPEM.status, 1);
+  assert.match(notPEM.stderr, /^crd-apiserver serve: invalid TLS config: .*PEM/);
 });
 
 test('exits 0 on SIGTERM', async () => {
