@@ -15,6 +15,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { Agent as SecureAgent } from 'node:https';
 import { tmpdir } from 'node:os';
+import { createSecureContext } from 'node:tls';
 import { join } from 'node:path';
 import { httpCall } from './lib/http-call.ts';
 import { median, pool, startServer } from './lib/serve.ts';
@@ -66,7 +67,9 @@ async function main(): Promise<void> {
       base: tls.base,
       agent: new SecureAgent({ keepAlive: true, ca }),
       headers: { Authorization: `Bearer ${TOKEN}` },
-      oneShot: () => new SecureAgent({ keepAlive: false, ca }),
+      // One client context for every connection (an agent given `ca` builds one per connection,
+      // which would make the client the bottleneck); sessions are not resumed, so each is a full handshake.
+      oneShot: () => new SecureAgent({ keepAlive: false, maxCachedSessions: 0, secureContext: createSecureContext({ ca }) }),
     };
     const admin: Target = { ...user, name: 'https admin', agent: new SecureAgent({ keepAlive: true, ca, cert: pki('admin.crt'), key: pki('admin.key') }), headers: {} };
     const open: Target = { name: 'plain-http admin', base: plain.base, agent: new Agent({ keepAlive: true }), headers: {}, oneShot: () => new Agent({ keepAlive: false }) };
