@@ -1,5 +1,6 @@
 /**
- * The HTTP API server: one node:http request handler that routes health and version checks,
+ * The HTTP API server: one node:http (or, with TLS, node:https) request handler that
+ * authenticates the request, applies impersonation, authorizes, routes health and version checks,
  * discovery, OpenAPI, verb-only endpoints (access reviews) and resource requests, and turns
  * every failure into a Kubernetes Status. `createApiServer` wires the served-resource table to
  * the stores; `listen`/`close` manage the socket and open watches.
@@ -132,6 +133,8 @@ export class ApiServer {
    */
   readonly tokenAuthenticators: TokenAuthenticator[];
   private readonly authenticator: RequestAuthenticator | undefined;
+  /** Whom each request in progress acts as (after authentication and impersonation), for `requestUser`. */
+  private readonly users = new WeakMap<IncomingMessage, UserInfo>();
 
   constructor(readonly deps: ApiServerDeps) {
     this.registry = builtinRegistry(deps);
@@ -314,9 +317,11 @@ export class ApiServer {
     const segs = splitPath(target.pathname);
     const method = req.method ?? 'GET';
     try {
-      // Without authentication every request is the admin's, or whom it impersonates.
+      // Without authentication (plain HTTP, in-process servers) every request is the admin's, or
+      // whom it impersonates; with it, whom it authenticates as, then whom that user impersonates.
       const requester = this.authenticator ? await this.authenticate(req) : adminUser;
       const user = hasImpersonation(req) ? impersonatedUser(requester, req.headers, this.authorizer) : requester;
+      this.users.set(req, user);
       const info = segs[0] === 'api' || segs[0] === 'apis' ? parseRequestInfo(method, segs, query) : undefined;
       this.authorize(user, info, method, target.pathname);
       if (await this.handleNonResource(req, res, segs, query, method)) return;
@@ -353,6 +358,15 @@ export class ApiServer {
       }
       writeError(res, e);
     }
+  }
+
+  /**
+   * The user `req` acted as (authenticated, then impersonated), once the filters have run;
+   * undefined for a request refused before (a 401, a refused impersonation). For what records
+   * requests after they are answered, such as the audit log.
+   */
+  requestUser(req: IncomingMessage): UserInfo | undefined {
+    return this.users.get(req);
   }
 
   /**
