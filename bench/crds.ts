@@ -114,7 +114,7 @@ interface Server {
 /** Spawns `serve` on a free port and waits for /readyz. */
 async function startServer(dir: string): Promise<Server> {
   const t0 = performance.now();
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--listen', '127.0.0.1:0', '--data-dir', dir], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--plain-http', '--listen', '127.0.0.1:0', '--data-dir', dir], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -7,14 +7,16 @@
  *
  * Runs alternate floor and bin so that a change in machine load affects both. Printed: each run,
  * the medians, `startup ratio to bare node server: X`, and last `startup to ready (built bin): X s`
- * (target < 1 s).
+ * (target < 1 s). The server starts as `serve` does by default, over HTTPS, so a first start
+ * includes making its CA and certificates; `--plain-http` measures it without.
  *
- * Usage: npm run bench:startup [-- --runs 9 --no-build --bin PATH]  (--bin: another build's
- * dist/cli/main.js, to compare; implies --no-build)
+ * Usage: npm run bench:startup [-- --runs 9 --no-build --bin PATH --plain-http]  (--bin: another
+ * build's dist/cli/main.js, to compare; implies --no-build)
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
+import { Agent as SecureAgent } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { httpCall } from './lib/http-call.ts';
@@ -27,6 +29,7 @@ function flag(name: string, fallback: number): number {
 const RUNS = flag('--runs', 9);
 const binFlag = process.argv.indexOf('--bin');
 const NO_BUILD = process.argv.includes('--no-build') || binFlag > 0;
+const PLAIN = process.argv.includes('--plain-http');
 
 const root = new URL('..', import.meta.url).pathname;
 const bin = binFlag > 0 ? process.argv[binFlag + 1]! : join(root, 'dist/cli/main.js');
@@ -38,8 +41,11 @@ const s = http.createServer((req, res) => { res.writeHead(200, { 'Content-Type':
 s.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + s.address().port));
 `;
 
-/** ms from spawn to the first 200 of /readyz for a process that prints `listening on <url>`. */
-async function timeToReady(args: readonly string[]): Promise<number> {
+/**
+ * ms from spawn to the first 200 of /readyz for a process that prints `listening on <url>`; an
+ * https URL is verified with `caFile`'s CA (anonymous requests may read /readyz).
+ */
+async function timeToReady(args: readonly string[], caFile?: string): Promise<number> {
   const t0 = performance.now();
   const proc = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   let exited = false;
@@ -49,12 +55,12 @@ async function timeToReady(args: readonly string[]): Promise<number> {
     const base = await new Promise<string>((resolve, reject) => {
       proc.stdout!.on('data', (c: Buffer) => {
         out += c.toString();
-        const m = /listening on (http:\/\/\S+)/.exec(out);
+        const m = /listening on (https?:\/\/\S+)/.exec(out);
         if (m) resolve(m[1]!);
       });
       proc.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
     });
-    const agent = new Agent({ keepAlive: false });
+    const agent = base.startsWith('https:') ? new SecureAgent({ keepAlive: false, ca: readFileSync(caFile!) }) : new Agent({ keepAlive: false });
     for (;;) {
       if (exited) throw new Error(`${args.join(' ')} exited`);
       const r = await httpCall(agent, base, 'GET', '/readyz').catch(() => ({ status: 0, text: '' }));
@@ -77,7 +83,7 @@ async function main(): Promise<void> {
     if (b.status !== 0) throw new Error(`npm run build failed:\n${b.stdout}${b.stderr}`);
   }
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run npm run build`);
-  console.log(`startup bench: ${RUNS} runs, Node ${process.version}, bin ${bin}`);
+  console.log(`startup bench: ${RUNS} runs, Node ${process.version}, bin ${bin}${PLAIN ? ', --plain-http' : ', HTTPS (certificates made at each first start)'}`);
   const floor: number[] = [];
   const server: number[] = [];
   // One untimed start of each warms the file cache.
@@ -86,7 +92,7 @@ async function main(): Promise<void> {
     const dir = mkdtempSync(join(tmpdir(), 'bench-startup-'));
     let s: number;
     try {
-      s = await timeToReady([bin, 'serve', '--listen', '127.0.0.1:0', '--data-dir', dir]);
+      s = await timeToReady([bin, 'serve', '--listen', '127.0.0.1:0', '--data-dir', dir, ...(PLAIN ? ['--plain-http'] : [])], join(dir, 'pki', 'ca.crt'));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -31,9 +31,12 @@ export async function pool(n: number, concurrency: number, task: (i: number) => 
   return { ms: performance.now() - t0, lat: lat.sort((a, b) => a - b) };
 }
 
-/** Starts `serve` on a free port with its data under `dir`; resolves with its base URL once it listens. */
-export async function startServer(dir: string): Promise<{ base: string; stop: () => Promise<void> }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--listen', '127.0.0.1:0', '--data-dir', dir], {
+/**
+ * Starts `serve` on a free port with its data under `dir` and `args` (default: plain HTTP);
+ * resolves with its base URL once it listens.
+ */
+export async function startServer(dir: string, args: readonly string[] = ['--plain-http']): Promise<{ base: string; stop: () => Promise<void> }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...args, '--listen', '127.0.0.1:0', '--data-dir', dir], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -41,7 +44,7 @@ export async function startServer(dir: string): Promise<{ base: string; stop: ()
   const base = await new Promise<string>((resolve, reject) => {
     proc.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
+      const m = /listening on (https?:\/\/\S+)/.exec(out);
       if (m) resolve(m[1]!);
     });
     proc.on('exit', (code) => reject(new Error(`server exited with ${code}`)));

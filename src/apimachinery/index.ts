@@ -68,6 +68,7 @@ export {
   newBadRequest,
   newConflict,
   newForbidden,
+  newUnauthorized,
   newGenerateNameConflict,
   newGenericServerResponse,
   newInternalError,

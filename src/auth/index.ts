@@ -1,5 +1,6 @@
 /**
- * The auth layer's public face: authorization (the privileged-groups and RBAC authorizers, their
+ * The auth layer's public face: authentication (client certificates, bearer tokens, the token
+ * file, anonymous requests), authorization (the privileged-groups and RBAC authorizers, their
  * union, the 403 texts), impersonation, and RBAC's objects as the authorizer reads them (the
  * watch-fed cache, the bootstrap policy reconciled at start).
  */
@@ -19,3 +20,16 @@ export { RBACCache, type RBACStores } from './rbac/cache.ts';
 export { confirmNoEscalation, rbacEscalationChecks, rulesFor } from './rbac/escalation.ts';
 export { breakdownRule, compactRules, compactString, covers, nonResourceURLCovers } from './rbac/covers.ts';
 export { bootstrapPolicy, reconcileBootstrapPolicy } from './rbac/bootstrap.ts';
+export {
+  allAuthenticated,
+  allUnauthenticated,
+  anonymousUserName,
+  newRequestAuthenticator,
+  readTokenFile,
+  tokenFileAuthenticator,
+  type Authentication,
+  type AuthenticationOptions,
+  type AuthenticationRequest,
+  type RequestAuthenticator,
+  type TokenAuthenticator,
+} from './authn/index.ts';

@@ -1,26 +1,42 @@
 /**
  * `crd-apiserver serve`: opens the SQLite store under --data-dir (or the etcd cluster that
- * --etcd-servers names, with kube-apiserver's --etcd-* flags), serves the API over plain HTTP
- * on a loopback --listen address (no TLS or authentication yet, so nothing else is allowed),
- * calls admission webhooks of services at the --webhook-service-address each names,
- * writes DIR/kubeconfig for kubectl and the client libraries, and shuts down cleanly on SIGINT
- * or SIGTERM.
+ * --etcd-servers names, with kube-apiserver's --etcd-* flags), serves the API over HTTPS on the
+ * --listen address with kube-apiserver's authentication (client certificates, --token-auth-file,
+ * anonymous requests) in front of RBAC — with certificates of its own made in DIR/pki unless
+ * --tls-cert-file and --client-ca-file name the user's —, or with --plain-http over plain HTTP on
+ * loopback, every request the admin's; calls admission webhooks of services at the
+ * --webhook-service-address each names, writes DIR/kubeconfig for kubectl and the client
+ * libraries, and shuts down cleanly on SIGINT or SIGTERM.
  */
+import { X509Certificate } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve, join } from 'node:path';
 import { openBackend, type StorageChoice } from '../server/index.ts';
 import { defaultCompactionIntervalMs, defaultEtcdPrefix } from '../storage/index.ts';
-import { ApiServer, auditFilter, defaultAuditOptions, defaultLimitOptions, setAuditFlag, setLimitFlag, validateAuditOptions, validateLimitOptions } from '../server/index.ts';
+import { ApiServer, auditFilter, defaultAuditOptions, defaultLimitOptions, ensureServerPKI, servingNames, setAuditFlag, setLimitFlag, validateAuditOptions, validateLimitOptions, type ServingTLS } from '../server/index.ts';
 import type { AuditOptions, LimitOptions } from '../server/index.ts';
+import { readTokenFile, type AuthenticationOptions } from '../auth/index.ts';
 import { fixedServiceResolver } from '../admission/index.ts';
 import { checkServiceNetwork, type ServiceNetworkOptions } from '../registry/index.ts';
 
 const usage = `usage: crd-apiserver serve [--listen 127.0.0.1:PORT] [--data-dir DIR]
 
-  --listen ADDR     address to serve plain HTTP on (default 127.0.0.1:6443; port 0 picks a free port);
-                    only loopback addresses are accepted until TLS and authentication exist
-  --data-dir DIR    where the SQLite database and the kubeconfig live (default ./data)
+  --listen ADDR     address to serve HTTPS on (default 127.0.0.1:6443; port 0 picks a free port)
+  --data-dir DIR    where the SQLite database, the certificates (DIR/pki) and the kubeconfig live
+                    (default ./data)
+  --plain-http      serve plain HTTP without authentication, every request the admin's; loopback
+                    addresses only
+  --tls-cert-file FILE, --tls-private-key-file FILE
+                    serve with this certificate (PEM, intermediates after it) and key instead of
+                    the one made in DIR/pki
+  --tls-san NAME[,NAME]  more DNS names or IPs for the certificate made in DIR/pki (repeatable)
+  --client-ca-file FILE  verify client certificates with these CAs (default: the CA in DIR/pki,
+                    which also signs the kubeconfig's admin certificate); CN is the user, O the
+                    groups
+  --token-auth-file FILE  bearer tokens, one CSV record each: token,user,uid[,"group1,group2"]
+  --anonymous-auth[=true|false]  let requests without credentials in as system:anonymous
+                    (default true); RBAC decides what they may do
   --audit-policy-file FILE  the audit.k8s.io/v1 Policy (YAML or JSON) deciding what is logged;
                     without one nothing is
   --audit-log-path FILE  append the audit Events to FILE (- for standard output)
@@ -71,6 +87,24 @@ export interface ServeArgs {
   webhookServices?: Map<string, string>;
   /** --service-cluster-ip-range and --service-node-port-range, when given. */
   serviceNetwork?: ServiceNetworkOptions;
+  /** --plain-http: no TLS, no authentication. */
+  plainHTTP?: true;
+  /** --tls-cert-file and --tls-private-key-file. */
+  tlsCertFile?: string;
+  tlsKeyFile?: string;
+  /** --tls-san, each value split at commas. */
+  tlsSANs?: string[];
+  clientCAFile?: string;
+  tokenAuthFile?: string;
+  /** --anonymous-auth=false. */
+  anonymousAuth?: false;
+}
+
+/** A Go boolean flag's value (strconv.ParseBool), with pflag's message for anything else. */
+export function parseBoolFlag(flag: string, text: string): boolean {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
+  throw new Error(`invalid argument ${JSON.stringify(text)} for "${flag}" flag: strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);
 }
 
 /** One --webhook-service-address value: `NAMESPACE/NAME=HOST:PORT`. */
@@ -134,6 +168,7 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
   let limitsGiven = false;
   const webhookServices = new Map<string, string>();
   const serviceNetwork: ServiceNetworkOptions = {};
+  const security: Pick<ServeArgs, 'plainHTTP' | 'tlsCertFile' | 'tlsKeyFile' | 'tlsSANs' | 'clientCAFile' | 'tokenAuthFile' | 'anonymousAuth'> = {};
   let etcdServers: string[] | undefined;
   const etcd: Omit<EtcdArgs, 'servers'> = { prefix: defaultEtcdPrefix, compactionIntervalMs: defaultCompactionIntervalMs };
   for (let i = 0; i < argv.length; i++) {
@@ -159,6 +194,30 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
         break;
       case '--data-dir':
         dataDir = next();
+        break;
+      case '--plain-http':
+        if (value !== undefined ? parseBoolFlag(a, value) : true) security.plainHTTP = true;
+        else delete security.plainHTTP;
+        break;
+      case '--anonymous-auth':
+        // A boolean flag takes its value only after `=`, as pflag's.
+        if (value !== undefined && !parseBoolFlag(a, value)) security.anonymousAuth = false;
+        else delete security.anonymousAuth;
+        break;
+      case '--tls-cert-file':
+        security.tlsCertFile = next();
+        break;
+      case '--tls-private-key-file':
+        security.tlsKeyFile = next();
+        break;
+      case '--tls-san':
+        security.tlsSANs = [...(security.tlsSANs ?? []), ...next().split(',').map((n) => n.trim()).filter((n) => n !== '')];
+        break;
+      case '--client-ca-file':
+        security.clientCAFile = next();
+        break;
+      case '--token-auth-file':
+        security.tokenAuthFile = next();
         break;
       case '--webhook-service-address': {
         const [service, address] = parseWebhookServiceAddress(next());
@@ -203,16 +262,12 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
     }
   }
   const { host, port } = parseListen(listen);
-  if (!isLoopback(host)) {
-    throw new Error(
-      `refusing to listen on ${listen}: only loopback addresses (127.0.0.1, ::1, localhost) are allowed, because the server has no TLS or authentication yet`,
-    );
-  }
+  checkSecurity(listen, host, security);
   checkServiceNetwork(serviceNetwork);
   const invalidFlags = [...validateAuditOptions(audit), ...validateLimitOptions(limits)];
   if (invalidFlags.length > 0) throw new Error(invalidFlags.join('; '));
   const flagged = { ...(auditGiven ? { audit } : {}), ...(limitsGiven ? { limits } : {}) };
-  const net = Object.keys(serviceNetwork).length > 0 ? { serviceNetwork } : {};
+  const net = { ...(Object.keys(serviceNetwork).length > 0 ? { serviceNetwork } : {}), ...security };
   if (etcdServers === undefined) {
     const stray = (['caFile', 'certFile', 'keyFile'] as const).find((k) => etcd[k] !== undefined);
     if (stray) throw new Error('the --etcd-* flags need --etcd-servers');
@@ -229,6 +284,19 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
     ...net,
     etcd: { servers: etcdServers, ...etcd },
   };
+}
+
+/** The security flags' rules: --plain-http alone and on loopback only; the TLS pair together. */
+function checkSecurity(listen: string, host: string, f: Pick<ServeArgs, 'plainHTTP' | 'tlsCertFile' | 'tlsKeyFile' | 'tlsSANs' | 'clientCAFile' | 'tokenAuthFile' | 'anonymousAuth'>): void {
+  if (f.plainHTTP) {
+    if (!isLoopback(host)) {
+      throw new Error(`refusing to serve plain HTTP on ${listen}: --plain-http has no TLS or authentication, so only loopback addresses (127.0.0.1, ::1, localhost) are allowed; serve HTTPS (drop --plain-http) to listen on ${host}`);
+    }
+    const flag = ([['tlsCertFile', '--tls-cert-file'], ['tlsKeyFile', '--tls-private-key-file'], ['tlsSANs', '--tls-san'], ['clientCAFile', '--client-ca-file'], ['tokenAuthFile', '--token-auth-file'], ['anonymousAuth', '--anonymous-auth']] as const).find(([k]) => f[k] !== undefined);
+    if (flag) throw new Error(`${flag[1]} cannot be used with --plain-http, which serves without TLS or authentication`);
+  }
+  if ((f.tlsCertFile === undefined) !== (f.tlsKeyFile === undefined)) throw new Error('--tls-cert-file and --tls-private-key-file go together');
+  if (f.tlsCertFile !== undefined && f.tlsSANs !== undefined) throw new Error('--tls-san names the certificate made in DIR/pki; it cannot be used with --tls-cert-file');
 }
 
 /** The storage the parsed flags choose; reads the TLS files. */
@@ -248,16 +316,35 @@ export function storageChoice(args: ServeArgs): StorageChoice {
   };
 }
 
-/** The kubeconfig for a server at `url` (client-node needs insecure-skip-tls-verify to accept http). */
-export function kubeconfigYAML(url: string): string {
+/** What a kubeconfig for an HTTPS server carries (PEM texts). */
+export interface KubeconfigTLS {
+  /** The CA that signs the serving certificate; absent: the system's roots verify it. */
+  ca?: string;
+  /** The admin's client certificate and key, when the server trusts their CA. */
+  clientCert?: string;
+  clientKey?: string;
+}
+
+const b64 = (pem: string) => Buffer.from(pem).toString('base64');
+
+/**
+ * The kubeconfig for a server at `url`: over HTTPS with `tls` (the CA and the admin's client
+ * certificate embedded, as kubeadm's admin.conf), or over plain HTTP (where client-node needs
+ * insecure-skip-tls-verify to accept http).
+ */
+export function kubeconfigYAML(url: string, tls?: KubeconfigTLS): string {
+  const cluster = tls ? (tls.ca !== undefined ? `    certificate-authority-data: ${b64(tls.ca)}\n` : '') : '    insecure-skip-tls-verify: true\n';
+  const user =
+    tls?.clientCert !== undefined && tls.clientKey !== undefined
+      ? `  user:\n    client-certificate-data: ${b64(tls.clientCert)}\n    client-key-data: ${b64(tls.clientKey)}\n`
+      : '  user: {}\n';
   return `apiVersion: v1
 kind: Config
 clusters:
 - name: crd-apiserver
   cluster:
     server: ${url}
-    insecure-skip-tls-verify: true
-contexts:
+${cluster}contexts:
 - name: crd-apiserver
   context:
     cluster: crd-apiserver
@@ -267,8 +354,54 @@ current-context: crd-apiserver
 preferences: {}
 users:
 - name: crd-apiserver
-  user: {}
-`;
+${user}`;
+}
+
+/** The last certificate of a PEM bundle when it is self-signed (the root a kubeconfig can trust), else undefined. */
+function selfSignedRoot(pem: string): string | undefined {
+  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  const last = blocks[blocks.length - 1];
+  if (last === undefined) return undefined;
+  const c = new X509Certificate(last);
+  return c.checkIssued(c) && c.verify(c.publicKey) ? `${last}\n` : undefined;
+}
+
+interface Security {
+  tls?: ServingTLS;
+  authentication?: AuthenticationOptions;
+  kubeconfig?: KubeconfigTLS;
+  /** What start-up says about the certificates and credentials. */
+  notes: string[];
+}
+
+/**
+ * The serving certificate, the client CA, the authenticators and the kubeconfig's credentials the
+ * flags ask for, making the data directory's certificates where the user gives none.
+ */
+async function security(args: ServeArgs, dataDir: string): Promise<Security> {
+  if (args.plainHTTP) return { notes: [] };
+  const tokenAuthenticators = args.tokenAuthFile !== undefined ? [readTokenFile(args.tokenAuthFile)] : [];
+  const own = args.tlsCertFile !== undefined && args.tlsKeyFile !== undefined ? { cert: readFileSync(args.tlsCertFile, 'utf8'), key: readFileSync(args.tlsKeyFile, 'utf8') } : undefined;
+  const clientCA = args.clientCAFile !== undefined ? readFileSync(args.clientCAFile, 'utf8') : undefined;
+  // The data directory's CA signs the serving certificate unless the user gives one, and the
+  // admin's client certificate unless the user names the client CA.
+  const pki = own === undefined || clientCA === undefined ? await ensureServerPKI(dataDir, servingNames(args.host, args.tlsSANs)) : undefined;
+  const notes: string[] = [];
+  if (pki && pki.issued.length > 0) notes.push(`certificates made in ${join(dataDir, 'pki')}: ${pki.issued.join(', ')}`);
+  const tls: ServingTLS = { cert: own?.cert ?? pki!.servingCert, key: own?.key ?? pki!.servingKey, clientCA: clientCA ?? pki!.ca };
+  const kubeconfig: KubeconfigTLS = {
+    ...(own === undefined ? { ca: pki!.ca } : selfSignedRoot(own.cert) !== undefined ? { ca: selfSignedRoot(own.cert)! } : {}),
+    ...(clientCA === undefined ? { clientCert: pki!.adminCert, clientKey: pki!.adminKey } : {}),
+  };
+  if (clientCA !== undefined) notes.push('the kubeconfig has no client credentials (--client-ca-file names the CA that signs them): add yours');
+  return { tls, authentication: { clientCertificates: true, tokenAuthenticators, anonymous: args.anonymousAuth !== false }, kubeconfig, notes };
+}
+
+/** The host a client dials for a bound address: loopback for a wildcard one. */
+function dialHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::' || host === '0:0:0:0:0:0:0:0') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 /** Runs the server until SIGINT/SIGTERM; resolves with the exit code. */
@@ -293,6 +426,11 @@ export async function runServe(argv: string[]): Promise<number> {
     process.stderr.write(`crd-apiserver serve: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
   }
+  // The certificates are made (openssl processes) while the store opens.
+  const secured = security(args, dataDir).then(
+    (sec) => ({ sec }),
+    (e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }),
+  );
   let backend: Awaited<ReturnType<typeof openBackend>>;
   try {
     backend = await openBackend(dataDir, storageChoice(args), { webhookServices: fixedServiceResolver(args.webhookServices ?? new Map()) });
@@ -303,7 +441,22 @@ export async function runServe(argv: string[]): Promise<number> {
     process.stderr.write(`crd-apiserver serve: cannot open the store in ${where}: ${msg}${hint}\n`);
     return 1;
   }
-  const server = new ApiServer({ ...backend.deps, ...(args.serviceNetwork ? { serviceNetwork: args.serviceNetwork } : {}), limits: args.limits ?? defaultLimitOptions() });
+  const got = await secured;
+  if ('error' in got) {
+    await backend.close();
+    process.stderr.write(`crd-apiserver serve: invalid TLS or authentication config: ${got.error}\n`);
+    return 1;
+  }
+  const sec = got.sec;
+  let server: ApiServer;
+  try {
+    server = new ApiServer({ ...backend.deps, ...(args.serviceNetwork ? { serviceNetwork: args.serviceNetwork } : {}), ...(sec.tls ? { tls: sec.tls } : {}), ...(sec.authentication ? { authentication: sec.authentication } : {}), limits: args.limits ?? defaultLimitOptions() });
+  } catch (e) {
+    // A certificate and key that do not match, or PEM that is not one.
+    await backend.close();
+    process.stderr.write(`crd-apiserver serve: invalid TLS config: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
   if (withAudit) server.handle = withAudit(server.handle.bind(server));
   let bound: { host: string; port: number };
   try {
@@ -313,12 +466,12 @@ export async function runServe(argv: string[]): Promise<number> {
     process.stderr.write(`crd-apiserver serve: cannot listen on ${args.host}:${args.port}: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
   }
-  const hostForUrl = bound.host.includes(':') ? `[${bound.host}]` : bound.host;
-  const url = `http://${hostForUrl}:${bound.port}`;
+  const url = `${sec.tls ? 'https' : 'http'}://${dialHost(bound.host)}:${bound.port}`;
   const kubeconfig = join(dataDir, 'kubeconfig');
-  writeFileSync(kubeconfig, kubeconfigYAML(url), { mode: 0o600 });
+  writeFileSync(kubeconfig, kubeconfigYAML(url, sec.kubeconfig), { mode: 0o600 });
   process.stdout.write(
     `crd-apiserver listening on ${url} (${args.etcd ? `objects in etcd at ${args.etcd.servers.join(',')} under ${args.etcd.prefix}` : `data in ${dataDir}`})\n` +
+      sec.notes.map((n) => `${n}\n`).join('') +
       `kubeconfig written to ${kubeconfig}; use it with:\n` +
       `  export KUBECONFIG=${kubeconfig}\n` +
       `  kubectl get crds\n`,

@@ -176,7 +176,7 @@ const ordered = [...builtins, ...custom];
 let server: { proc: ChildProcess; url: string } | undefined;
 
 before(async () => {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--listen', '127.0.0.1:0', '--data-dir', join(dir, 'data')], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--plain-http', '--listen', '127.0.0.1:0', '--data-dir', join(dir, 'data')], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -9,3 +9,6 @@ export { auditFilter, defaultAuditOptions, setAuditFlag, validateAuditOptions, t
 export { defaultInflightLimits, type InflightLimits } from './filters/inflight.ts';
 export { defaultRequestTimeoutMs } from './filters/timeout.ts';
 export { defaultLimitOptions, setLimitFlag, validateLimitOptions, type LimitOptions } from './filters/options.ts';
+export { type ServingTLS } from './server.ts';
+export { ensureServerPKI, pkiFiles, type ServerPKI } from './tls/pki.ts';
+export { servingNames } from './tls/serving-names.ts';

@@ -1,12 +1,14 @@
 /**
- * The HTTP API server: one node:http request handler that routes health and version checks,
+ * The HTTP API server: one node:http (or, with TLS, node:https) request handler that
+ * authenticates the request, applies impersonation, authorizes, routes health and version checks,
  * discovery, OpenAPI, verb-only endpoints (access reviews) and resource requests, and turns
  * every failure into a Kubernetes Status. `createApiServer` wires the served-resource table to
  * the stores; `listen`/`close` manage the socket and open watches.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createSecureServer, type Server as SecureServer } from 'node:https';
 import { isIP, type Socket } from 'node:net';
-import { failureStatus, newMethodNotAllowed, newNotFound } from '../apimachinery/index.ts';
+import { failureStatus, newMethodNotAllowed, newNotFound, newUnauthorized } from '../apimachinery/index.ts';
 import { builtinRegistry, isObject, type Admission, type BuiltinRegistry, type ConversionWebhookClient, type Obj, type RESTStore, type ServiceNetworkOptions } from '../registry/index.ts';
 import type { Store } from '../storage/index.ts';
 import { runLeaderElection, type LeaderElector } from '../storage/index.ts';
@@ -32,6 +34,7 @@ import { adminUser, escalationCheckedStore, startClusterRoleAggregation, type Re
 import {
   forbiddenMessage,
   impersonatedUser,
+  newRequestAuthenticator,
   privilegedGroups,
   rbacAuthorizer,
   rbacEscalationChecks,
@@ -39,9 +42,12 @@ import {
   RBACCache,
   reconcileBootstrapPolicy,
   unionAuthorizer,
+  type AuthenticationOptions,
   type AuthorizationAttributes,
   type Authorizer,
   type RBACStores,
+  type RequestAuthenticator,
+  type TokenAuthenticator,
 } from '../auth/index.ts';
 import { newForbidden } from '../apimachinery/index.ts';
 import { ServiceStore, startKubernetesServiceController } from '../registry/index.ts';
@@ -66,6 +72,22 @@ export interface ApiServerDeps {
   conversionWebhooks?: ConversionWebhookClient;
   /** --max-requests-inflight, --max-mutating-requests-inflight and --request-timeout (none when absent). */
   limits?: { inflight?: InflightLimits; requestTimeoutMs?: number };
+  /**
+   * Serve HTTPS with this certificate and key (PEM) instead of plain HTTP; client certificates
+   * are asked for, and verified against `clientCA` when it is given.
+   */
+  tls?: ServingTLS;
+  /**
+   * Authenticate every request (client certificates, bearer tokens, anonymous). Without it every
+   * request is the admin's unless it impersonates (plain HTTP on loopback, in-process servers).
+   */
+  authentication?: AuthenticationOptions;
+}
+
+export interface ServingTLS {
+  cert: string | Buffer;
+  key: string | Buffer;
+  clientCA?: string | Buffer;
 }
 
 const notFoundStatus = () =>
@@ -107,7 +129,7 @@ export class ApiServer {
   private controllers: Controller[] = [];
   private kubernetesService: { stop(): void } | undefined;
   private elector: LeaderElector | undefined;
-  readonly http: Server;
+  readonly http: Server | SecureServer;
   private readonly sockets = new Set<Socket>();
   private serverAddress = '127.0.0.1:6443';
   /** RBAC's objects as the authorizer reads them, and the chain: system:masters, then RBAC. */
@@ -115,6 +137,15 @@ export class ApiServer {
   private readonly rbac: RBACCache;
   readonly authorizer: Authorizer;
   private readonly inflight: InflightLimiter | undefined;
+  /**
+   * The bearer token authenticators, asked in order after client certificates: the options' list
+   * itself, so that authenticators which need the server's stores (ServiceAccount tokens) may be
+   * appended once the server is built.
+   */
+  readonly tokenAuthenticators: TokenAuthenticator[];
+  private readonly authenticator: RequestAuthenticator | undefined;
+  /** Whom each request in progress acts as (after authentication and impersonation), for `requestUser`. */
+  private readonly users = new WeakMap<IncomingMessage, UserInfo>();
 
   constructor(readonly deps: ApiServerDeps) {
     this.inflight = deps.limits?.inflight ? new InflightLimiter(deps.limits.inflight) : undefined;
@@ -135,7 +166,9 @@ export class ApiServer {
     deps.useAuthorizer?.(this.authorizer);
     this.openapi = new OpenAPIService(this.table);
     this.crdServing = new CRDServing(this.table, this.registry.crds, deps);
-    this.http = createServer({ keepAlive: true }, (req, res) => {
+    this.tokenAuthenticators = deps.authentication?.tokenAuthenticators ?? [];
+    this.authenticator = deps.authentication ? newRequestAuthenticator(deps.authentication, this.tokenAuthenticators) : undefined;
+    const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
       this.handle(req, res).catch((e) => {
         try {
           writeError(res, e);
@@ -143,12 +176,19 @@ export class ApiServer {
           res.destroy();
         }
       });
-    });
-    this.http.on('connection', (s: Socket) => {
+    };
+    const tls = deps.tls;
+    // As kube-apiserver's tls.RequestClientCert: a certificate is asked for, not required, and
+    // judged by the x509 authenticator, so that requests without one can use tokens.
+    const server = tls
+      ? createSecureServer({ keepAlive: true, cert: tls.cert, key: tls.key, ...(tls.clientCA !== undefined ? { ca: tls.clientCA, requestCert: true, rejectUnauthorized: false } : {}) }, onRequest)
+      : createServer({ keepAlive: true }, onRequest);
+    this.http = server;
+    server.on('connection', (s: Socket) => {
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
     });
-    this.http.on('clientError', (_err, socket: Socket) => {
+    server.on('clientError', (_err: Error, socket: Socket) => {
       if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
       else socket.destroy();
     });
@@ -299,10 +339,13 @@ export class ApiServer {
       const info = segs[0] === 'api' || segs[0] === 'apis' ? parseRequestInfo(method, segs, query) : undefined;
       const longRunning = isLongRunning(info, target.pathname);
       if (!longRunning && this.deps.limits?.requestTimeoutMs !== undefined) startDeadline(res, this.deps.limits.requestTimeoutMs, query.str('timeout'));
-      // Without authentication every request is the admin's, or whom it impersonates.
-      auditRequestUser(adminUser);
-      const user = hasImpersonation(req) ? impersonatedUser(adminUser, req.headers, this.authorizer) : adminUser;
-      if (user !== adminUser) auditImpersonatedUser(user);
+      // Without authentication (plain HTTP, in-process servers) every request is the admin's, or
+      // whom it impersonates; with it, whom it authenticates as, then whom that user impersonates.
+      const requester = this.authenticator ? await this.authenticate(req) : adminUser;
+      auditRequestUser(requester);
+      const user = hasImpersonation(req) ? impersonatedUser(requester, req.headers, this.authorizer) : requester;
+      if (user !== requester) auditImpersonatedUser(user);
+      this.users.set(req, user);
       if (this.inflight && !this.inflight.admit(res, { verb: info?.verb ?? method.toLowerCase(), longRunning }, user)) return;
       this.authorize(user, info, method, target.pathname);
       if (await this.handleNonResource(req, res, segs, query, method)) return;
@@ -339,6 +382,27 @@ export class ApiServer {
       }
       writeError(res, e);
     }
+  }
+
+  /**
+   * The user `req` acted as (authenticated, then impersonated), once the filters have run;
+   * undefined for a request refused before (a 401, a refused impersonation). For what records
+   * requests after they are answered, such as the audit log.
+   */
+  requestUser(req: IncomingMessage): UserInfo | undefined {
+    return this.users.get(req);
+  }
+
+  /**
+   * The authentication filter (endpoints/filters/authentication.go): the request's user, or the
+   * 401 `Unauthorized` Status when its credentials are refused or, without anonymous auth, absent.
+   * The Authorization header is dropped once it has served, as upstream drops it.
+   */
+  private async authenticate(req: IncomingMessage): Promise<UserInfo> {
+    const r = await this.authenticator!.authenticateRequest(req);
+    if (!r.user) throw newUnauthorized('Unauthorized');
+    delete req.headers.authorization;
+    return r.user;
   }
 
   /**

@@ -182,10 +182,10 @@ async function serverVerdict(o: (typeof creates)[number], update = false): Promi
   let body: Record<string, unknown> = o;
   if (update) {
     url += `/${(o.metadata as { name: string }).name}`;
-    const cur = (await (await fetchRetry(url)).json()) as { metadata: { resourceVersion: string } };
+    const cur = (await (await fetchRetry(url, undefined, s.fetch)).json()) as { metadata: { resourceVersion: string } };
     body = { ...o, metadata: { ...o.metadata, resourceVersion: cur.metadata.resourceVersion } };
   }
-  const res = await fetchRetry(`${url}?dryRun=All&fieldValidation=Strict`, { method: update ? 'PUT' : 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetchRetry(`${url}?dryRun=All&fieldValidation=Strict`, { method: update ? 'PUT' : 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }, s.fetch);
   const warnings = (res.headers.get('warning') ?? '')
     .split(/,\s*(?=299 )/)
     .filter((w) => w !== '')

@@ -23,7 +23,7 @@ export interface Answer {
 export async function request(s: ServerProcess, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<Answer> {
   const init: RequestInit = { method, headers: { 'content-type': contentType, accept: 'application/json' } };
   if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
-  const res = await fetch(`${s.url}${path}`, init);
+  const res = await s.fetch(`${s.url}${path}`, init);
   const text = await res.text();
   let json: any;
   try {

@@ -80,7 +80,7 @@ trailing.forEach((tc, i) => {
   test(`TestManagedFieldsTrailingData: ${tc.name}`, { skip: tc.skip }, async () => {
     const name = `managedfields-trailing-data-${i}`;
     const s = await server();
-    const res = await fetch(`${s.url}/api/v1/namespaces/default/configmaps`, {
+    const res = await s.fetch(`${s.url}/api/v1/namespaces/default/configmaps`, {
       method: 'POST',
       body: configMapWithFields(name, 'default', tc.fieldsV1),
       headers: { 'content-type': 'application/vnd.kubernetes.protobuf', accept: 'application/json' },

@@ -79,7 +79,7 @@ async function getJSON(args: string[]): Promise<any> {
 }
 
 async function call(method: string, path: string, body: string, contentType: string): Promise<{ status: number; json: any }> {
-  const res = await fetch(`${s.url}${path}`, { method, body, headers: { 'content-type': contentType } });
+  const res = await s.fetch(`${s.url}${path}`, { method, body, headers: { 'content-type': contentType } });
   const text = await res.text();
   return { status: res.status, json: JSON.parse(text) };
 }
@@ -395,7 +395,7 @@ test('apply request errors: statuses and messages as upstream', async () => {
   r = await call('PATCH', `${path}?fieldManager=m&fieldValidation=Strict`, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: err-cm\ndata:\n  a: b\n  a: c\n', apply);
   assert.equal(r.status, 400);
   assert.equal(r.json.message, 'error strict decoding patch: error converting YAML to JSON: yaml: unmarshal errors:\n  line 7: key "a" already set in map');
-  const warned = await fetch(`${s.url}${path}?fieldManager=m`, {
+  const warned = await s.fetch(`${s.url}${path}?fieldManager=m`, {
     method: 'PATCH',
     body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: err-cm\ndata:\n  a: b\n  a: c\n',
     headers: { 'content-type': apply },

@@ -9,7 +9,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { get } from 'node:http';
+import { get } from 'node:https';
 import { crontabCRDYAML, kubectl, manifest, startServer, type ServerProcess } from './harness.ts';
 import { decodeEnvelope, decodeProtobufMessage, protobufKindMessage } from '../../src/apimachinery/index.ts';
 
@@ -245,7 +245,7 @@ test('kubectl create, run and expose send protobuf, and what they sent is what i
 
 /** POSTs `body` with a content type; the answer's status and parsed body. */
 async function post(path: string, body: Uint8Array, contentType: string): Promise<{ status: number; json: Obj }> {
-  const r = await fetch(s.url + path, { method: 'POST', body, headers: { 'Content-Type': contentType } });
+  const r = await s.fetch(s.url + path, { method: 'POST', body, headers: { 'Content-Type': contentType } });
   return { status: r.status, json: (await r.json()) as Obj };
 }
 
@@ -275,14 +275,14 @@ test('malformed protobuf answers the decoder\'s 400; custom resources answer 415
   const cr = await post('/apis/stable.example.com/v1/namespaces/default/crontabs', bad, pb);
   assert.equal(cr.status, 415);
   assert.equal(cr.json.reason, 'UnsupportedMediaType');
-  const crList = await fetch(s.url + '/apis/stable.example.com/v1/namespaces/default/crontabs', { headers: { Accept: `${pb},application/json` } });
+  const crList = await s.fetch(s.url + '/apis/stable.example.com/v1/namespaces/default/crontabs', { headers: { Accept: `${pb},application/json` } });
   assert.equal(crList.headers.get('content-type'), 'application/json');
 });
 
 test('a client preferring protobuf gets built-in objects and lists as protobuf', async () => {
   const accept = { Accept: `${pb},application/json` };
   for (const path of ['/apis/apps/v1/namespaces/default/deployments/web', '/apis/apps/v1/namespaces/default/deployments', '/api/v1/namespaces/default/configmaps/cfg']) {
-    const r = await fetch(s.url + path, { headers: accept });
+    const r = await s.fetch(s.url + path, { headers: accept });
     assert.equal(r.status, 200, path);
     assert.equal(r.headers.get('content-type'), pb, path);
     const body = Buffer.from(await r.arrayBuffer());
@@ -294,12 +294,12 @@ test('a client preferring protobuf gets built-in objects and lists as protobuf',
   const delTypeMeta = [0x0a, 2, ...Buffer.from('v1'), 0x12, 13, ...Buffer.from('DeleteOptions')];
   const delOpts = [0x2a, 3, ...Buffer.from('All')];
   const del = Buffer.from([...k8s, 0x0a, delTypeMeta.length, ...delTypeMeta, 0x12, delOpts.length, ...delOpts]);
-  const dryDelete = await fetch(s.url + '/api/v1/namespaces/default/configmaps/cfg', { method: 'DELETE', body: del, headers: { 'Content-Type': pb, Accept: 'application/json' } });
+  const dryDelete = await s.fetch(s.url + '/api/v1/namespaces/default/configmaps/cfg', { method: 'DELETE', body: del, headers: { 'Content-Type': pb, Accept: 'application/json' } });
   assert.equal(dryDelete.status, 200, await dryDelete.clone().text());
-  assert.equal((await fetch(s.url + '/api/v1/namespaces/default/configmaps/cfg')).status, 200);
+  assert.equal((await s.fetch(s.url + '/api/v1/namespaces/default/configmaps/cfg')).status, 200);
   // The protobuf a client got back is a body it can send: an update with it keeps the object.
-  const got = Buffer.from(await (await fetch(s.url + '/api/v1/namespaces/default/configmaps/cfg', { headers: accept })).arrayBuffer());
-  const put = await fetch(s.url + '/api/v1/namespaces/default/configmaps/cfg', { method: 'PUT', body: got, headers: { 'Content-Type': pb, Accept: 'application/json' } });
+  const got = Buffer.from(await (await s.fetch(s.url + '/api/v1/namespaces/default/configmaps/cfg', { headers: accept })).arrayBuffer());
+  const put = await s.fetch(s.url + '/api/v1/namespaces/default/configmaps/cfg', { method: 'PUT', body: got, headers: { 'Content-Type': pb, Accept: 'application/json' } });
   assert.equal(put.status, 200, await put.clone().text());
   assert.deepEqual(((await put.json()) as Obj).data, { mode: 'production', replicas: '3' });
 });
@@ -325,7 +325,7 @@ test('a protobuf watch is framed as upstream frames it: length, WatchEvent, enve
   const frames: Buffer[] = [];
   let contentType = '';
   const done = new Promise<void>((resolve, reject) => {
-    const req = get(`${s.url}/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=5&fieldSelector=metadata.name%3Dwatched`, { headers: { Accept: `${pb},application/json` } }, (res) => {
+    const req = get(`${s.url}/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=5&fieldSelector=metadata.name%3Dwatched`, { headers: { Accept: `${pb},application/json` }, agent: s.agent }, (res) => {
       contentType = String(res.headers['content-type']);
       let buf = Buffer.alloc(0);
       res.on('data', (c: Buffer) => {

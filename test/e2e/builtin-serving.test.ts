@@ -29,7 +29,7 @@ const k = async (...args: string[]) => {
 
 /** A raw request to the server: status and parsed body. */
 async function call(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${s.url}${path}`, {
+  const res = await s.fetch(`${s.url}${path}`, {
     method,
     headers: body === undefined ? {} : { 'content-type': contentType },
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),

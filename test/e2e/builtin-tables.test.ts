@@ -258,7 +258,7 @@ test('kubectl get prints the columns kube-apiserver prints for built-in kinds', 
 });
 
 test('the server sends the printer columns in the Table, wide ones with priority 1', async () => {
-  const res = await fetch(`${s.url}/api/v1/namespaces/tables/pods`, { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
+  const res = await s.fetch(`${s.url}/api/v1/namespaces/tables/pods`, { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
   assert.equal(res.status, 200);
   const table = (await res.json()) as { columnDefinitions: Array<{ name: string; type: string; priority: number; description: string }>; rows: Array<{ cells: unknown[]; object: { kind: string } }> };
   assert.deepEqual(

@@ -81,7 +81,8 @@ function crd(plural: string, kind: string, version: Record<string, unknown>): Re
 }
 
 before(async () => {
-  s = await startServer();
+  // Raw node:http requests (the fixtures' call), so plain HTTP.
+  s = await startServer({ args: ['--plain-http'] });
   const r = await call(
     s.url,
     'POST',

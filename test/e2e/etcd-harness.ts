@@ -27,7 +27,7 @@ export async function startReplica(endpoints: string[], prefix: string, extraArg
   let proc!: ChildProcess;
   let out = '';
   const launch = async (): Promise<string> => {
-    const args = ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--listen', `127.0.0.1:${port}`, '--data-dir', join(dir, 'data')];
+    const args = ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--plain-http', '--listen', `127.0.0.1:${port}`, '--data-dir', join(dir, 'data')];
     args.push('--etcd-servers', endpoints.join(','), '--etcd-prefix', prefix, ...extraArgs);
     proc = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     const p = proc;
@@ -57,6 +57,10 @@ export async function startReplica(endpoints: string[], prefix: string, extraArg
     url,
     dir,
     kubeconfig: join(dir, 'data', 'kubeconfig'),
+    // Plain HTTP (--plain-http): the global fetch, no client TLS.
+    fetch,
+    tls: undefined,
+    agent: undefined,
     get proc() {
       return proc;
     },

@@ -47,7 +47,7 @@ describe('serve --etcd-* flags', () => {
 
   test('serve exits 1 naming etcd when no member answers, and 2 on a bad flag', async () => {
     const port = await freePort();
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--listen', '127.0.0.1:0', '--data-dir', '/tmp/crd-apiserver-unused', '--etcd-servers', `http://127.0.0.1:${port}`], { cwd: root, encoding: 'utf8', timeout: 60000 });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--plain-http', '--listen', '127.0.0.1:0', '--data-dir', '/tmp/crd-apiserver-unused', '--etcd-servers', `http://127.0.0.1:${port}`], { cwd: root, encoding: 'utf8', timeout: 60000 });
     assert.equal(r.status, 1, r.stderr);
     assert.equal(r.stderr, `crd-apiserver serve: cannot open the store in etcd at http://127.0.0.1:${port}: context deadline exceeded\n`);
     const bad = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--etcd-compaction-interval', '5'], { cwd: root, encoding: 'utf8', timeout: 60000 });

@@ -186,7 +186,7 @@ test('a Job deleted without a propagation policy warns and keeps its pods (batch
     spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } },
   });
   await create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'once-pod', ownerReferences: [{ ...job!, controller: true, blockOwnerDeletion: true }] }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
-  const res = await fetch(`${s.url}/apis/batch/v1/namespaces/default/jobs/once`, { method: 'DELETE' });
+  const res = await s.fetch(`${s.url}/apis/batch/v1/namespaces/default/jobs/once`, { method: 'DELETE' });
   assert.equal(res.status, 200);
   assert.equal(
     res.headers.get('warning'),
@@ -200,12 +200,12 @@ test('a Job deleted without a propagation policy warns and keeps its pods (batch
   assert.equal(pod.metadata.ownerReferences, undefined);
   // With a policy there is no warning.
   await create({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'twice' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } });
-  const quiet = await fetch(`${s.url}/apis/batch/v1/namespaces/default/jobs/twice?propagationPolicy=Background`, { method: 'DELETE' });
+  const quiet = await s.fetch(`${s.url}/apis/batch/v1/namespaces/default/jobs/twice?propagationPolicy=Background`, { method: 'DELETE' });
   assert.equal(quiet.status, 200);
   assert.equal(quiet.headers.get('warning'), null);
   // deletecollection warns once, as Job's REST does.
   await create({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'thrice', labels: { batch: 'x' } }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } });
-  const all = await fetch(`${s.url}/apis/batch/v1/namespaces/default/jobs?labelSelector=batch%3Dx`, { method: 'DELETE' });
+  const all = await s.fetch(`${s.url}/apis/batch/v1/namespaces/default/jobs?labelSelector=batch%3Dx`, { method: 'DELETE' });
   assert.equal(all.status, 200);
   assert.match(all.headers.get('warning') ?? '', /^299 - "child pods are preserved by default when jobs are deleted; /);
 });

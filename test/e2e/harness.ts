@@ -1,13 +1,18 @@
 /**
  * End-to-end harness: starts a real `crd-apiserver serve` process through the CLI entry
- * (`node --import tsx src/cli/main.ts serve --listen 127.0.0.1:0 --data-dir <tmp>`), reads the
- * chosen address from its output, and runs kubectl against the kubeconfig it writes, with a
- * private HOME and discovery cache so that runs never share state.
+ * (`node --import tsx src/cli/main.ts serve --listen 127.0.0.1:0 --data-dir <tmp>`), over HTTPS
+ * with the certificates it makes unless `--plain-http` is among the arguments, reads the chosen
+ * address from its output, and runs kubectl against the kubeconfig it writes, with a private
+ * HOME and discovery cache so that runs never share state. Raw requests go through `s.fetch`,
+ * which trusts the server's CA and presents the kubeconfig's admin certificate.
  */
 import { spawn, type ChildProcess, execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { Agent } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse as parseYAML } from 'yaml';
+import { tlsFetch, type ClientTLS } from '../lib/tls-fetch.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 
@@ -16,6 +21,12 @@ export interface ServerProcess {
   dir: string;
   kubeconfig: string;
   proc: ChildProcess;
+  /** fetch for this server: over TLS as the kubeconfig's admin, or the global fetch for plain HTTP. */
+  fetch: typeof fetch;
+  /** The kubeconfig's CA and admin certificate (undefined for plain HTTP). */
+  tls: ClientTLS | undefined;
+  /** An https.Agent with `tls`, for node:https requests (undefined for plain HTTP). */
+  agent: Agent | undefined;
   output(): string;
   stop(opts?: { keep?: boolean }): Promise<number | null>;
 }
@@ -37,7 +48,7 @@ export async function startServer(opts: { dir?: string; args?: readonly string[]
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${out}`)), 20000);
     const check = (): void => {
-      const m = /listening on (http:\/\/\S+)/.exec(out);
+      const m = /listening on (https?:\/\/\S+)/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]!);
@@ -49,14 +60,21 @@ export async function startServer(opts: { dir?: string; args?: readonly string[]
       reject(new Error(`server exited with ${code}:\n${out}`));
     });
   });
+  const kubeconfig = join(dir, 'data', 'kubeconfig');
+  const tls = url.startsWith('https:') ? kubeconfigTLS(kubeconfig) : undefined;
+  const client = tls ? tlsFetch(tls) : undefined;
   return {
     url,
     dir,
-    kubeconfig: join(dir, 'data', 'kubeconfig'),
+    kubeconfig,
     proc,
+    fetch: client?.fetch ?? fetch,
+    tls,
+    agent: client?.agent,
     output: () => out,
     async stop(o: { keep?: boolean } = {}) {
       if (proc.exitCode !== null) return proc.exitCode;
+      client?.agent.destroy();
       const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
       proc.kill('SIGTERM');
       const code = await exited;
@@ -64,6 +82,19 @@ export async function startServer(opts: { dir?: string; args?: readonly string[]
       return code;
     },
   };
+}
+
+/** The CA and client certificate a kubeconfig written by `serve` embeds. */
+export function kubeconfigTLS(kubeconfig: string): ClientTLS {
+  const kc = parseYAML(readFileSync(kubeconfig, 'utf8')) as {
+    clusters: { cluster: { 'certificate-authority-data'?: string } }[];
+    users: { user: { 'client-certificate-data'?: string; 'client-key-data'?: string } }[];
+  };
+  const text = (b?: string) => (b === undefined ? undefined : Buffer.from(b, 'base64').toString('utf8'));
+  const user = kc.users[0]?.user ?? {};
+  const cert = text(user['client-certificate-data']);
+  const key = text(user['client-key-data']);
+  return { ca: text(kc.clusters[0]?.cluster['certificate-authority-data']) ?? '', ...(cert !== undefined && key !== undefined ? { cert, key } : {}) };
 }
 
 export interface Result {

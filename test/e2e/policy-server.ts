@@ -32,7 +32,7 @@ export async function startAuditedServer(): Promise<AuditedServer> {
   writeFileSync(auditPolicy, metadataAuditPolicy);
   const proc = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--listen', '127.0.0.1:0', '--data-dir', join(dir, 'data'), '--audit-log-path', auditLog, '--audit-policy-file', auditPolicy],
+    ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--plain-http', '--listen', '127.0.0.1:0', '--data-dir', join(dir, 'data'), '--audit-log-path', auditLog, '--audit-policy-file', auditPolicy],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
@@ -56,6 +56,10 @@ export async function startAuditedServer(): Promise<AuditedServer> {
     url,
     dir,
     kubeconfig: join(dir, 'data', 'kubeconfig'),
+    // Plain HTTP (--plain-http): the global fetch, no client TLS.
+    fetch,
+    tls: undefined,
+    agent: undefined,
     proc,
     output: () => out,
     auditEvents() {

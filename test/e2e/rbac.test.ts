@@ -124,22 +124,22 @@ test('a binding to a missing role is named in the refusal; impersonation headers
   const r = await kubectl(s, ['get', 'pods', '-n', 'default', '--as=carl']);
   assert.equal(r.stderr.trim(), 'Error from server (Forbidden): pods is forbidden: User "carl" cannot list resource "pods" in API group "" in the namespace "default": RBAC: clusterrole.rbac.authorization.k8s.io "no-such-role" not found');
   // The admin (system:masters) may impersonate; jane then reads what view grants her.
-  const asJane = await fetch(`${s.url}/api/v1/namespaces/default/pods`, { headers: { 'Impersonate-User': 'jane' } });
+  const asJane = await s.fetch(`${s.url}/api/v1/namespaces/default/pods`, { headers: { 'Impersonate-User': 'jane' } });
   assert.equal(asJane.status, 200);
   // Whether jane herself may impersonate is the impersonate verb on users, which view does not grant.
-  const sar = await fetch(`${s.url}/apis/authorization.k8s.io/v1/subjectaccessreviews`, {
+  const sar = await s.fetch(`${s.url}/apis/authorization.k8s.io/v1/subjectaccessreviews`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'jane', resourceAttributes: { verb: 'impersonate', resource: 'users', name: 'bob' } } }),
   });
   assert.equal(((await sar.json()) as { status: { allowed: boolean } }).status.allowed, false);
-  const groupsOnly = await fetch(`${s.url}/api/v1/namespaces/default/pods`, { headers: { 'Impersonate-Group': 'devs' } });
+  const groupsOnly = await s.fetch(`${s.url}/api/v1/namespaces/default/pods`, { headers: { 'Impersonate-Group': 'devs' } });
   assert.equal(groupsOnly.status, 400);
   assert.equal(((await groupsOnly.json()) as { message: string }).message, 'requested [{Group  devs  }] without impersonating a user');
   // A non-resource path: jane (authenticated) may read /version but not /metrics.
-  const version = await fetch(`${s.url}/version`, { headers: { 'Impersonate-User': 'jane' } });
+  const version = await s.fetch(`${s.url}/version`, { headers: { 'Impersonate-User': 'jane' } });
   assert.equal(version.status, 200);
-  const logs = await fetch(`${s.url}/logs`, { headers: { 'Impersonate-User': 'jane' } });
+  const logs = await s.fetch(`${s.url}/logs`, { headers: { 'Impersonate-User': 'jane' } });
   assert.equal(logs.status, 403);
   assert.equal(((await logs.json()) as { message: string }).message, 'forbidden: User "jane" cannot get path "/logs"');
 });

@@ -101,7 +101,10 @@ test('a validating webhook denies with the message kubectl prints against a clus
   assert.equal(q.name, 'good-cm');
   assert.equal(q.namespace, 'wh-deny');
   assert.equal(q.operation, 'CREATE');
-  assert.deepEqual(q.userInfo, { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] });
+  // kubectl's kubeconfig authenticates with the admin's client certificate (its SHA-256 as the credential id).
+  const { extra, ...who } = q.userInfo as { extra?: Record<string, string[]> };
+  assert.deepEqual(who, { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] });
+  assert.match(extra?.['authentication.kubernetes.io/credential-id']?.[0] ?? '', /^X509SHA256=[0-9a-f]{64}$/);
   assert.deepEqual((q.object as { data: unknown }).data, { a: '1' });
   assert.equal(q.oldObject, null);
   assert.equal(q.dryRun, false);

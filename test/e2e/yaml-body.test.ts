@@ -41,7 +41,7 @@ const crd = {
 };
 
 async function call(method: string, path: string, body?: string, contentType = 'application/yaml') {
-  const res = await fetch(s.url + path, { method, body, headers: body === undefined ? {} : { 'Content-Type': contentType } });
+  const res = await s.fetch(s.url + path, { method, body, headers: body === undefined ? {} : { 'Content-Type': contentType } });
   const text = await res.text();
   return { status: res.status, warning: res.headers.get('warning'), json: text ? JSON.parse(text) : undefined };
 }

@@ -1,8 +1,9 @@
 /**
  * Test certificates made with the `openssl` CLI: a CA, and serving certificates it signs for
  * 127.0.0.1 and localhost (plus any DNS names asked for, such as a service's
- * `<name>.<namespace>.svc`), in a temporary directory. For tests of anything that serves or
- * calls TLS: webhook servers here, later the API server's own serving and client certificates.
+ * `<name>.<namespace>.svc`), and client certificates (CN the user, O the groups), in a
+ * temporary directory. For tests of anything that serves or calls TLS: webhook servers, and the
+ * API server's own serving certificate and client CA given by flag.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,6 +23,12 @@ export interface TestCA {
   caBundle: string;
   /** A serving certificate for 127.0.0.1, ::1 and localhost, and `dnsNames`, signed by this CA. */
   serving(dnsNames?: readonly string[]): ServingCertificate;
+  /** A client certificate for `commonName` in `organizations`, signed by this CA. */
+  client(commonName: string, organizations?: readonly string[]): ServingCertificate;
+  /** Where the CA certificate is (for flags such as --client-ca-file). */
+  certFile: string;
+  /** Writes `pem` into the CA's directory as `name`; returns the path. */
+  write(name: string, pem: string): string;
   /** Removes the files. */
   remove(): void;
 }
@@ -46,6 +53,20 @@ export function makeTestCA(name = 'crd-apiserver test CA'): TestCA {
       openssl(dir, ['req', '-new', '-key', `s${n}.key`, '-subj', '/CN=127.0.0.1', '-out', `s${n}.csr`]);
       openssl(dir, ['x509', '-req', '-in', `s${n}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-set_serial', String(1000 + n), '-days', '1', '-sha256', '-extfile', `ext${n}.cnf`, '-out', `s${n}.crt`]);
       return { cert: readFileSync(join(dir, `s${n}.crt`), 'utf8'), key: readFileSync(join(dir, `s${n}.key`), 'utf8') };
+    },
+    client(commonName, organizations = []) {
+      const n = ++serial;
+      writeFileSync(join(dir, `ext${n}.cnf`), 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n');
+      const subj = [...organizations.map((o) => `/O=${o}`), `/CN=${commonName}`].join('');
+      openssl(dir, ['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', `c${n}.key`]);
+      openssl(dir, ['req', '-new', '-key', `c${n}.key`, '-subj', subj, '-out', `c${n}.csr`]);
+      openssl(dir, ['x509', '-req', '-in', `c${n}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-set_serial', String(1000 + n), '-days', '1', '-sha256', '-extfile', `ext${n}.cnf`, '-out', `c${n}.crt`]);
+      return { cert: readFileSync(join(dir, `c${n}.crt`), 'utf8'), key: readFileSync(join(dir, `c${n}.key`), 'utf8') };
+    },
+    certFile: join(dir, 'ca.crt'),
+    write(name, pem) {
+      writeFileSync(join(dir, name), pem);
+      return join(dir, name);
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
