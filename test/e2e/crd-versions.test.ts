@@ -114,7 +114,7 @@ const reviews = (from = 0): Review[] => (hooks.received.get('/convert') ?? []).s
 const reviewCount = () => reviews().length;
 
 async function raw(path: string, init: RequestInit = {}): Promise<{ status: number; body: Obj }> {
-  const r = await fetch(`${s.url}${path}`, { ...init, headers: { 'Content-Type': 'application/json', ...(init.headers ?? {}) } });
+  const r = await s.fetch(`${s.url}${path}`, { ...init, headers: { 'Content-Type': 'application/json', ...(init.headers ?? {}) } });
   return { status: r.status, body: (await r.json()) as Obj };
 }
 
@@ -197,7 +197,7 @@ test('a list at the other version is converted in one review; objects already th
 
 test('watch events are converted to the watched version', async () => {
   const ac = new AbortController();
-  const res = await fetch(`${s.url}/apis/${G}/v1beta1/namespaces/default/crontabs?watch=true&fieldSelector=metadata.name%3Dwatched`, { signal: ac.signal });
+  const res = await s.fetch(`${s.url}/apis/${G}/v1beta1/namespaces/default/crontabs?watch=true&fieldSelector=metadata.name%3Dwatched`, { signal: ac.signal });
   const reader = res.body!.getReader();
   let text = '';
   const events: Obj[] = [];

@@ -39,7 +39,7 @@ test('past --max-mutating-requests-inflight others get 429 with Retry-After; sys
   }
   const held = hold();
   await new Promise((r) => setTimeout(r, 300));
-  const raw = await fetch(`${s.url}/api/v1/namespaces/default/configmaps`, {
+  const raw = await s.fetch(`${s.url}/api/v1/namespaces/default/configmaps`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'Impersonate-User': 'jane' },
     body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'raw' } }),
