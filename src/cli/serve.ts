@@ -14,6 +14,7 @@ import { defaultCompactionIntervalMs, defaultEtcdPrefix } from '../storage/index
 import { ApiServer, auditLogged } from '../server/index.ts';
 import { fixedServiceResolver } from '../admission/index.ts';
 import { checkServiceNetwork, type ServiceNetworkOptions } from '../registry/index.ts';
+import { checkServiceAccountFlags, defaultServiceAccountFlags, rootCABundle, serviceAccountTokensFromFlags, type ServiceAccountFlags } from '../auth/index.ts';
 
 const usage = `usage: crd-apiserver serve [--listen 127.0.0.1:PORT] [--data-dir DIR]
 
@@ -29,6 +30,20 @@ const usage = `usage: crd-apiserver serve [--listen 127.0.0.1:PORT] [--data-dir 
   --service-cluster-ip-range CIDR[,CIDR]  Services' cluster IPs come from here (default
                     10.96.0.0/12; two CIDRs of different families make the cluster dual-stack)
   --service-node-port-range RANGE  NodePort Services' ports (default 30000-32767)
+
+  --service-account-issuer URL     the issuer of ServiceAccount tokens (default
+                                   https://kubernetes.default.svc.cluster.local); repeatable: the
+                                   first is written into new tokens, all are accepted
+  --service-account-signing-key-file FILE  the PEM private key (RSA or ECDSA) tokens are signed
+                                   with (default: DIR/service-account.key, made at first start)
+  --service-account-key-file FILE  PEM public keys, private keys or certificates tokens are
+                                   verified with (default: the signing key); repeatable
+  --service-account-max-token-expiration DUR  the longest a requested token may live (default none)
+  --service-account-extend-token-expiration BOOL  pods' tokens live a year, warning after their
+                                   requested hour (default true)
+  --api-audiences AUD[,AUD...]     the audiences of this server (default: the first issuer)
+  --root-ca-file FILE              the CA bundle pods get as kube-root-ca.crt (default DIR/ca.crt
+                                   when present, else a CA made for the data directory)
 
   --etcd-servers URL[,URL...]      keep objects in this etcd cluster instead of SQLite; several
                                    servers on one cluster serve the same objects
@@ -60,6 +75,10 @@ export interface ServeArgs {
   webhookServices?: Map<string, string>;
   /** --service-cluster-ip-range and --service-node-port-range, when given. */
   serviceNetwork?: ServiceNetworkOptions;
+  /** The --service-account-* and --api-audiences flags. */
+  serviceAccounts?: ServiceAccountFlags;
+  /** --root-ca-file, when given. */
+  rootCAFile?: string;
 }
 
 /** One --webhook-service-address value: `NAMESPACE/NAME=HOST:PORT`. */
@@ -120,6 +139,8 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
   let auditLogPath: string | undefined;
   const webhookServices = new Map<string, string>();
   const serviceNetwork: ServiceNetworkOptions = {};
+  const serviceAccounts = defaultServiceAccountFlags();
+  let rootCAFile: string | undefined;
   let etcdServers: string[] | undefined;
   const etcd: Omit<EtcdArgs, 'servers'> = { prefix: defaultEtcdPrefix, compactionIntervalMs: defaultCompactionIntervalMs };
   for (let i = 0; i < argv.length; i++) {
@@ -160,6 +181,30 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
       case '--service-node-port-range':
         serviceNetwork.nodePortRange = next();
         break;
+      case '--service-account-issuer':
+        serviceAccounts.issuers.push(next());
+        break;
+      case '--service-account-key-file':
+        serviceAccounts.keyFiles.push(next());
+        break;
+      case '--service-account-signing-key-file':
+        serviceAccounts.signingKeyFile = next();
+        break;
+      case '--service-account-max-token-expiration':
+        serviceAccounts.maxTokenExpirationSeconds = Math.floor(parseDuration(a, next()) / 1000);
+        break;
+      case '--service-account-extend-token-expiration': {
+        const v = next();
+        if (v !== 'true' && v !== 'false') throw new Error(`invalid argument ${JSON.stringify(v)} for "${a}" flag: strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`);
+        serviceAccounts.extendTokenExpiration = v === 'true';
+        break;
+      }
+      case '--api-audiences':
+        serviceAccounts.apiAudiences.push(...next().split(',').filter((x) => x !== ''));
+        break;
+      case '--root-ca-file':
+        rootCAFile = next();
+        break;
       case '--etcd-servers':
         etcdServers = next()
           .split(',')
@@ -195,7 +240,9 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
     );
   }
   checkServiceNetwork(serviceNetwork);
-  const net = Object.keys(serviceNetwork).length > 0 ? { serviceNetwork } : {};
+  checkServiceAccountFlags(serviceAccounts);
+  const saGiven = JSON.stringify(serviceAccounts) !== JSON.stringify(defaultServiceAccountFlags());
+  const net = { ...(Object.keys(serviceNetwork).length > 0 ? { serviceNetwork } : {}), ...(saGiven ? { serviceAccounts } : {}), ...(rootCAFile !== undefined ? { rootCAFile } : {}) };
   if (etcdServers === undefined) {
     const stray = (['caFile', 'certFile', 'keyFile'] as const).find((k) => etcd[k] !== undefined);
     if (stray) throw new Error('the --etcd-* flags need --etcd-servers');
@@ -279,7 +326,15 @@ export async function runServe(argv: string[]): Promise<number> {
     process.stderr.write(`crd-apiserver serve: cannot open the store in ${where}: ${msg}${hint}\n`);
     return 1;
   }
-  const server = new ApiServer({ ...backend.deps, ...(args.serviceNetwork ? { serviceNetwork: args.serviceNetwork } : {}) });
+  let tokens: { serviceAccountTokens: Awaited<ReturnType<typeof serviceAccountTokensFromFlags>>; rootCA: string };
+  try {
+    tokens = { serviceAccountTokens: await serviceAccountTokensFromFlags(dataDir, args.serviceAccounts ?? defaultServiceAccountFlags()), rootCA: rootCABundle(dataDir, args.rootCAFile) };
+  } catch (e) {
+    await backend.close();
+    process.stderr.write(`crd-apiserver serve: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+  const server = new ApiServer({ ...backend.deps, ...(args.serviceNetwork ? { serviceNetwork: args.serviceNetwork } : {}), ...tokens });
   if (args.auditLogPath !== undefined) server.handle = auditLogged(server.handle.bind(server), resolve(args.auditLogPath));
   let bound: { host: string; port: number };
   try {

@@ -44,6 +44,8 @@ import {
 } from '../auth/index.ts';
 import { newForbidden } from '../apimachinery/index.ts';
 import { ServiceStore, startKubernetesServiceController } from '../registry/index.ts';
+import { startRootCAPublisher, startServiceAccountTokensController } from '../registry/index.ts';
+import { ephemeralServiceAccountTokens, storeTokenGetter, type ServiceAccountTokens, type TokenAuthenticator } from '../auth/index.ts';
 
 /** What the server needs from the layers below: the store everything is kept in, and the admission chain. */
 export interface ApiServerDeps {
@@ -57,6 +59,10 @@ export interface ApiServerDeps {
   useAuthorizer?: (a: Authorizer) => void;
   /** Services' address and port ranges (serve --service-cluster-ip-range, --service-node-port-range). */
   serviceNetwork?: ServiceNetworkOptions;
+  /** The ServiceAccount token issuer (serve's --service-account-* flags); default: a key made for this process. */
+  serviceAccountTokens?: ServiceAccountTokens;
+  /** The CA bundle (PEM) published as every namespace's kube-root-ca.crt and put into token Secrets. */
+  rootCA?: string;
 }
 
 const notFoundStatus = () =>
@@ -104,9 +110,14 @@ export class ApiServer {
   private readonly rbacStores: RBACStores;
   private readonly rbac: RBACCache;
   readonly authorizer: Authorizer;
+  /** ServiceAccount tokens (bound and Secret-based) as a token authenticator, over the served objects. */
+  readonly serviceAccountAuthenticator: TokenAuthenticator;
+  private readonly serviceAccountTokens: ServiceAccountTokens;
 
   constructor(readonly deps: ApiServerDeps) {
-    this.registry = builtinRegistry(deps);
+    const tokens = (this.serviceAccountTokens = deps.serviceAccountTokens ?? ephemeralServiceAccountTokens());
+    this.registry = builtinRegistry({ ...deps, tokenGenerator: tokens.generator });
+    this.serviceAccountAuthenticator = tokens.authenticator(storeTokenGetter((r) => this.table.get('', 'v1', r)?.store));
     for (const k of this.registry.kinds) this.table.addBuiltin(k);
     for (const r of this.registry.reviews) this.table.addReview(r);
     const rbacStore = (resource: string) => this.table.get('rbac.authorization.k8s.io', 'v1', resource)!.store;
@@ -225,6 +236,12 @@ export class ApiServer {
     this.controllers.push(startNamespaceController(namespaces, { contentStores }));
     const serviceAccounts = this.table.get('', 'v1', 'serviceaccounts');
     if (serviceAccounts) this.controllers.push(startServiceAccountController(namespaces, serviceAccounts.store));
+    const secrets = this.table.get('', 'v1', 'secrets');
+    if (serviceAccounts && secrets) {
+      this.controllers.push(startServiceAccountTokensController(serviceAccounts.store, secrets.store, { generator: this.serviceAccountTokens.generator, ...(this.deps.rootCA ? { rootCA: this.deps.rootCA } : {}) }));
+    }
+    const configMaps = this.table.get('', 'v1', 'configmaps');
+    if (configMaps && this.deps.rootCA) this.controllers.push(startRootCAPublisher(namespaces, configMaps.store, this.deps.rootCA));
     const policies = this.table.get('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicies');
     if (policies) {
       // Type checking reads the CRDs served when a policy changes (as upstream's RESTMapper does).
@@ -292,7 +309,7 @@ export class ApiServer {
         const body = decodeObjectBody(await readBody(req), req.headers['content-type'], true).value;
         if (body === null || typeof body !== 'object' || Array.isArray(body)) throw newNotFound({ group: info.group, resource: info.resource }, '');
         const n = negotiate(req.headers.accept, { yaml: true });
-        writeObject(res, 201, virtual.create(body as Obj, { ...this.reviewContext(user), ...(info.namespace !== undefined ? { namespace: info.namespace } : {}) }), n);
+        writeObject(res, 201, await virtual.create(body as Obj, { ...this.reviewContext(user), ...(info.namespace !== undefined ? { namespace: info.namespace } : {}) }), n);
         return;
       }
       const served = this.table.get(info.group, info.version, info.resource);
@@ -346,7 +363,12 @@ export class ApiServer {
 
   /** What an access review is answered with: the requester and the server's authorizer. */
   private reviewContext(user: UserInfo): ReviewContext {
-    return { user, authorize: (a) => this.authorizer.authorize(a), rulesFor: (u, ns) => rbacRulesFor(this.rbac, u, ns) };
+    return {
+      user,
+      authorize: (a) => this.authorizer.authorize(a),
+      rulesFor: (u, ns) => rbacRulesFor(this.rbac, u, ns),
+      authenticateToken: (token, audiences) => this.serviceAccountAuthenticator.authenticate(token, audiences),
+    };
   }
 
   /** Non-resource paths; returns false when the path is a resource path. */
