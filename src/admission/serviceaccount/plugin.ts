@@ -222,8 +222,8 @@ export function serviceAccountAdmission(opts: ServiceAccountPluginOptions): Plug
     async admit(a) {
       if (ignored(a) || a.operation !== 'CREATE') return;
       const pod = a.object!;
-      // Mirror pods are the kubelet's: their spec must stay as it is.
-      if (Object.hasOwn(rec(rec(pod.metadata).annotations), mirrorPodAnnotation)) return;
+      // Mirror pods are the kubelet's: their spec must stay as it is (and what they may reference is checked now).
+      if (Object.hasOwn(rec(rec(pod.metadata).annotations), mirrorPodAnnotation)) return validate(a);
       if (pod.spec === null || typeof pod.spec !== 'object') pod.spec = {};
       const spec = pod.spec as Rec;
       // The v1 field's deprecated alias stands in when the name is unset, and mirrors it on output (v1 conversion).
@@ -234,6 +234,8 @@ export function serviceAccountAdmission(opts: ServiceAccountPluginOptions): Plug
       if (arr(spec.imagePullSecrets).length === 0 && arr(sa.imagePullSecrets).length > 0) {
         spec.imagePullSecrets = arr(sa.imagePullSecrets).map((s) => ({ name: str(s.name) }));
       }
+      // Upstream's Admit ends with its Validate, so refusals come before the pod's own validation.
+      await validate(a);
     },
     validate,
   };

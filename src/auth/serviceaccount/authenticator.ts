@@ -19,6 +19,8 @@ export interface ServiceAccountAuthenticatorOptions {
   getter: ServiceAccountTokenGetter;
   /** Accept Secret-based tokens (issuer `kubernetes/serviceaccount`); default true. */
   legacy?: boolean;
+  /** --service-account-lookup: check a Secret-based token against its Secret and ServiceAccount (default true). */
+  lookup?: boolean;
   /** The clock, in seconds since the epoch (tests). */
   now?: () => number;
 }
@@ -69,6 +71,8 @@ export function serviceAccountTokenAuthenticator(o: ServiceAccountAuthenticatorO
       }
       errs.push(e);
     }
+    // No key to try is no opinion (an empty aggregate is no error upstream).
+    if (!verified && errs.length === 0) return null;
     if (!verified) throw new TokenInvalid(aggregate(errs));
     const claims = jwt.payload;
     const issuer = typeof claims.iss === 'string' ? claims.iss : '';
@@ -82,7 +86,7 @@ export function serviceAccountTokenAuthenticator(o: ServiceAccountAuthenticatorO
     if (auds.length === 0 && o.apiAudiences.length !== 0) {
       throw new TokenInvalid(`token audiences ${quotedList(tokenAudiences)} is invalid for the target audiences ${quotedList(want)}`);
     }
-    const info = isLegacy ? await validateLegacy(token, claims, o.getter) : await validateBound(claims, o.getter, now());
+    const info = isLegacy ? await validateLegacy(token, claims, o.getter, o.lookup !== false) : await validateBound(claims, o.getter, now());
     return { user: userInfoOf(info), audiences: auds };
   };
   return {

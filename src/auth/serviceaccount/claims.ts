@@ -64,7 +64,8 @@ export function boundClaims(c: BoundClaimsInput): Record<string, unknown> {
   return {
     iss: c.issuer,
     sub: makeUsername(c.serviceAccount.namespace, c.serviceAccount.name),
-    aud: [...c.audiences],
+    // An empty audience is left out (jwt.Claims' omitempty).
+    ...(c.audiences.length > 0 ? { aud: [...c.audiences] } : {}),
     iat: c.now,
     nbf: c.now,
     exp: c.now + c.expirationSeconds,
@@ -208,7 +209,7 @@ export async function validateBound(claims: Record<string, unknown>, getter: Ser
 }
 
 /** legacyValidator.Validate: the claims present, the Secret still holding this very token, the ServiceAccount unchanged. */
-export async function validateLegacy(token: string, claims: Record<string, unknown>, getter: ServiceAccountTokenGetter): Promise<ServiceAccountInfo> {
+export async function validateLegacy(token: string, claims: Record<string, unknown>, getter: ServiceAccountTokenGetter, lookup = true): Promise<ServiceAccountInfo> {
   const sub = str(claims.sub);
   if (!sub) throw new TokenInvalid('sub claim is missing');
   const namespace = str(claims['kubernetes.io/serviceaccount/namespace']);
@@ -220,6 +221,7 @@ export async function validateLegacy(token: string, claims: Record<string, unkno
   const uid = str(claims['kubernetes.io/serviceaccount/service-account.uid']);
   if (!uid) throw new TokenInvalid('serviceAccountUID claim is missing');
   if (sub !== makeUsername(namespace, name)) throw new TokenInvalid('sub claim is invalid');
+  if (!lookup) return { namespace, name, uid };
   const secret = await fetchOr(() => getter.getSecret(namespace, secretName), 'token has been invalidated');
   if (meta(secret).deletionTimestamp !== undefined) throw new TokenInvalid('token has been invalidated');
   const stored = str(rec(secret.data).token);
