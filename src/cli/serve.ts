@@ -316,6 +316,11 @@ export async function runServe(argv: string[]): Promise<number> {
   }
   const dataDir = resolve(args.dataDir);
   mkdirSync(dataDir, { recursive: true });
+  // The signing key is made (first start) while the store opens.
+  const tokensReady = serviceAccountTokensFromFlags(dataDir, args.serviceAccounts ?? defaultServiceAccountFlags()).then(
+    (serviceAccountTokens) => ({ serviceAccountTokens, rootCA: rootCABundle(dataDir, args.rootCAFile) }),
+  );
+  tokensReady.catch(() => {});
   let backend: Awaited<ReturnType<typeof openBackend>>;
   try {
     backend = await openBackend(dataDir, storageChoice(args), { webhookServices: fixedServiceResolver(args.webhookServices ?? new Map()) });
@@ -328,7 +333,7 @@ export async function runServe(argv: string[]): Promise<number> {
   }
   let tokens: { serviceAccountTokens: Awaited<ReturnType<typeof serviceAccountTokensFromFlags>>; rootCA: string };
   try {
-    tokens = { serviceAccountTokens: await serviceAccountTokensFromFlags(dataDir, args.serviceAccounts ?? defaultServiceAccountFlags()), rootCA: rootCABundle(dataDir, args.rootCAFile) };
+    tokens = await tokensReady;
   } catch (e) {
     await backend.close();
     process.stderr.write(`crd-apiserver serve: ${e instanceof Error ? e.message : String(e)}\n`);

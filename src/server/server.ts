@@ -203,8 +203,9 @@ export class ApiServer {
   /**
    * The registry's controllers: CRD names and Established, CRD instance cleanup (through the
    * served stores), the namespace deleter (over every served namespaced resource, built-in or
-   * custom), the `default` ServiceAccount of every namespace, and the garbage collector (over every
-   * served kind, following ownerReferences).
+   * custom), the `default` ServiceAccount of every namespace, the tokens of ServiceAccount token
+   * Secrets, every namespace's kube-root-ca.crt (given a root CA), and the garbage collector (over
+   * every served kind, following ownerReferences).
    */
   private startControllers(boot?: BootList): void {
     const { crds, namespaces } = this.registry;
