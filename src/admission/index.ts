@@ -1,6 +1,6 @@
 /**
  * The admission layer's public face: the chain and its plugins. NamespaceLifecycle (first in
- * every chain), MutatingAdmissionPolicy, MutatingAdmissionWebhook, ValidatingAdmissionPolicy,
+ * every chain), ServiceAccount, MutatingAdmissionPolicy, MutatingAdmissionWebhook, ValidatingAdmissionPolicy,
  * ValidatingAdmissionWebhook.
  */
 export { admissionChain, type Plugin } from './chain.ts';
@@ -20,4 +20,5 @@ export {
   type ValidatingAdmissionPolicyPlugin,
   type MutatingAdmissionPolicyPlugin,
 } from './policy/index.ts';
+export { cachedServiceAccountAdmission, serviceAccountAdmission, tokenVolumeSource, type ServiceAccountPluginOptions } from './serviceaccount/index.ts';
 export { fixedServiceResolver, WebhookClients, mutatingWebhooks, validatingWebhooks, type ServiceResolver, type WebhookPlugin, type WebhookPluginOptions } from './webhook/index.ts';

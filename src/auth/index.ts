@@ -2,7 +2,8 @@
  * The auth layer's public face: authentication (client certificates, bearer tokens, the token
  * file, anonymous requests), authorization (the privileged-groups and RBAC authorizers, their
  * union, the 403 texts), impersonation, and RBAC's objects as the authorizer reads them (the
- * watch-fed cache, the bootstrap policy reconciled at start).
+ * watch-fed cache, the bootstrap policy reconciled at start), and ServiceAccount tokens (their
+ * issuer, keys and authenticator).
  */
 export {
   forbiddenMessage,
@@ -33,3 +34,4 @@ export {
   type RequestAuthenticator,
   type TokenAuthenticator,
 } from './authn/index.ts';
+export * from './serviceaccount/index.ts';

@@ -9,16 +9,17 @@
  * libraries, and shuts down cleanly on SIGINT or SIGTERM.
  */
 import { X509Certificate } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve, join } from 'node:path';
 import { openBackend, type StorageChoice } from '../server/index.ts';
 import { defaultCompactionIntervalMs, defaultEtcdPrefix } from '../storage/index.ts';
-import { ApiServer, auditFilter, defaultAuditOptions, defaultLimitOptions, ensureServerPKI, servingNames, setAuditFlag, setLimitFlag, validateAuditOptions, validateLimitOptions, type ServingTLS } from '../server/index.ts';
+import { ApiServer, auditFilter, defaultAuditOptions, defaultLimitOptions, ensureServerPKI, pkiFiles, servingNames, setAuditFlag, setLimitFlag, validateAuditOptions, validateLimitOptions, type ServingTLS } from '../server/index.ts';
 import type { AuditOptions, LimitOptions } from '../server/index.ts';
 import { readTokenFile, type AuthenticationOptions } from '../auth/index.ts';
 import { fixedServiceResolver } from '../admission/index.ts';
 import { checkServiceNetwork, type ServiceNetworkOptions } from '../registry/index.ts';
+import { checkServiceAccountFlags, defaultServiceAccountFlags, rootCABundle, serviceAccountTokensFromFlags, type ServiceAccountFlags } from '../auth/index.ts';
 
 const usage = `usage: crd-apiserver serve [--listen 127.0.0.1:PORT] [--data-dir DIR]
 
@@ -55,6 +56,20 @@ const usage = `usage: crd-apiserver serve [--listen 127.0.0.1:PORT] [--data-dir 
                     10.96.0.0/12; two CIDRs of different families make the cluster dual-stack)
   --service-node-port-range RANGE  NodePort Services' ports (default 30000-32767)
 
+  --service-account-issuer URL     the issuer of ServiceAccount tokens (default
+                                   https://kubernetes.default.svc.cluster.local); repeatable: the
+                                   first is written into new tokens, all are accepted
+  --service-account-signing-key-file FILE  the PEM private key (RSA or ECDSA) tokens are signed
+                                   with (default: DIR/service-account.key, made at first start)
+  --service-account-key-file FILE  PEM public keys, private keys or certificates tokens are
+                                   verified with (default: the signing key); repeatable
+  --service-account-max-token-expiration DUR  the longest a requested token may live (default none)
+  --service-account-extend-token-expiration BOOL  pods' tokens live a year, warning after their
+                                   requested hour (default true)
+  --api-audiences AUD[,AUD...]     the audiences of this server (default: the first issuer)
+  --root-ca-file FILE              the CA bundle pods get as kube-root-ca.crt (default DIR/ca.crt
+                                   when present, else a CA made for the data directory)
+
   --etcd-servers URL[,URL...]      keep objects in this etcd cluster instead of SQLite; several
                                    servers on one cluster serve the same objects
   --etcd-prefix PREFIX             the root of every key in etcd (default /registry)
@@ -87,6 +102,10 @@ export interface ServeArgs {
   webhookServices?: Map<string, string>;
   /** --service-cluster-ip-range and --service-node-port-range, when given. */
   serviceNetwork?: ServiceNetworkOptions;
+  /** The --service-account-* and --api-audiences flags. */
+  serviceAccounts?: ServiceAccountFlags;
+  /** --root-ca-file, when given. */
+  rootCAFile?: string;
   /** --plain-http: no TLS, no authentication. */
   plainHTTP?: true;
   /** --tls-cert-file and --tls-private-key-file. */
@@ -169,6 +188,8 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
   const webhookServices = new Map<string, string>();
   const serviceNetwork: ServiceNetworkOptions = {};
   const security: Pick<ServeArgs, 'plainHTTP' | 'tlsCertFile' | 'tlsKeyFile' | 'tlsSANs' | 'clientCAFile' | 'tokenAuthFile' | 'anonymousAuth'> = {};
+  const serviceAccounts = defaultServiceAccountFlags();
+  let rootCAFile: string | undefined;
   let etcdServers: string[] | undefined;
   const etcd: Omit<EtcdArgs, 'servers'> = { prefix: defaultEtcdPrefix, compactionIntervalMs: defaultCompactionIntervalMs };
   for (let i = 0; i < argv.length; i++) {
@@ -230,6 +251,30 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
       case '--service-node-port-range':
         serviceNetwork.nodePortRange = next();
         break;
+      case '--service-account-issuer':
+        serviceAccounts.issuers.push(next());
+        break;
+      case '--service-account-key-file':
+        serviceAccounts.keyFiles.push(next());
+        break;
+      case '--service-account-signing-key-file':
+        serviceAccounts.signingKeyFile = next();
+        break;
+      case '--service-account-max-token-expiration':
+        serviceAccounts.maxTokenExpirationSeconds = Math.floor(parseDuration(a, next()) / 1000);
+        break;
+      case '--service-account-extend-token-expiration': {
+        const v = next();
+        if (v !== 'true' && v !== 'false') throw new Error(`invalid argument ${JSON.stringify(v)} for "${a}" flag: strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`);
+        serviceAccounts.extendTokenExpiration = v === 'true';
+        break;
+      }
+      case '--api-audiences':
+        serviceAccounts.apiAudiences.push(...next().split(',').filter((x) => x !== ''));
+        break;
+      case '--root-ca-file':
+        rootCAFile = next();
+        break;
       case '--etcd-servers':
         etcdServers = next()
           .split(',')
@@ -267,7 +312,9 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
   const invalidFlags = [...validateAuditOptions(audit), ...validateLimitOptions(limits)];
   if (invalidFlags.length > 0) throw new Error(invalidFlags.join('; '));
   const flagged = { ...(auditGiven ? { audit } : {}), ...(limitsGiven ? { limits } : {}) };
-  const net = { ...(Object.keys(serviceNetwork).length > 0 ? { serviceNetwork } : {}), ...security };
+  checkServiceAccountFlags(serviceAccounts);
+  const saGiven = JSON.stringify(serviceAccounts) !== JSON.stringify(defaultServiceAccountFlags());
+  const net = { ...(Object.keys(serviceNetwork).length > 0 ? { serviceNetwork } : {}), ...security, ...(saGiven ? { serviceAccounts } : {}), ...(rootCAFile !== undefined ? { rootCAFile } : {}) };
   if (etcdServers === undefined) {
     const stray = (['caFile', 'certFile', 'keyFile'] as const).find((k) => etcd[k] !== undefined);
     if (stray) throw new Error('the --etcd-* flags need --etcd-servers');
@@ -431,6 +478,9 @@ export async function runServe(argv: string[]): Promise<number> {
     (sec) => ({ sec }),
     (e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }),
   );
+  // The signing key is made (first start) while the store opens.
+  const tokensReady = serviceAccountTokensFromFlags(dataDir, args.serviceAccounts ?? defaultServiceAccountFlags());
+  tokensReady.catch(() => {});
   let backend: Awaited<ReturnType<typeof openBackend>>;
   try {
     backend = await openBackend(dataDir, storageChoice(args), { webhookServices: fixedServiceResolver(args.webhookServices ?? new Map()) });
@@ -439,6 +489,18 @@ export async function runServe(argv: string[]): Promise<number> {
     const hint = /locked|busy/i.test(msg) ? ' (is another crd-apiserver serving this data directory?)' : '';
     const where = args.etcd ? `etcd at ${args.etcd.servers.join(',')}` : dataDir;
     process.stderr.write(`crd-apiserver serve: cannot open the store in ${where}: ${msg}${hint}\n`);
+    return 1;
+  }
+  let tokens: { serviceAccountTokens: Awaited<ReturnType<typeof serviceAccountTokensFromFlags>>; rootCA: string };
+  try {
+    const serviceAccountTokens = await tokensReady;
+    await secured;
+    // kube-root-ca.crt carries the CA that signed the serving certificate, so that pods can verify the server.
+    const servingCA = pkiFiles(dataDir).caCert;
+    tokens = { serviceAccountTokens, rootCA: rootCABundle(dataDir, args.rootCAFile ?? (args.plainHTTP || args.tlsCertFile || !existsSync(servingCA) ? undefined : servingCA)) };
+  } catch (e) {
+    await backend.close();
+    process.stderr.write(`crd-apiserver serve: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
   }
   const got = await secured;
@@ -450,7 +512,7 @@ export async function runServe(argv: string[]): Promise<number> {
   const sec = got.sec;
   let server: ApiServer;
   try {
-    server = new ApiServer({ ...backend.deps, ...(args.serviceNetwork ? { serviceNetwork: args.serviceNetwork } : {}), ...(sec.tls ? { tls: sec.tls } : {}), ...(sec.authentication ? { authentication: sec.authentication } : {}), limits: args.limits ?? defaultLimitOptions() });
+    server = new ApiServer({ ...backend.deps, ...(args.serviceNetwork ? { serviceNetwork: args.serviceNetwork } : {}), ...(sec.tls ? { tls: sec.tls } : {}), ...(sec.authentication ? { authentication: sec.authentication } : {}), limits: args.limits ?? defaultLimitOptions(), ...tokens });
   } catch (e) {
     // A certificate and key that do not match, or PEM that is not one.
     await backend.close();

@@ -34,6 +34,8 @@ export {
 export { startNamespaceController, type NamespaceControllerOptions } from './controllers/namespace.ts';
 export { startGarbageCollector, type CollectedKinds, type GarbageCollector } from './controllers/garbage-collector/index.ts';
 export { startServiceAccountController, type ServiceAccountControllerOptions } from './controllers/service-account.ts';
+export { startServiceAccountTokensController, serviceAccountTokenSecretType, type TokensControllerOptions } from './controllers/service-account-tokens.ts';
+export { startRootCAPublisher, rootCACertConfigMapName, type RootCAPublisherOptions } from './controllers/root-ca-publisher.ts';
 export { startPolicyStatusController, type PolicyTypeChecker } from './admissionregistration/status-controller.ts';
 export { admissionPolicyTypeChecker } from './admissionregistration/type-checker.ts';
 export { usePolicyExpressionChecker, type PolicyExpressionChecker } from './admissionregistration/expression-checker.ts';
@@ -56,6 +58,7 @@ export {
 export { startClusterRoleAggregation, aggregatedRules } from './controllers/cluster-role-aggregation.ts';
 export { escalationCheckedStore, isOnlyMutatingGCFields, type EscalationChecks, type RBACRule, type RoleReference } from './rbac/policybased.ts';
 export { builtinRegistry, type BuiltinRegistry } from './kinds.ts';
+export type { BoundTokenRequest, TokenBoundRef, TokenGenerator } from './core/serviceaccount/token-generator.ts';
 export { checkServiceNetwork, ServiceStore } from './core/service/store.ts';
 export { startKubernetesServiceController } from './core/service/kubernetes-service.ts';
 export { customResourceKinds } from './customresource/definition.ts';

@@ -11,6 +11,7 @@ import type { Store } from '../storage/index.ts';
 import type { TableConvertor } from './table/convert.ts';
 import type { ScaleStore } from './customresource/scale.ts';
 import type { PatchMetaLookup } from '../apimachinery/index.ts';
+import type { TokenGenerator } from './core/serviceaccount/token-generator.ts';
 
 /** A subresource as discovery lists it. */
 export interface KindSubresource {
@@ -91,6 +92,8 @@ export interface KindDeps {
   admission?: Admission;
   /** Services' address and port ranges (default: kube-apiserver's, 10.96.0.0/12 and 30000-32767). */
   serviceNetwork?: ServiceNetworkOptions;
+  /** Signs the tokens of serviceaccounts/token (no TokenRequest is answered without it). */
+  tokenGenerator?: TokenGenerator;
 }
 
 /** kube-apiserver's --service-cluster-ip-range (one CIDR, or two of different families) and --service-node-port-range. */
@@ -99,7 +102,7 @@ export interface ServiceNetworkOptions {
   nodePortRange?: string;
 }
 
-/** A create-only endpoint answered without storage (the self access reviews). */
+/** A create-only endpoint answered without storage (the access reviews, TokenReview, SelfSubjectReview). */
 export interface ReviewDefinition {
   group: string;
   version: string;
@@ -109,7 +112,7 @@ export interface ReviewDefinition {
   /** Served under `namespaces/{ns}/` (LocalSubjectAccessReview). */
   namespaced?: boolean;
   /** The object the endpoint answers a create with. */
-  create(obj: Record<string, unknown>, ctx?: ReviewContext): Record<string, unknown>;
+  create(obj: Record<string, unknown>, ctx?: ReviewContext): Record<string, unknown> | Promise<Record<string, unknown>>;
 }
 
 /** What an access review is about: a resource request or a non-resource path (authorizer.Attributes). */
@@ -141,6 +144,12 @@ export interface ReviewContext {
   namespace?: string;
   authorize(a: AccessAttributes): { decision: 'Allow' | 'Deny' | 'NoOpinion'; reason: string };
   rulesFor(user: UserInfo, namespace: string): ReviewRules;
+  /**
+   * The server's token authenticators asked about a TokenReview's token for `audiences` (none:
+   * the API server's): null when no authenticator knows the token; throws an Error whose message
+   * is the review's status.error when one knows it but refuses it.
+   */
+  authenticateToken?(token: string, audiences: readonly string[]): Promise<{ user: UserInfo; audiences: string[] } | null>;
 }
 
 /** The subresource entry of a kind's own status (or finalize) endpoint. */

@@ -5,6 +5,7 @@
  * (`customresource/definition.ts`) as CRDs are established.
  */
 import { localSubjectAccessReview, selfSubjectAccessReview, selfSubjectRulesReview, subjectAccessReview } from './authorization/self-reviews.ts';
+import { selfSubjectReview, tokenReview } from './authentication/reviews.ts';
 import { crdKind } from './crd/definition.ts';
 import type { CRDStore } from './crd/store.ts';
 import type { KindDefinition, KindDeps, ReviewDefinition } from './kind.ts';
@@ -18,7 +19,7 @@ import type { NamespaceStore } from './namespace/rest.ts';
 const builtinKinds: ReadonlyArray<(deps: KindDeps) => KindDefinition> = [namespaceKind, serviceKind, crdKind];
 
 /** Create-only review endpoints. */
-const builtinReviews: readonly ReviewDefinition[] = [localSubjectAccessReview, selfSubjectAccessReview, selfSubjectRulesReview, subjectAccessReview];
+const builtinReviews: readonly ReviewDefinition[] = [selfSubjectReview, tokenReview, localSubjectAccessReview, selfSubjectAccessReview, selfSubjectRulesReview, subjectAccessReview];
 
 /** The built-in kinds over one store, and the two stores the controllers and CRD serving drive. */
 export interface BuiltinRegistry {
@@ -33,7 +34,7 @@ export function builtinRegistry(deps: KindDeps): BuiltinRegistry {
   // Then every other stored kind of Kubernetes 1.35's default group-versions, from its OpenAPI.
   const all = [...own, ...openAPIKinds(deps, new Set(own.map((k) => `${k.group}/${k.resource}`)))];
   const lookup = (group: string, resource: string) => all.find((k) => k.group === group && k.resource === resource)?.store;
-  const kinds = all.map((k) => withCoreSubresources(k, lookup));
+  const kinds = all.map((k) => withCoreSubresources(k, lookup, deps.tokenGenerator));
   const find = (group: string, resource: string) => kinds.find((k) => k.group === group && k.resource === resource)!.store;
   return {
     kinds,

@@ -1,7 +1,7 @@
 /**
  * What the served binary runs on: one SQLite file under the data directory, or an etcd cluster
  * when `--etcd-servers` names one (several servers can then share it), and the admission
- * chain every write passes (NamespaceLifecycle first, then MutatingAdmissionPolicy, mutating
+ * chain every write passes (NamespaceLifecycle first, then ServiceAccount, MutatingAdmissionPolicy, mutating
  * webhooks, ValidatingAdmissionPolicy, and validating webhooks last). Also makes sure the namespaces
  * kube-apiserver creates at start (`default`, `kube-system`, `kube-public`, `kube-node-lease`)
  * exist. The server builds the registry's kinds over these.
@@ -12,7 +12,7 @@ import { openEtcdStore, type EtcdStoreOptions } from '../storage/index.ts';
 import type { Store } from '../storage/index.ts';
 import { NamespaceStore } from '../registry/index.ts';
 import { isAlreadyExists } from '../apimachinery/index.ts';
-import { admissionChain, cachedNamespaceLifecycle, mutatingAdmissionPolicy, mutatingWebhooks, validatingAdmissionPolicy, validatingWebhooks, WebhookClients, type ServiceResolver } from '../admission/index.ts';
+import { admissionChain, cachedNamespaceLifecycle, cachedServiceAccountAdmission, mutatingAdmissionPolicy, mutatingWebhooks, validatingAdmissionPolicy, validatingWebhooks, WebhookClients, type ServiceResolver } from '../admission/index.ts';
 import type { ApiServerDeps } from './server.ts';
 import type { Authorizer } from '../auth/index.ts';
 import type { Authorizer as PolicyAuthorizer } from '../cel/index.ts';
@@ -74,6 +74,8 @@ export async function openBackend(dataDir: string, storage: StorageChoice = {}, 
           })
         : { decision: 'NoOpinion', reason: '' },
   };
+  // ServiceAccount: pods' ServiceAccount and token volume, after NamespaceLifecycle as upstream orders it.
+  const serviceAccounts = cachedServiceAccountAdmission(store);
   // ValidatingAdmissionPolicy: policies, bindings and params read from watch-fed caches.
   const policies = validatingAdmissionPolicy(store, { authorizer });
   // MutatingAdmissionPolicy: mutating plugins run before validating ones, as upstream orders them.
@@ -88,7 +90,7 @@ export async function openBackend(dataDir: string, storage: StorageChoice = {}, 
   return {
     deps: {
       store,
-      admission: admissionChain([lifecycle, mutations, mutatingHooks, policies, validatingHooks]),
+      admission: admissionChain([lifecycle, serviceAccounts, mutations, mutatingHooks, policies, validatingHooks]),
       conversionWebhooks,
       useAuthorizer: (a) => {
         serverAuthorizer = a;
@@ -99,6 +101,7 @@ export async function openBackend(dataDir: string, storage: StorageChoice = {}, 
     checkStorage: etcd ? () => etcd.checkHealth() : async () => {},
     close: () => {
       lifecycle.stop();
+      serviceAccounts.stop();
       policies.stop();
       mutations.stop();
       mutatingHooks.stop();

@@ -55,6 +55,8 @@ import { auditAnnotation, auditImpersonatedUser, auditRequestUser } from './audi
 import { InflightLimiter, type InflightLimits } from './filters/inflight.ts';
 import { isLongRunning } from './filters/long-running.ts';
 import { startDeadline } from './filters/timeout.ts';
+import { startRootCAPublisher, startServiceAccountTokensController } from '../registry/index.ts';
+import { ephemeralServiceAccountTokens, storeTokenGetter, type ServiceAccountTokenAuthenticator, type ServiceAccountTokens } from '../auth/index.ts';
 
 /** What the server needs from the layers below: the store everything is kept in, and the admission chain. */
 export interface ApiServerDeps {
@@ -68,6 +70,10 @@ export interface ApiServerDeps {
   useAuthorizer?: (a: Authorizer) => void;
   /** Services' address and port ranges (serve --service-cluster-ip-range, --service-node-port-range). */
   serviceNetwork?: ServiceNetworkOptions;
+  /** The ServiceAccount token issuer (serve's --service-account-* flags); default: a key made for this process. */
+  serviceAccountTokens?: ServiceAccountTokens;
+  /** The CA bundle (PEM) published as every namespace's kube-root-ca.crt and put into token Secrets. */
+  rootCA?: string;
   /** How CRDs' conversion webhooks are called (without it, webhook conversion fails as an unreachable webhook does). */
   conversionWebhooks?: ConversionWebhookClient;
   /** --max-requests-inflight, --max-mutating-requests-inflight and --request-timeout (none when absent). */
@@ -138,18 +144,24 @@ export class ApiServer {
   readonly authorizer: Authorizer;
   private readonly inflight: InflightLimiter | undefined;
   /**
-   * The bearer token authenticators, asked in order after client certificates: the options' list
-   * itself, so that authenticators which need the server's stores (ServiceAccount tokens) may be
-   * appended once the server is built.
+   * The bearer token authenticators, asked in order after client certificates: the options' ones,
+   * then ServiceAccount tokens; read on every request, so more may be appended once the server is
+   * built.
    */
   readonly tokenAuthenticators: TokenAuthenticator[];
   private readonly authenticator: RequestAuthenticator | undefined;
   /** Whom each request in progress acts as (after authentication and impersonation), for `requestUser`. */
   private readonly users = new WeakMap<IncomingMessage, UserInfo>();
 
+  /** ServiceAccount tokens (bound and Secret-based) as a token authenticator, over the served objects. */
+  readonly serviceAccountAuthenticator: ServiceAccountTokenAuthenticator;
+  private readonly serviceAccountTokens: ServiceAccountTokens;
+
   constructor(readonly deps: ApiServerDeps) {
     this.inflight = deps.limits?.inflight ? new InflightLimiter(deps.limits.inflight) : undefined;
-    this.registry = builtinRegistry(deps);
+    const tokens = (this.serviceAccountTokens = deps.serviceAccountTokens ?? ephemeralServiceAccountTokens());
+    this.registry = builtinRegistry({ ...deps, tokenGenerator: tokens.generator });
+    this.serviceAccountAuthenticator = tokens.authenticator(storeTokenGetter((r) => this.table.get('', 'v1', r)?.store));
     for (const k of this.registry.kinds) this.table.addBuiltin(k);
     for (const r of this.registry.reviews) this.table.addReview(r);
     const rbacStore = (resource: string) => this.table.get('rbac.authorization.k8s.io', 'v1', resource)!.store;
@@ -166,7 +178,8 @@ export class ApiServer {
     deps.useAuthorizer?.(this.authorizer);
     this.openapi = new OpenAPIService(this.table);
     this.crdServing = new CRDServing(this.table, this.registry.crds, deps);
-    this.tokenAuthenticators = deps.authentication?.tokenAuthenticators ?? [];
+    // The options' token authenticators, then ServiceAccount tokens (bound and legacy Secret ones).
+    this.tokenAuthenticators = [...(deps.authentication?.tokenAuthenticators ?? []), this.serviceAccountAuthenticator];
     this.authenticator = deps.authentication ? newRequestAuthenticator(deps.authentication, this.tokenAuthenticators) : undefined;
     const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
       this.handle(req, res).catch((e) => {
@@ -251,8 +264,9 @@ export class ApiServer {
   /**
    * The registry's controllers: CRD names and Established, CRD instance cleanup (through the
    * served stores), the namespace deleter (over every served namespaced resource, built-in or
-   * custom), the `default` ServiceAccount of every namespace, and the garbage collector (over every
-   * served kind, following ownerReferences).
+   * custom), the `default` ServiceAccount of every namespace, the tokens of ServiceAccount token
+   * Secrets, every namespace's kube-root-ca.crt (given a root CA), and the garbage collector (over
+   * every served kind, following ownerReferences).
    */
   private startControllers(boot?: BootList): void {
     const { crds, namespaces } = this.registry;
@@ -284,6 +298,12 @@ export class ApiServer {
     this.controllers.push(startNamespaceController(namespaces, { contentStores }));
     const serviceAccounts = this.table.get('', 'v1', 'serviceaccounts');
     if (serviceAccounts) this.controllers.push(startServiceAccountController(namespaces, serviceAccounts.store));
+    const secrets = this.table.get('', 'v1', 'secrets');
+    if (serviceAccounts && secrets) {
+      this.controllers.push(startServiceAccountTokensController(serviceAccounts.store, secrets.store, { generator: this.serviceAccountTokens.generator, ...(this.deps.rootCA ? { rootCA: this.deps.rootCA } : {}) }));
+    }
+    const configMaps = this.table.get('', 'v1', 'configmaps');
+    if (configMaps && this.deps.rootCA) this.controllers.push(startRootCAPublisher(namespaces, configMaps.store, this.deps.rootCA));
     const policies = this.table.get('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicies');
     if (policies) {
       // Type checking reads the CRDs served when a policy changes (as upstream's RESTMapper does).
@@ -359,7 +379,7 @@ export class ApiServer {
         const body = decodeObjectBody(await readBody(req), req.headers['content-type'], true).value;
         if (body === null || typeof body !== 'object' || Array.isArray(body)) throw newNotFound({ group: info.group, resource: info.resource }, '');
         const n = negotiate(req.headers.accept, { yaml: true });
-        writeObject(res, 201, virtual.create(body as Obj, { ...this.reviewContext(user), ...(info.namespace !== undefined ? { namespace: info.namespace } : {}) }), n);
+        writeObject(res, 201, await virtual.create(body as Obj, { ...this.reviewContext(user), ...(info.namespace !== undefined ? { namespace: info.namespace } : {}) }), n);
         return;
       }
       const served = this.table.get(info.group, info.version, info.resource);
@@ -436,7 +456,32 @@ export class ApiServer {
 
   /** What an access review is answered with: the requester and the server's authorizer. */
   private reviewContext(user: UserInfo): ReviewContext {
-    return { user, authorize: (a) => this.authorizer.authorize(a), rulesFor: (u, ns) => rbacRulesFor(this.rbac, u, ns) };
+    return {
+      user,
+      authorize: (a) => this.authorizer.authorize(a),
+      rulesFor: (u, ns) => rbacRulesFor(this.rbac, u, ns),
+      authenticateToken: (token, audiences) => this.reviewToken(token, audiences),
+    };
+  }
+
+  /**
+   * A TokenReview's answer from every token authenticator: ServiceAccount tokens for the audiences
+   * asked, then the audience-agnostic ones (the token file) as WrapAudienceAgnosticToken wraps
+   * them: good for the API audiences, refused for a review asking only others.
+   */
+  private async reviewToken(token: string, audiences: readonly string[]): Promise<{ user: UserInfo; audiences: string[] } | null> {
+    const sa = await this.serviceAccountAuthenticator.authenticate(token, audiences);
+    if (sa) return sa;
+    const api = this.serviceAccountTokens.generator.apiAudiences;
+    const good = audiences.length === 0 ? [...api] : audiences.filter((a) => api.includes(a));
+    if (audiences.length > 0 && good.length === 0) return null;
+    for (const a of this.tokenAuthenticators) {
+      if (a === this.serviceAccountAuthenticator) continue;
+      const user = await a.authenticateToken(token);
+      // As the request authenticator answers it (the review authenticates a request carrying the token).
+      if (user) return { user: user.groups.includes('system:authenticated') ? user : { ...user, groups: [...user.groups, 'system:authenticated'] }, audiences: good };
+    }
+    return null;
   }
 
   /** Non-resource paths; returns false when the path is a resource path. */
