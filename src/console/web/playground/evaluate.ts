@@ -81,7 +81,7 @@ export interface CostReport {
   /** crd: how many times the rule may run in one request, and the resulting total. */
   cardinality?: string;
   total?: string;
-  /** The limits that would bound the estimate (maxItems on spec.rules, ...). */
+  /** What bounds the estimate, or the limits that would (`would be bounded by maxItems on ...`). */
   boundBy: string[];
 }
 
@@ -197,8 +197,8 @@ function crdRule(input: PlaygroundInput, docs: Record<string, unknown>): Playgro
   }
   const program = compiled.program;
   const boundBy: string[] = [];
-  if (cost!.cardinality === undefined) for (const a of cost!.unboundedAncestors) boundBy.push(`${a.keyword} on ${a.path}`);
-  for (const u of compiled.unboundedSizes) boundBy.push(`${u.keyword} on ${u.path}`);
+  if (cost!.cardinality === undefined) for (const a of cost!.unboundedAncestors) boundBy.push(`would be bounded by ${a.keyword} on ${a.path}`);
+  for (const u of compiled.unboundedSizes) boundBy.push(`would be bounded by ${u.keyword} on ${u.path}`);
   const min = program.checked ? costEnv().estimateCost(program.checked).min : 0n;
   const result: PlaygroundResult = {
     type: formatType(program.type),
@@ -251,7 +251,7 @@ function admission(input: PlaygroundInput, docs: Record<string, unknown>, mutati
   const decls = mutation ? { ...ALL, patchTypeNames: patchTypeNamesIn(input.expression) } : ALL;
   const c = compiler.compile(input.expression, 'any', decls);
   if (c.program === undefined) return compileError(c.error ?? 'compilation failed');
-  const result: PlaygroundResult = { type: formatType(c.program.type), cost: costReport(costEnv().estimateCost(c.program.checked!)) };
+  const result: PlaygroundResult = { type: formatType(c.program.type), cost: costReport(costEnv().estimateCost(c.program.checked!), 'the sizes of the inputs it reads (object, params, request: no schema here)') };
   const request = (docs.request ?? {}) as Record<string, unknown>;
   if (typeof request !== 'object' || Array.isArray(request)) return { ...result, ...inputError({ input: 'request', message: 'must be an AdmissionRequest (a map)' }) };
   const userInfo = (request.userInfo ?? {}) as { username?: string; uid?: string; groups?: string[] };
@@ -295,7 +295,7 @@ function admission(input: PlaygroundInput, docs: Record<string, unknown>, mutati
 function device(input: PlaygroundInput, docs: Record<string, unknown>): PlaygroundResult {
   const p = deviceProgram(input.expression);
   if (typeof p === 'string') return compileError(p);
-  const result: PlaygroundResult = { type: formatType(p.type), cost: costReport(estimateDeviceCost(p)) };
+  const result: PlaygroundResult = { type: formatType(p.type), cost: costReport(estimateDeviceCost(p), 'the ResourceSlice limits (32 attributes and capacities per device, 64-byte values)') };
   const d = deviceValue(docs.device ?? {});
   if (typeof d === 'string') return { ...result, ...inputError({ input: 'device', message: d }) };
   const r = p.eval({ device: d });
@@ -325,15 +325,21 @@ function plain(input: PlaygroundInput, docs: Record<string, unknown>): Playgroun
   const c = env.compile(input.expression);
   if (c.issues !== undefined) return compileError(c.issues);
   const program: Program = c.program;
-  const result: PlaygroundResult = { type: formatType(program.type), cost: costReport(env.estimateCost(program.checked!)) };
+  const result: PlaygroundResult = { type: formatType(program.type), cost: costReport(env.estimateCost(program.checked!), 'the sizes of the literals it builds') };
   const r = program.eval(values);
   result.runtimeCost = r.cost;
   if (r.error) return { ...result, error: { stage: 'evaluate', message: r.error.message } };
   return withValue(result, r.value, program.type);
 }
 
-function costReport(c: CostEstimate): CostReport {
-  return { min: big(c.min), max: big(c.max), boundBy: [] };
+const MAX_UINT64 = (1n << 64n) - 1n;
+
+/**
+ * An estimate and what bounds it. Outside CRD rules the inputs have no schema: an estimate that
+ * reached the largest cost says the inputs' sizes are what is unbounded.
+ */
+function costReport(c: CostEstimate, bounds: string): CostReport {
+  return { min: big(c.min), max: big(c.max), boundBy: [c.max >= MAX_UINT64 ? 'nothing: the inputs have no declared sizes (dyn), so lists, maps and strings may be of any size' : bounds] };
 }
 
 function withValue(result: PlaygroundResult, v: Val, t: Type): PlaygroundResult {

@@ -24,12 +24,20 @@ export function CodeEditor(p: CodeEditorProps): ComponentChildren {
   const ed = useRef<Editor | undefined>(undefined);
   const props = useRef(p);
   props.current = p;
+  // What the editor itself reported since the text was last set from outside: a render still
+  // carrying one of those (renders lag behind typing) must not be pushed back into the editor,
+  // or editor and state would overwrite each other in turn forever.
+  const emitted = useRef(new Set<string>());
   useEffect(() => {
     const e = createEditor({
       ...p,
       parent: host.current!,
       text: p.text,
-      onChange: (t) => props.current.onChange?.(t),
+      onChange: (t) => {
+        if (emitted.current.size > 500) emitted.current.clear();
+        emitted.current.add(t);
+        props.current.onChange?.(t);
+      },
       onSubmit: () => props.current.onSubmit?.(),
     });
     ed.current = e;
@@ -40,6 +48,8 @@ export function CodeEditor(p: CodeEditorProps): ComponentChildren {
     };
   }, []);
   useEffect(() => {
+    if (emitted.current.has(p.text)) return;
+    emitted.current.clear();
     ed.current?.setText(p.text);
   }, [p.text]);
   useEffect(() => {

@@ -34,7 +34,7 @@ function Output(p: { result: PlaygroundResult | undefined }) {
   return html`<dl class="output">
     <dt>Type</dt><dd id="pg-type">${r.type ?? '—'}</dd>
     <dt>Estimated cost</dt><dd id="pg-cost">${r.cost ? `${r.cost.min} – ${r.cost.max}` : '—'}${r.cost?.cardinality ? html` per call; × cardinality ${r.cost.cardinality} = <span id="pg-total-cost">${r.cost.total}</span>` : ''}</dd>
-    <dt>Bounded by</dt><dd id="pg-bound">${r.cost ? (r.cost.boundBy.length ? html`<ul>${r.cost.boundBy.map((b) => html`<li>would be bounded by ${b}</li>`)}</ul>` : 'every size it reads is bounded') : '—'}</dd>
+    <dt>Bounded by</dt><dd id="pg-bound">${!r.cost ? '—' : r.cost.boundBy.length ? html`<ul>${r.cost.boundBy.map((b) => html`<li>${b}</li>`)}</ul>` : 'every size it reads is bounded'}</dd>
     ${r.warnings?.length ? html`<dt>The server would refuse it</dt><dd id="pg-warnings"><ul>${r.warnings.map((w) => html`<li>${w}</li>`)}</ul></dd>` : ''}
     <dt>Result</dt>
     <dd id="pg-value" class=${e ? 'error' : 'value'}>${e
@@ -51,6 +51,7 @@ function App() {
   const [crds, setCrds] = useState<string[]>([]);
   const [copied, setCopied] = useState('');
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const written = useRef('');
 
   // A schema named by its CRD comes from the server.
   useEffect(() => {
@@ -71,9 +72,20 @@ function App() {
       .catch((e: unknown) => setResult({ error: { stage: 'input', message: `schema: ${(e as Error).message}`, input: 'schema' } }));
   }, [state.crd, state.docs.schema]);
 
+  // A link followed from this page (only the fragment changes) is a new state.
+  useEffect(() => {
+    const onHash = () => {
+      const st = decodeState(location.hash);
+      if (st && location.hash !== written.current) setState(st);
+    };
+    addEventListener('hashchange', onHash);
+    return () => removeEventListener('hashchange', onHash);
+  }, []);
+
   // Evaluate (shortly after the last change) and keep the URL in step.
   useEffect(() => {
-    history.replaceState(null, '', encodeState(state));
+    written.current = encodeState(state);
+    history.replaceState(null, '', written.current);
     clearTimeout(timer.current);
     timer.current = setTimeout(() => setResult(runPlayground(state)), 250);
   }, [state]);

@@ -66,7 +66,7 @@ function Field(p: { doc: Doc; name: string; schema: Schema; required: boolean; p
   const r = resolve(p.doc, p.schema);
   const children = open ? fieldsOf(p.doc, p.schema) : [];
   const leaf = fieldsOf(p.doc, p.schema).length === 0;
-  const head = html`<code class="field">${p.name}</code> <span class="type">&lt;${typeName(p.doc, p.schema)}&gt;</span>${p.required ? html` <span class="required">-required-</span>` : ''}`;
+  const head = html`<code class="field">${p.name}</code> <span class="type">${`<${typeName(p.doc, p.schema)}>`}</span>${p.required ? html` <span class="required">-required-</span>` : ''}`;
   const desc = r.description ? html`<p class="desc">${r.description}</p>` : '';
   if (leaf) return html`<li data-path=${p.path}><div class="leaf">${head}</div>${desc}</li>`;
   return html`<li data-path=${p.path}>
