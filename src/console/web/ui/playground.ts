@@ -118,8 +118,9 @@ function App() {
       <form class="inputs" onSubmit=${(e: Event) => (e.preventDefault(), setResult(runPlayground(state)))}>
         <label for="env">Environment</label>
         <select id="env" value=${state.env} onChange=${(e: Event) => {
+          // Another environment starts from its example (the inputs differ from one to another).
           const env = (e.target as HTMLSelectElement).value as EnvName;
-          setState(env === state.env ? state : { ...examples[env], ...(env === 'crd' ? {} : {}) });
+          if (env !== state.env) setState(examples[env]);
         }}>
           ${(Object.keys(envLabels) as EnvName[]).map((k) => html`<option value=${k}>${envLabels[k]}</option>`)}
         </select>
