@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 const src = resolve(import.meta.dirname, '../src');
 
 /** Bottom first: each layer may import the ones before it. */
-const layers = ['cel', 'apimachinery', 'schema', 'storage', 'registry', 'auth', 'admission', 'server', 'cli'];
+const layers = ['cel', 'apimachinery', 'schema', 'storage', 'registry', 'auth', 'admission', 'console', 'server', 'cli'];
 
 function files(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {

@@ -57,6 +57,7 @@ import { isLongRunning } from './filters/long-running.ts';
 import { startDeadline } from './filters/timeout.ts';
 import { startRootCAPublisher, startServiceAccountTokensController } from '../registry/index.ts';
 import { ephemeralServiceAccountTokens, storeTokenGetter, type ServiceAccountTokenAuthenticator, type ServiceAccountTokens } from '../auth/index.ts';
+import { serveConsole } from '../console/index.ts';
 
 /** What the server needs from the layers below: the store everything is kept in, and the admission chain. */
 export interface ApiServerDeps {
@@ -526,6 +527,11 @@ export class ApiServer {
       return true;
     }
     if (serveDiscovery(req, res, segs, isRead, this.table, this.serverAddress)) return true;
+    if (segs[0] === 'console') {
+      // The console's static files: a non-resource path, authorized as any other (`get` on /console/*).
+      await serveConsole(req, res, segs, (req.url ?? '').split('?')[0]!.endsWith('/'));
+      return true;
+    }
     if (segs[0] !== 'api' && segs[0] !== 'apis') {
       writeStatus(res, notFoundStatus());
       return true;
