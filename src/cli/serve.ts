@@ -30,6 +30,9 @@ const usage = `usage: crd-apiserver serve [--listen 127.0.0.1:PORT] [--data-dir 
                     10.96.0.0/12; two CIDRs of different families make the cluster dual-stack)
   --service-node-port-range RANGE  NodePort Services' ports (default 30000-32767)
 
+  --watch-cache[=false]            serve lists and watches from an in-memory cache of each
+                                   resource kept current from the store's watch (default true)
+
   --etcd-servers URL[,URL...]      keep objects in this etcd cluster instead of SQLite; several
                                    servers on one cluster serve the same objects
   --etcd-prefix PREFIX             the root of every key in etcd (default /registry)
@@ -60,6 +63,8 @@ export interface ServeArgs {
   webhookServices?: Map<string, string>;
   /** --service-cluster-ip-range and --service-node-port-range, when given. */
   serviceNetwork?: ServiceNetworkOptions;
+  /** Set (false) when --watch-cache=false turns the watch cache off. */
+  watchCache?: false;
 }
 
 /** One --webhook-service-address value: `NAMESPACE/NAME=HOST:PORT`. */
@@ -121,6 +126,7 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
   const webhookServices = new Map<string, string>();
   const serviceNetwork: ServiceNetworkOptions = {};
   let etcdServers: string[] | undefined;
+  let watchCache = true;
   const etcd: Omit<EtcdArgs, 'servers'> = { prefix: defaultEtcdPrefix, compactionIntervalMs: defaultCompactionIntervalMs };
   for (let i = 0; i < argv.length; i++) {
     let a = argv[i]!;
@@ -160,6 +166,14 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
       case '--service-node-port-range':
         serviceNetwork.nodePortRange = next();
         break;
+      case '--watch-cache': {
+        // A pflag bool: bare means true, otherwise strconv.ParseBool's spellings.
+        const v = value ?? 'true';
+        if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) watchCache = true;
+        else if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) watchCache = false;
+        else throw new Error(`invalid argument ${JSON.stringify(v)} for "--watch-cache" flag: strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`);
+        break;
+      }
       case '--etcd-servers':
         etcdServers = next()
           .split(',')
@@ -195,7 +209,7 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
     );
   }
   checkServiceNetwork(serviceNetwork);
-  const net = Object.keys(serviceNetwork).length > 0 ? { serviceNetwork } : {};
+  const net = { ...(Object.keys(serviceNetwork).length > 0 ? { serviceNetwork } : {}), ...(watchCache ? {} : { watchCache: false as const }) };
   if (etcdServers === undefined) {
     const stray = (['caFile', 'certFile', 'keyFile'] as const).find((k) => etcd[k] !== undefined);
     if (stray) throw new Error('the --etcd-* flags need --etcd-servers');
@@ -217,10 +231,12 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
 /** The storage the parsed flags choose; reads the TLS files. */
 export function storageChoice(args: ServeArgs): StorageChoice {
   const e = args.etcd;
-  if (!e) return {};
+  const cache = args.watchCache === false ? { watchCache: false } : {};
+  if (!e) return cache;
   const read = (f: string | undefined) => (f === undefined ? undefined : readFileSync(f));
   const tls = e.caFile || e.certFile ? { ca: read(e.caFile), cert: read(e.certFile), key: read(e.keyFile) } : undefined;
   return {
+    ...cache,
     etcd: {
       endpoints: e.servers.map((u) => u.replace(/\/$/, '')),
       prefix: e.prefix,

@@ -7,6 +7,7 @@ import type { ServerResponse } from 'node:http';
 import { stringify as stringifyYaml } from 'yaml';
 import { errorToStatus, type Status } from '../../apimachinery/index.ts';
 import { stringifyJSON } from '../../apimachinery/index.ts';
+import { sharedJSON } from '../../registry/index.ts';
 import type { Negotiated } from './negotiate.ts';
 import { writeProtobuf } from './protobuf-response.ts';
 
@@ -68,7 +69,8 @@ export function writeList(res: ServerResponse, code: number, list: Record<string
   res.writeHead(code, { 'Content-Type': n.contentType });
   let buf = head.slice(0, -1) + (head.length > 2 ? ',' : '') + `${JSON.stringify(key)}:[`;
   for (let i = 0; i < elems.length; i++) {
-    buf += (i === 0 ? '' : ',') + stringifyJSON(elems[i]);
+    // An item shared from the watch cache and left unchanged has its JSON text kept already.
+    buf += (i === 0 ? '' : ',') + (sharedJSON(elems[i]) ?? stringifyJSON(elems[i]));
     if (buf.length >= listChunkBytes) {
       res.write(buf);
       buf = '';
