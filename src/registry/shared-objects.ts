@@ -21,10 +21,8 @@ export interface Decoder {
 
 const decoded = new WeakMap<Decoder, WeakMap<KeyValue, Obj>>();
 const texts = new WeakMap<Obj, string>();
-/** On a view: the frozen object it is a view of. */
-const source = Symbol('shared source');
-
-type View = Obj & { [source]?: Obj };
+/** Each view's frozen object (not a property of the view: comparisons and copies must not see it). */
+const sources = new WeakMap<Obj, Obj>();
 
 /** The object in `kv` as `d` decodes it: decoded once and shared when the KeyValue is the cache's, else decoded now. */
 export function decodeShared(d: Decoder, kv: KeyValue): Obj {
@@ -40,10 +38,10 @@ export function decodeShared(d: Decoder, kv: KeyValue): Obj {
 }
 
 function view(frozen: Obj): Obj {
-  const out: View = { ...frozen };
+  const out: Obj = { ...frozen };
   const m = frozen.metadata;
   if (m !== null && typeof m === 'object' && !Array.isArray(m)) out.metadata = { ...(m as Record<string, unknown>) };
-  out[source] = frozen;
+  sources.set(out, frozen);
   return out;
 }
 
@@ -52,8 +50,9 @@ function view(frozen: Obj): Obj {
  * time), else undefined (the caller serializes it).
  */
 export function sharedJSON(obj: unknown): string | undefined {
-  const frozen = (obj as View | null)?.[source];
-  if (frozen === undefined || !unchanged(obj as View, frozen)) return undefined;
+  if (obj === null || typeof obj !== 'object') return undefined;
+  const frozen = sources.get(obj as Obj);
+  if (frozen === undefined || !unchanged(obj as Obj, frozen)) return undefined;
   let text = texts.get(frozen);
   if (text === undefined) {
     text = JSON.stringify(frozen);
@@ -63,7 +62,7 @@ export function sharedJSON(obj: unknown): string | undefined {
 }
 
 /** Whether a view still holds exactly the shared object's members (metadata compared a level down). */
-function unchanged(v: View, frozen: Obj): boolean {
+function unchanged(v: Obj, frozen: Obj): boolean {
   if (!sameMembers(v, frozen, 'metadata')) return false;
   const vm = v.metadata;
   const fm = frozen.metadata;
