@@ -79,4 +79,4 @@ export type { Defaulter, EndpointRules, NativeRules } from './builtin/native.ts'
 export { openAPIDocument } from './builtin/openapi.ts';
 export { kindSchema } from './builtin/schema.ts';
 export { isObject } from './crd/internal.ts';
-export { sharedJSON } from './shared-objects.ts';
+export { sharedItemJSON } from './shared-objects.ts';

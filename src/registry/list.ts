@@ -25,7 +25,7 @@ import { decodeContinue, encodeContinue } from '../apimachinery/index.ts';
 import { requireResourceVersion } from '../apimachinery/index.ts';
 import type { ListOptions, Obj, ObjList } from './rest.ts';
 import { buildPredicate, type Predicate } from './selection.ts';
-import { decodeShared } from './shared-objects.ts';
+import { decodeShared, rememberSources, type Shared } from './shared-objects.ts';
 
 const expired = 'The resourceVersion for the provided list is too old.';
 const continueExpired =
@@ -111,6 +111,7 @@ export class Lister {
     if (minRV > 0) await this.waitFresh(minRV);
 
     const items: Obj[] = [];
+    const sources: (Shared | undefined)[] = [];
     let fetchLimit = limit;
     let hasMore = false;
     let lastKey = '';
@@ -139,8 +140,10 @@ export class Lister {
           break;
         }
         lastKey = kv.key;
-        const obj = this.decodeForList(kv);
+        const n = sources.length;
+        const obj = decodeShared(this.s, kv, sources);
         if (pred.matches(obj)) items.push(obj);
+        else sources.length = n;
       }
       if (!hasMore || !paging || filled || items.length >= limit) break;
       // Filtering dropped items: fetch more, doubling as etcd3 does, at the same revision.
@@ -161,6 +164,7 @@ export class Lister {
       // The count includes objects the selectors drop, so it is only given without selectors.
       if (pred.empty) list.metadata.remainingItemCount = count - limit;
     }
+    rememberSources(list, sources);
     return list;
   }
 

@@ -8,8 +8,10 @@
  * deeper edit fails loudly instead of corrupting the cache. KeyValues read from the store itself
  * (not frozen) are decoded as before, each time.
  *
- * The JSON text of a shared object is kept too, on first use, so that a list response whose items
- * left the view unchanged is written without serializing each item again.
+ * A list made of views remembers, beside it, what each item is a view of, and each shared object
+ * keeps its JSON text once written: a list response whose items were left unchanged is written
+ * from those texts without serializing each item again. (Remembering per list, not per view:
+ * registering every view in a WeakMap costs more than serializing it.)
  */
 import type { KeyValue } from '../storage/index.ts';
 import type { Obj } from './rest.ts';
@@ -19,46 +21,61 @@ export interface Decoder {
   decode(kv: KeyValue): Obj;
 }
 
-const decoded = new WeakMap<Decoder, WeakMap<KeyValue, Obj>>();
-const texts = new WeakMap<Obj, string>();
-/** Each view's frozen object (not a property of the view: comparisons and copies must not see it). */
-const sources = new WeakMap<Obj, Obj>();
+/** One shared object: frozen, and its JSON text once asked for. */
+export interface Shared {
+  readonly frozen: Obj;
+  text?: string;
+}
 
-/** The object in `kv` as `d` decodes it: decoded once and shared when the KeyValue is the cache's, else decoded now. */
-export function decodeShared(d: Decoder, kv: KeyValue): Obj {
-  if (!Object.isFrozen(kv)) return d.decode(kv);
+const decoded = new WeakMap<Decoder, WeakMap<KeyValue, Shared>>();
+/** Per list: for each item, the shared object it is a view of (undefined: not shared). */
+const lists = new WeakMap<object, (Shared | undefined)[]>();
+
+/**
+ * The object in `kv` as `d` decodes it: decoded once and shared when the KeyValue is the cache's,
+ * else decoded now. With `sources`, what the result is a view of is appended to it (undefined
+ * when it is not a view).
+ */
+export function decodeShared(d: Decoder, kv: KeyValue, sources?: (Shared | undefined)[]): Obj {
+  if (!Object.isFrozen(kv)) {
+    sources?.push(undefined);
+    return d.decode(kv);
+  }
   let memo = decoded.get(d);
   if (!memo) decoded.set(d, (memo = new WeakMap()));
-  let frozen = memo.get(kv);
-  if (!frozen) {
-    frozen = deepFreeze(d.decode(kv));
-    memo.set(kv, frozen);
+  let shared = memo.get(kv);
+  if (!shared) {
+    shared = { frozen: deepFreeze(d.decode(kv)) };
+    memo.set(kv, shared);
   }
-  return view(frozen);
+  sources?.push(shared);
+  return view(shared.frozen);
 }
 
 function view(frozen: Obj): Obj {
   const out: Obj = { ...frozen };
   const m = frozen.metadata;
   if (m !== null && typeof m === 'object' && !Array.isArray(m)) out.metadata = { ...(m as Record<string, unknown>) };
-  sources.set(out, frozen);
   return out;
 }
 
+/** Remembers, for `list` (whose items array is `sources`' parallel), what each item is a view of. */
+export function rememberSources(list: object, sources: (Shared | undefined)[]): void {
+  if (sources.some((s) => s !== undefined)) lists.set(list, sources);
+}
+
 /**
- * The JSON text of `obj` when it is an unchanged view of a shared object (kept from the first
- * time), else undefined (the caller serializes it).
+ * A function giving the JSON text of `list`'s item `i` when it is an unchanged view of a shared
+ * object (kept from the first time), else undefined (the caller serializes it).
  */
-export function sharedJSON(obj: unknown): string | undefined {
-  if (obj === null || typeof obj !== 'object') return undefined;
-  const frozen = sources.get(obj as Obj);
-  if (frozen === undefined || !unchanged(obj as Obj, frozen)) return undefined;
-  let text = texts.get(frozen);
-  if (text === undefined) {
-    text = JSON.stringify(frozen);
-    texts.set(frozen, text);
-  }
-  return text;
+export function sharedItemJSON(list: object): (item: unknown, i: number) => string | undefined {
+  const sources = lists.get(list);
+  if (!sources) return () => undefined;
+  return (item, i) => {
+    const s = sources[i];
+    if (s === undefined || item === null || typeof item !== 'object' || !unchanged(item as Obj, s.frozen)) return undefined;
+    return (s.text ??= JSON.stringify(s.frozen));
+  };
 }
 
 /** Whether a view still holds exactly the shared object's members (metadata compared a level down). */

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openCacher, openSqliteStore, type CacherOptions, type Store } from '../storage/index.ts';
 import { widget, widgetStore } from './testing.ts';
-import { sharedJSON } from './shared-objects.ts';
+import { sharedItemJSON } from './shared-objects.ts';
 import type { Obj, WatchEvent } from './rest.ts';
 
 const names = (items: Obj[]) => items.map((o) => (o.metadata as { name: string }).name);
@@ -95,24 +95,32 @@ describe('registry over the watch cache', () => {
     });
   });
 
-  test('listed and watched objects are shared read-only views; their JSON text is kept while unchanged', async () => {
+  test('listed objects are shared read-only views; a list remembers their JSON text while they are unchanged', async () => {
     await withStores({}, async (_raw, cached) => {
       const s = widgetStore(cached);
       await s.create('a', widget('a', { labels: { x: 'y' } }), {});
-      const one = (await s.list('a', {})).items[0]!;
-      const two = (await s.list('a', {})).items[0]!;
+      await s.create('a', widget('b'), {});
+      const l1 = await s.list('a', {});
+      const l2 = await s.list('a', {});
+      const [one, two] = [l1.items[0]!, l2.items[0]!];
       assert.notEqual(one, two);
       assert.equal(one.spec, two.spec, 'decoded once');
       assert.throws(() => {
         (one.spec as Record<string, unknown>).color = 'red';
       }, TypeError);
-      assert.equal(sharedJSON(one), JSON.stringify(one));
+      const text1 = sharedItemJSON(l1);
+      assert.equal(text1(one, 0), JSON.stringify(one));
+      assert.equal(text1(l1.items[1], 1), JSON.stringify(l1.items[1]));
       // A view's own top level and metadata may change; then its text is its own again.
       one.apiVersion = 'example.com/v2';
-      (one.metadata as Record<string, unknown>).resourceVersion = '1';
-      assert.equal(sharedJSON(one), undefined);
-      assert.equal((two.metadata as Record<string, unknown>).resourceVersion !== '1', true);
-      assert.equal(sharedJSON(two), JSON.stringify(two));
+      (l1.items[1]!.metadata as Record<string, unknown>).resourceVersion = '1';
+      assert.equal(text1(one, 0), undefined);
+      assert.equal(text1(l1.items[1], 1), undefined);
+      assert.notEqual((two.metadata as Record<string, unknown>).resourceVersion, '1');
+      assert.equal(sharedItemJSON(l2)(two, 0), JSON.stringify(two));
+      // A list served by the store has nothing shared.
+      const direct = await widgetStore(_raw).list('a', {});
+      assert.equal(sharedItemJSON(direct)(direct.items[0], 0), undefined);
     });
   });
 });
