@@ -1,8 +1,8 @@
 /**
  * The watch cache in front of a Store (k8s.io/apiserver's storage/cacher): one watch on the store
- * for everything under `/registry/`, and per resource prefix an in-memory copy (./watch-cache.ts)
- * built on first use from a list at a revision the cacher's own window of events reaches back to,
- * then kept current from that watch. It implements the Store contract, so the layers above cannot
+ * for everything under `/registry/`, from the oldest revision the store keeps, and per resource
+ * prefix an in-memory copy (./watch-cache.ts) built on first use from a list at a revision the
+ * cacher's own window of events reaches back to, then kept current from that watch. It implements the Store contract, so the layers above cannot
  * tell it from the store; what it answers itself:
  *
  * - ranges whose `resourcePrefix` names a cached resource: without a revision as a consistent read
@@ -108,8 +108,15 @@ export class Cacher implements Store {
     this.timer.unref();
   }
 
+  /**
+   * Watches from the oldest revision the store still has (its compacted one; the first when it
+   * never compacted), so that the window reaches back as far as the store's own history: a client
+   * resuming a watch on a restarted server gets what it missed, as it would from the store.
+   */
   private async startWatch(): Promise<void> {
-    const rev = await this.store.currentRevision();
+    const current = await this.store.currentRevision();
+    const compacted = await this.store.compactedRevision();
+    const rev = Math.min(current, Math.max(compacted, 1));
     this.rev = rev;
     this.base = rev;
     this.backlog = new EventRing(this.sizing, this.opts.now);
