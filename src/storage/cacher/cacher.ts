@@ -52,6 +52,11 @@ export interface CacherOptions {
   ring?: Partial<RingSizing>;
   /** Live events a client watcher may have pending before it is closed. */
   watcherCapacity?: number;
+  /**
+   * How many revisions before the current one the store watch starts (default: from the store's
+   * compacted revision, all the history it keeps). 0 starts at the current revision.
+   */
+  historyRevisions?: number;
   /** How often idle watchers learn the cache's revision (for their bookmarks). */
   progressIntervalMs?: number;
   now?: () => number;
@@ -116,7 +121,7 @@ export class Cacher implements Store {
   private async startWatch(): Promise<void> {
     const current = await this.store.currentRevision();
     const compacted = await this.store.compactedRevision();
-    const rev = Math.min(current, Math.max(compacted, 1));
+    const rev = Math.min(current, Math.max(compacted, 1, current - (this.opts.historyRevisions ?? Infinity)));
     this.rev = rev;
     this.base = rev;
     this.backlog = new EventRing(this.sizing, this.opts.now);
