@@ -67,8 +67,11 @@ const usage = `usage: crd-apiserver serve [--listen 127.0.0.1:PORT] [--data-dir 
   --service-account-extend-token-expiration BOOL  pods' tokens live a year, warning after their
                                    requested hour (default true)
   --api-audiences AUD[,AUD...]     the audiences of this server (default: the first issuer)
-  --root-ca-file FILE              the CA bundle pods get as kube-root-ca.crt (default DIR/ca.crt
-                                   when present, else a CA made for the data directory)
+  --root-ca-file FILE              the CA bundle pods get as kube-root-ca.crt (default: the CA of
+                                   the serving certificate, DIR/pki/ca.crt, else a CA made for the
+                                   data directory)
+  --watch-cache[=false]            serve lists and watches from an in-memory cache of each
+                                   resource kept current from the store's watch (default true)
 
   --etcd-servers URL[,URL...]      keep objects in this etcd cluster instead of SQLite; several
                                    servers on one cluster serve the same objects
@@ -102,6 +105,8 @@ export interface ServeArgs {
   webhookServices?: Map<string, string>;
   /** --service-cluster-ip-range and --service-node-port-range, when given. */
   serviceNetwork?: ServiceNetworkOptions;
+  /** Set (false) when --watch-cache=false turns the watch cache off. */
+  watchCache?: false;
   /** The --service-account-* and --api-audiences flags. */
   serviceAccounts?: ServiceAccountFlags;
   /** --root-ca-file, when given. */
@@ -191,6 +196,7 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
   const serviceAccounts = defaultServiceAccountFlags();
   let rootCAFile: string | undefined;
   let etcdServers: string[] | undefined;
+  let watchCache = true;
   const etcd: Omit<EtcdArgs, 'servers'> = { prefix: defaultEtcdPrefix, compactionIntervalMs: defaultCompactionIntervalMs };
   for (let i = 0; i < argv.length; i++) {
     let a = argv[i]!;
@@ -275,6 +281,14 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
       case '--root-ca-file':
         rootCAFile = next();
         break;
+      case '--watch-cache': {
+        // A pflag bool: bare means true, otherwise strconv.ParseBool's spellings.
+        const v = value ?? 'true';
+        if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) watchCache = true;
+        else if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) watchCache = false;
+        else throw new Error(`invalid argument ${JSON.stringify(v)} for "--watch-cache" flag: strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`);
+        break;
+      }
       case '--etcd-servers':
         etcdServers = next()
           .split(',')
@@ -314,7 +328,7 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
   const flagged = { ...(auditGiven ? { audit } : {}), ...(limitsGiven ? { limits } : {}) };
   checkServiceAccountFlags(serviceAccounts);
   const saGiven = JSON.stringify(serviceAccounts) !== JSON.stringify(defaultServiceAccountFlags());
-  const net = { ...(Object.keys(serviceNetwork).length > 0 ? { serviceNetwork } : {}), ...security, ...(saGiven ? { serviceAccounts } : {}), ...(rootCAFile !== undefined ? { rootCAFile } : {}) };
+  const net = { ...(Object.keys(serviceNetwork).length > 0 ? { serviceNetwork } : {}), ...security, ...(saGiven ? { serviceAccounts } : {}), ...(rootCAFile !== undefined ? { rootCAFile } : {}), ...(watchCache ? {} : { watchCache: false as const }) };
   if (etcdServers === undefined) {
     const stray = (['caFile', 'certFile', 'keyFile'] as const).find((k) => etcd[k] !== undefined);
     if (stray) throw new Error('the --etcd-* flags need --etcd-servers');
@@ -349,10 +363,12 @@ function checkSecurity(listen: string, host: string, f: Pick<ServeArgs, 'plainHT
 /** The storage the parsed flags choose; reads the TLS files. */
 export function storageChoice(args: ServeArgs): StorageChoice {
   const e = args.etcd;
-  if (!e) return {};
+  const cache = args.watchCache === false ? { watchCache: false } : {};
+  if (!e) return cache;
   const read = (f: string | undefined) => (f === undefined ? undefined : readFileSync(f));
   const tls = e.caFile || e.certFile ? { ca: read(e.caFile), cert: read(e.certFile), key: read(e.keyFile) } : undefined;
   return {
+    ...cache,
     etcd: {
       endpoints: e.servers.map((u) => u.replace(/\/$/, '')),
       prefix: e.prefix,

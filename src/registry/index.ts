@@ -88,3 +88,4 @@ export { kindSchema } from './builtin/schema.ts';
 export { isObject } from './crd/internal.ts';
 /** The environment device selectors are compiled in (resource.k8s.io), for `cel --env dra`. */
 export { DEVICE_TYPE, deviceEnv, deviceFields, deviceSize } from './resource/cel/selector.ts';
+export { sharedItemJSON } from './shared-objects.ts';

@@ -25,6 +25,7 @@ import { decodeContinue, encodeContinue } from '../apimachinery/index.ts';
 import { requireResourceVersion } from '../apimachinery/index.ts';
 import type { ListOptions, Obj, ObjList } from './rest.ts';
 import { buildPredicate, type Predicate } from './selection.ts';
+import { decodeShared, rememberSources, type Shared } from './shared-objects.ts';
 
 const expired = 'The resourceVersion for the provided list is too old.';
 const continueExpired =
@@ -110,6 +111,7 @@ export class Lister {
     if (minRV > 0) await this.waitFresh(minRV);
 
     const items: Obj[] = [];
+    const sources: (Shared | undefined)[] = [];
     let fetchLimit = limit;
     let hasMore = false;
     let lastKey = '';
@@ -122,6 +124,7 @@ export class Lister {
           revision: withRev || undefined,
           startKey,
           limit: paging ? fetchLimit : undefined,
+          resourcePrefix: this.s.keys.prefix,
         });
       } catch (e) {
         throw this.interpretRangeError(e, continuing, startKey ?? keyPrefix, keyPrefix);
@@ -137,8 +140,10 @@ export class Lister {
           break;
         }
         lastKey = kv.key;
-        const obj = this.decodeForList(kv);
+        const n = sources.length;
+        const obj = decodeShared(this.s, kv, sources);
         if (pred.matches(obj)) items.push(obj);
+        else sources.length = n;
       }
       if (!hasMore || !paging || filled || items.length >= limit) break;
       // Filtering dropped items: fetch more, doubling as etcd3 does, at the same revision.
@@ -159,12 +164,13 @@ export class Lister {
       // The count includes objects the selectors drop, so it is only given without selectors.
       if (pred.empty) list.metadata.remainingItemCount = count - limit;
     }
+    rememberSources(list, sources);
     return list;
   }
 
   /** The current matching objects and the revision they were read at (initial watch events). */
   async snapshot(ns: string | undefined, pred: Predicate): Promise<{ items: Obj[]; revision: number }> {
-    const res = await this.s.store.range(this.s.keys.root(ns));
+    const res = await this.s.store.range(this.s.keys.root(ns), { resourcePrefix: this.s.keys.prefix });
     const items: Obj[] = [];
     for (const kv of res.items) {
       const obj = this.decodeForList(kv);
@@ -173,8 +179,9 @@ export class Lister {
     return { items, revision: res.revision };
   }
 
+  /** From the watch cache: the object decoded once and shared (a copy-on-write view); from the store: decoded now. */
   private decodeForList(kv: KeyValue): Obj {
-    return this.s.decode(kv);
+    return decodeShared(this.s, kv);
   }
 
   /** interpretListError: compaction is 410 (with a fresh inconsistent token when paging). */

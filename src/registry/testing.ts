@@ -7,12 +7,15 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqliteStore } from '../storage/index.ts';
+import { openCacher, openSqliteStore } from '../storage/index.ts';
 import type { Store } from '../storage/index.ts';
 import { CustomResourceStrategy, type CustomResourceHooks } from './customresource/strategy.ts';
 import { GenericStore, type GenericStoreConfig } from './generic-store.ts';
 import type { Obj, ResourceInfo } from './rest.ts';
 import { StatusError } from '../apimachinery/index.ts';
+
+/** Set to `1`, openTempStore puts the watch cache in front of the store. */
+export const watchCacheEnv = 'CRD_APISERVER_TEST_WATCH_CACHE';
 
 export interface TempStore {
   store: Store;
@@ -23,7 +26,9 @@ export interface TempStore {
 export async function openTempStore(): Promise<TempStore> {
   const dir = mkdtempSync(join(tmpdir(), 'registry-test-'));
   // The compactor is off: tests compact explicitly.
-  const store = await openSqliteStore({ path: join(dir, 'db.sqlite'), compactIntervalMs: 0 });
+  const raw = await openSqliteStore({ path: join(dir, 'db.sqlite'), compactIntervalMs: 0 });
+  // The suites run again with the watch cache in front (watch-cache-suites.test.ts sets this).
+  const store = process.env[watchCacheEnv] === '1' ? await openCacher(raw, { progress: () => raw.currentRevision() }) : raw;
   return {
     store,
     dir,

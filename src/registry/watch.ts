@@ -16,12 +16,13 @@
  * Events reach `onEvent` asynchronously, after watch() has resolved, in revision order.
  */
 import { newInternalError, newResourceExpired, StatusError } from '../apimachinery/index.ts';
-import { CompactedError, type Watch, type WatchEvent as StorageEvent } from '../storage/index.ts';
+import { CompactedError, WatcherEvictedError, type Watch, type WatchEvent as StorageEvent } from '../storage/index.ts';
 import type { GenericStore } from './generic-store.ts';
 import { invalidListOptions, validateWatchOptions } from './list-options.ts';
 import type { Lister } from './list.ts';
 import type { Obj, Watcher, WatchEvent, WatchOptions } from './rest.ts';
 import { setResourceVersion } from './meta.ts';
+import { decodeShared } from './shared-objects.ts';
 
 /** The annotation on the bookmark that ends the initial events of a watch list. */
 export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
@@ -128,8 +129,13 @@ class RegistryWatch implements Watcher {
     try {
       this.storageWatch = this.s.store.watch(prefix, {
         afterRevision,
+        resourcePrefix: this.s.keys.prefix,
         onEvent: (ev) => this.onStorageEvent(ev, matches, everything),
-        onError: (err) => this.fail(err),
+        onError: (err) => (err instanceof WatcherEvictedError ? this.finishLater() : this.fail(err)),
+        // The watch cache's revision: bookmarks may claim it while nothing under the prefix changes.
+        onProgress: (rev) => {
+          if (rev > this.lastRevision) this.lastRevision = rev;
+        },
       });
     } catch (e) {
       this.failLater(e);
@@ -148,18 +154,19 @@ class RegistryWatch implements Watcher {
     if (this.stopped) return;
     this.lastRevision = ev.kv.modRevision;
     if (ev.type === 'DELETE') {
-      const obj = this.s.decode(ev.kv);
+      const obj = decodeShared(this.s, ev.kv);
       if (everything || matches(obj)) this.enqueue({ type: 'DELETED', object: obj });
       return;
     }
-    const cur = this.s.decode(ev.kv);
+    // Decoded once per change for every watcher of this store (the cache shares the event).
+    const cur = decodeShared(this.s, ev.kv);
     if (everything) {
       this.enqueue({ type: ev.prev ? 'MODIFIED' : 'ADDED', object: cur });
       return;
     }
     const curMatch = matches(cur);
     let prev: Obj | undefined;
-    if (ev.prev) prev = this.s.decode(ev.prev);
+    if (ev.prev) prev = decodeShared(this.s, ev.prev);
     const prevMatch = prev !== undefined && matches(prev);
     if (curMatch && prevMatch) this.enqueue({ type: 'MODIFIED', object: cur });
     else if (curMatch) this.enqueue({ type: 'ADDED', object: cur });
@@ -186,6 +193,14 @@ class RegistryWatch implements Watcher {
       // Let the ERROR event out first.
       this.flush();
       this.finish(e instanceof Error ? e : new Error(String(e)));
+    });
+  }
+
+  /** The watch cache closed this watcher for falling behind: the stream ends as upstream's does, without an ERROR (the client watches again). */
+  private finishLater(): void {
+    setImmediate(() => {
+      this.flush();
+      this.finish();
     });
   }
 

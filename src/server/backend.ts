@@ -4,10 +4,11 @@
  * chain every write passes (NamespaceLifecycle first, then ServiceAccount, MutatingAdmissionPolicy, mutating
  * webhooks, ValidatingAdmissionPolicy, and validating webhooks last). Also makes sure the namespaces
  * kube-apiserver creates at start (`default`, `kube-system`, `kube-public`, `kube-node-lease`)
- * exist. The server builds the registry's kinds over these.
+ * exist. Unless turned off, the watch cache stands in front of the store. The server builds the
+ * registry's kinds over these.
  */
 import { join } from 'node:path';
-import { openSqliteStore } from '../storage/index.ts';
+import { openCacher, openSqliteStore } from '../storage/index.ts';
 import { openEtcdStore, type EtcdStoreOptions } from '../storage/index.ts';
 import type { Store } from '../storage/index.ts';
 import { NamespaceStore } from '../registry/index.ts';
@@ -29,6 +30,11 @@ export interface Backend {
 /** Where the objects are kept: the SQLite file under the data directory unless etcd is named. */
 export interface StorageChoice {
   etcd?: EtcdStoreOptions;
+  /**
+   * Serve lists and watches from the watch cache in front of the store (kube-apiserver's
+   * `--watch-cache`, default true); false reads every list and watch from the store.
+   */
+  watchCache?: boolean;
 }
 
 /** How the admission chain reaches what lives outside the store. */
@@ -42,7 +48,10 @@ const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-le
 /** Opens (or creates) the SQLite database in `dataDir`, or connects to etcd; the admission chain over it; the system namespaces. */
 export async function openBackend(dataDir: string, storage: StorageChoice = {}, admission: AdmissionChoice = {}): Promise<Backend> {
   const etcd = storage.etcd ? await openEtcdStore(storage.etcd) : undefined;
-  const store = etcd ?? (await openSqliteStore({ path: join(dataDir, 'crd-apiserver.sqlite') }));
+  const raw = etcd ?? (await openSqliteStore({ path: join(dataDir, 'crd-apiserver.sqlite') }));
+  // SQLite hands its events to watchers in this process as it commits, so its current revision
+  // tells the cache when it has caught up; on etcd the cache waits for the revision to arrive.
+  const store = storage.watchCache === false ? raw : await openCacher(raw, etcd ? {} : { progress: () => raw.currentRevision() });
   const namespaces = new NamespaceStore(store);
   for (const name of systemNamespaces) {
     try {

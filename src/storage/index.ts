@@ -7,6 +7,7 @@ import type { EtcdStore, EtcdStoreOptions } from './etcd/store.ts';
 export { defaultCompactionIntervalMs } from './etcd/compactor.ts';
 export { defaultEtcdPrefix } from './etcd/keys.ts';
 export type { EtcdStore, EtcdStoreOptions } from './etcd/store.ts';
+export { Cacher, openCacher, WatcherEvictedError, type CacherOptions } from './cacher/index.ts';
 export { type LeaderElector, runLeaderElection } from './leader.ts';
 export { openSqliteStore } from './sqlite/index.ts';
 export {

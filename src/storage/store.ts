@@ -42,6 +42,11 @@ export interface RangeOptions {
   limit?: number;
   /** Only count; items empty. */
   countOnly?: boolean;
+  /**
+   * The resource prefix the range falls in (`/registry/<group>/<resource>/`): lets a watch cache
+   * in front of the store serve it. Backends ignore it.
+   */
+  resourcePrefix?: string;
 }
 
 export interface RangeResult {
@@ -64,6 +69,8 @@ export interface WatchOptions {
   /** Called when the backend reports that every change up to `revision` has been delivered (etcd's
    * progress notifications); backends that deliver synchronously after commit may never call it. */
   onProgress?: (revision: number) => void;
+  /** The resource prefix the watch falls in, as for RangeOptions; backends ignore it. */
+  resourcePrefix?: string;
 }
 
 /** How a write is kept. */

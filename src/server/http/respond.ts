@@ -7,6 +7,7 @@ import type { ServerResponse } from 'node:http';
 import { stringify as stringifyYaml } from 'yaml';
 import { errorToStatus, type Status } from '../../apimachinery/index.ts';
 import { stringifyJSON } from '../../apimachinery/index.ts';
+import { sharedItemJSON } from '../../registry/index.ts';
 import type { Negotiated } from './negotiate.ts';
 import { writeProtobuf } from './protobuf-response.ts';
 
@@ -67,8 +68,10 @@ export function writeList(res: ServerResponse, code: number, list: Record<string
   const head = JSON.stringify(envelope);
   res.writeHead(code, { 'Content-Type': n.contentType });
   let buf = head.slice(0, -1) + (head.length > 2 ? ',' : '') + `${JSON.stringify(key)}:[`;
+  // An item shared from the watch cache and left unchanged has its JSON text kept already.
+  const shared = sharedItemJSON(list);
   for (let i = 0; i < elems.length; i++) {
-    buf += (i === 0 ? '' : ',') + stringifyJSON(elems[i]);
+    buf += (i === 0 ? '' : ',') + (shared(elems[i], i) ?? stringifyJSON(elems[i]));
     if (buf.length >= listChunkBytes) {
       res.write(buf);
       buf = '';
