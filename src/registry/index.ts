@@ -34,6 +34,7 @@ export {
 export { startNamespaceController, type NamespaceControllerOptions } from './controllers/namespace.ts';
 export { startGarbageCollector, type CollectedKinds, type GarbageCollector } from './controllers/garbage-collector/index.ts';
 export { startServiceAccountController, type ServiceAccountControllerOptions } from './controllers/service-account.ts';
+export { startDeploymentController, type DeploymentControllerOptions } from './controllers/deployment/index.ts';
 export { startPolicyStatusController, type PolicyTypeChecker } from './admissionregistration/status-controller.ts';
 export { admissionPolicyTypeChecker } from './admissionregistration/type-checker.ts';
 export { usePolicyExpressionChecker, type PolicyExpressionChecker } from './admissionregistration/expression-checker.ts';
