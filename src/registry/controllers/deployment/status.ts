@@ -5,6 +5,7 @@
  * condition's reasons and messages as upstream words them. Without kubelets no ReplicaSet here
  * has pods, so the counts are what the ReplicaSets' status says (0 unless something writes it).
  */
+import { nowRFC3339 } from '../../../apimachinery/index.ts';
 import type { Obj } from '../../rest.ts';
 import {
   actualReplicas, availableReplicas, maxUnavailable, metaOf, readyReplicas, rec, replicasOf, specOf, specReplicas, statusOf, type Rec,
@@ -31,12 +32,10 @@ export const reasons = {
   minimumUnavailable: 'MinimumReplicasUnavailable',
 } as const;
 
-/** metav1.Now() as it is serialized: RFC 3339 in whole seconds. */
-export const now = (): string => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 
 /** NewDeploymentCondition */
 export const newCondition = (type: string, status: string, reason: string, message: string): Condition => {
-  const t = now();
+  const t = nowRFC3339();
   return { type, status, lastUpdateTime: t, lastTransitionTime: t, reason, message };
 };
 
