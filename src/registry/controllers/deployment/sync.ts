@@ -71,9 +71,17 @@ class DeploymentSync {
     return String(metaOf(this.d).namespace);
   }
 
+  /**
+   * The revision annotation or a condition changed on `d` and is not written yet: upstream writes
+   * them at once, then the rollout status; here they go with the status write that ends the sync
+   * (the same object, one write fewer per new ReplicaSet).
+   */
+  private pending = false;
+
   private async updateStatus(): Promise<void> {
     const r = await this.stores.deployments.update(this.ns, nameOf(this.d), () => this.d, { subresource: 'status' });
     this.d = r.object;
+    this.pending = false;
   }
 
   private async updateRS(rs: Obj): Promise<Obj> {
@@ -159,7 +167,7 @@ class DeploymentSync {
         this.setStatusCondition(newCondition('Progressing', 'True', reasons.foundNewRS, `Found new replica set ${JSON.stringify(nameOf(rs))}`));
         needsUpdate = true;
       }
-      if (needsUpdate) await this.updateStatus();
+      if (needsUpdate) this.pending = true;
       return rs;
     }
     if (!create) return undefined;
@@ -203,7 +211,7 @@ class DeploymentSync {
       this.setStatusCondition(newCondition('Progressing', 'True', reasons.newRSCreated, `Created new replica set ${JSON.stringify(nameOf(created))}`));
       needsUpdate = true;
     }
-    if (needsUpdate) await this.updateStatus();
+    if (needsUpdate) this.pending = true;
     return created;
   }
 
@@ -283,7 +291,7 @@ class DeploymentSync {
   }
 
   private async writeStatus(next: Rec): Promise<Result> {
-    if (!sameStatus(statusOf(this.d), next)) {
+    if (this.pending || !sameStatus(statusOf(this.d), next)) {
       this.d.status = next;
       await this.updateStatus();
     }
