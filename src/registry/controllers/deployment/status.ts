@@ -8,7 +8,7 @@
 import { nowRFC3339 } from '../../../apimachinery/index.ts';
 import type { Obj } from '../../rest.ts';
 import {
-  actualReplicas, availableReplicas, maxUnavailable, metaOf, readyReplicas, rec, replicasOf, specOf, specReplicas, statusOf, type Rec,
+  actualReplicas, availableReplicas, maxUnavailable, metaOf, readyReplicas, replicasOf, specOf, specReplicas, statusOf, type Rec,
 } from './replicas.ts';
 
 export interface Condition {
@@ -155,4 +155,3 @@ export function sameStatus(a: Rec, b: Rec): boolean {
   return flat(a) === flat(b);
 }
 
-export { rec };

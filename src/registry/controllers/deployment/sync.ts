@@ -18,7 +18,7 @@ import {
   active, availableReplicas, byCreation, bySizeNewer, bySizeOlder, isRollingUpdate, isSaturated, maxReplicasAnnotation, maxSurge,
   maxUnavailable, metaOf, newRSNewReplicas, rec, replicasOf, specOf, specReplicas, statusOf, type Rec,
 } from './replicas.ts';
-import { annotationsOf, maxRevision, revisionAnnotation, revisionOf, setAnnotation, setNewReplicaSetAnnotations, setReplicasAnnotations } from './revisions.ts';
+import { annotationsOf, maxRevision, revisionAnnotation, setAnnotation, setNewReplicaSetAnnotations, setReplicasAnnotations } from './revisions.ts';
 import {
   calculateStatus, deploymentComplete, getCondition, hasProgressDeadline, newCondition, reasons, rolloutStatus, sameStatus, setCondition, untilDeadline,
 } from './status.ts';
@@ -440,4 +440,3 @@ export async function syncDeployment(stores: SyncStores, namespace: string, name
   return new DeploymentSync(stores, deepCopyJSON(d) as Obj).run();
 }
 
-export { revisionOf };
