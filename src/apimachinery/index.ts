@@ -87,7 +87,7 @@ export {
   StatusError,
   successStatus,
 } from './status.ts';
-export { formatRFC3339, parseRFC3339 } from './time.ts';
+export { formatMicroTime, formatRFC3339, nowRFC3339, parseRFC3339, parseRFC3339Micro } from './time.ts';
 export {
   isDNS1035Label,
   isDNS1123Subdomain,

@@ -1,10 +1,12 @@
 /**
  * metav1.Time on the wire: RFC 3339 in whole seconds, UTC (`2026-01-02T15:04:05Z`), and parsing
  * of such strings with the error texts of Go's time.Parse(time.RFC3339, s), which Kubernetes
- * returns verbatim when a timestamp in a request does not parse.
+ * returns verbatim when a timestamp in a request does not parse; metav1.MicroTime likewise, with
+ * exactly six fractional digits (RFC3339Micro: a Lease's renewTime, an Event's eventTime).
  */
 
 const RFC3339 = '2006-01-02T15:04:05Z07:00';
+const RFC3339Micro = '2006-01-02T15:04:05.000000Z07:00';
 
 /** Formats an instant as metav1.Time marshals it: RFC 3339, seconds, UTC. */
 export function formatRFC3339(t: Date | number): string {
@@ -17,7 +19,8 @@ export function nowRFC3339(): string {
   return formatRFC3339(Date.now());
 }
 
-export type ParsedTime = { ok: true; epochMs: number } | { ok: false; error: string };
+/** epochMs is the instant in milliseconds; micros the microseconds within its second. */
+export type ParsedTime = { ok: true; epochMs: number; micros: number } | { ok: false; error: string };
 
 function quote(s: string): string {
   // time.quote: Go-quoted, with \x escapes for bytes that are not printable ASCII.
@@ -30,11 +33,11 @@ function quote(s: string): string {
   return out + '"';
 }
 
-function parseError(value: string, layoutElem: string, valueElem: string, message = ''): ParsedTime {
+function parseErrorIn(value: string, layoutElem: string, valueElem: string, message = '', layout = RFC3339): ParsedTime {
   if (message !== '') return { ok: false, error: `parsing time ${quote(value)}${message}` };
   return {
     ok: false,
-    error: `parsing time ${quote(value)} as ${quote(RFC3339)}: cannot parse ${quote(valueElem)} as ${quote(layoutElem)}`,
+    error: `parsing time ${quote(value)} as ${quote(layout)}: cannot parse ${quote(valueElem)} as ${quote(layoutElem)}`,
   };
 }
 
@@ -60,6 +63,23 @@ function daysIn(month: number, year: number): number {
  * messages (`cannot parse "x" as "2006"`, `: month out of range`, `: extra text: "..."`).
  */
 export function parseRFC3339(value: string): ParsedTime {
+  return parseLayout(value, false);
+}
+
+/** time.Parse(RFC3339Micro, value): MicroTime.UnmarshalJSON's parse, six fractional digits required. */
+export function parseRFC3339Micro(value: string): ParsedTime {
+  return parseLayout(value, true);
+}
+
+/** MicroTime.MarshalJSON's text: UTC, six fractional digits. */
+export function formatMicroTime(t: { epochMs: number; micros: number }): string {
+  const sec = Math.floor(t.epochMs / 1000) * 1000;
+  return new Date(sec).toISOString().replace(/\.\d{3}Z$/, `.${String(t.micros).padStart(6, '0')}Z`);
+}
+
+function parseLayout(value: string, micro: boolean): ParsedTime {
+  const layout = micro ? RFC3339Micro : RFC3339;
+  const parseError = (a: string, b: string, c: string, m = '') => parseErrorIn(a, b, c, m, layout);
   let v = value;
   let year = 0;
   let month = 0;
@@ -76,6 +96,7 @@ export function parseRFC3339(value: string): ParsedTime {
     ['T', '15'],
     [':', '04'],
     [':', '05'],
+    ...(micro ? ([['', '.000000']] as Array<[string, string]>) : []),
     ['', 'Z07:00'],
   ];
   for (const [prefix, std] of steps) {
@@ -122,7 +143,7 @@ export function parseRFC3339(value: string): ParsedTime {
             break;
           }
           // A fractional second is accepted although the layout has none.
-          if (v.length >= 2 && (v[0] === '.' || v[0] === ',') && isDigit(v, 1)) {
+          if (!micro && v.length >= 2 && (v[0] === '.' || v[0] === ',') && isDigit(v, 1)) {
             let i = 2;
             while (isDigit(v, i)) i++;
             const frac = v.slice(1, i);
@@ -133,6 +154,16 @@ export function parseRFC3339(value: string): ParsedTime {
             v = v.slice(i);
           }
         }
+        break;
+      }
+      case '.000000': {
+        // stdFracSecond0: exactly the layout's digits after '.' or ','.
+        if (v.length < 7 || (v[0] !== '.' && v[0] !== ',') || !/^\d{6}$/.test(v.slice(1, 7))) {
+          bad = true;
+          break;
+        }
+        nsec = Number(v.slice(1, 7)) * 1000;
+        v = v.slice(7);
         break;
       }
       case 'Z07:00': {
@@ -167,5 +198,5 @@ export function parseRFC3339(value: string): ParsedTime {
   const d = new Date(0);
   d.setUTCFullYear(year, month - 1, day);
   d.setUTCHours(hour, min, sec, Math.floor(nsec / 1e6));
-  return { ok: true, epochMs: d.getTime() - offsetSec * 1000 };
+  return { ok: true, epochMs: d.getTime() - offsetSec * 1000, micros: Math.floor(nsec / 1000) };
 }

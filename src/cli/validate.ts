@@ -12,7 +12,8 @@
  * judged. With --policies, the admission policies, bindings and params found there are held by
  * the store and run on every document's write (see policies.ts): denials are the Status the server
  * answers, warnings and audit annotations are printed with the document, and in JSON output the
- * object after the MutatingAdmissionPolicies too.
+ * object after the MutatingAdmissionPolicies too. `--show-defaulted` (with `--output json`) adds,
+ * for each valid document, the object the server would store: defaulted, in Go's JSON shape.
  * Exit codes: 0 all valid, 1 some invalid, 2 some input unusable.
  */
 import { isStatusError, type Status } from '../apimachinery/index.ts';
@@ -27,7 +28,7 @@ import { withAuditAnnotations } from '../admission/index.ts';
 import { OfflinePolicies, type StoreOf } from './policies.ts';
 import { collectFiles, InputError, loadManifests, readManifests, type InputProblem, type Manifest } from './manifests.ts';
 
-const usage = `usage: crd-apiserver validate [--crds PATH ...] [--policies PATH ...] [--old FILE_OR_DIR] [--output text|json] FILE_OR_DIR...
+const usage = `usage: crd-apiserver validate [--crds PATH ...] [--policies PATH ...] [--old FILE_OR_DIR] [--output text|json [--show-defaulted]] FILE_OR_DIR...
 
 Validates YAML or JSON manifests (multi-document files, directories recursively) offline, as
 kube-apiserver would on create: built-in kinds (Kubernetes 1.35) by their own schemas, custom
@@ -38,6 +39,8 @@ With --policies, the ValidatingAdmissionPolicies, their bindings and their param
 custom resources, Namespaces) found there run on every document as on a server holding them:
 denials, warnings and audit annotations are printed per document; MutatingAdmissionPolicies
 run first, and --output json prints each document's mutated object as "object".
+With --output json --show-defaulted, each valid document's "object" is what the server would
+store: the kind's defaults applied, as kubectl get -o json of the created object shows it.
 A file or document that cannot be read (malformed YAML, an unreadable file) is reported and
 the rest still judged.
 Exit status: 0 all valid, 1 some invalid, 2 some input unusable (or an invalid CRD under --crds).
@@ -48,11 +51,12 @@ interface Args {
   policies: string[];
   old: string[];
   output: 'text' | 'json';
+  showDefaulted: boolean;
   inputs: string[];
 }
 
 function parseArgs(argv: string[]): Args | string {
-  const a: Args = { crds: [], policies: [], old: [], output: 'text', inputs: [] };
+  const a: Args = { crds: [], policies: [], old: [], output: 'text', showDefaulted: false, inputs: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = (name: string): string | undefined => {
@@ -68,10 +72,12 @@ function parseArgs(argv: string[]): Args | string {
     else if ((v = value('--output')) !== undefined || (v = value('-o')) !== undefined) {
       if (v !== 'text' && v !== 'json') return `--output must be text or json, not "${v}"`;
       a.output = v;
-    } else if (arg.startsWith('-')) return `unknown flag ${arg}`;
+    } else if (arg === '--show-defaulted') a.showDefaulted = true;
+    else if (arg.startsWith('-')) return `unknown flag ${arg}`;
     else a.inputs.push(arg);
   }
   if (a.inputs.length === 0) return 'no manifests given';
+  if (a.showDefaulted && a.output !== 'json') return '--show-defaulted needs --output json';
   return a;
 }
 
@@ -173,6 +179,8 @@ interface Outcome {
   auditAnnotations?: Record<string, string>;
   /** The object after the MutatingAdmissionPolicies (when any are loaded and the write reached them). */
   object?: Obj;
+  /** The object the dry-run write returned: what the server would store. */
+  stored?: Obj;
 }
 
 /** Old versions of objects (--old), by identity; `stored` once written to the in-memory store. */
@@ -251,8 +259,9 @@ async function judge(m: Manifest, catalog: Catalog, old: OldObjects, policies: O
   if (policies.active && ns !== undefined) await policies.ensureNamespace(storeOfCatalog(catalog), ns);
   try {
     let warnings: string[];
+    let stored: Obj;
     if (prior === undefined) {
-      warnings = (await target.store().create(ns, obj, { dryRun: true, fieldValidation: 'Strict', ...decoding })).warnings;
+      ({ warnings, object: stored } = await target.store().create(ns, obj, { dryRun: true, fieldValidation: 'Strict', ...decoding }));
     } else {
       // An update of the old object: transition rules (oldSelf) run, unchanged values ratchet.
       if (!prior.stored) {
@@ -265,7 +274,7 @@ async function judge(m: Manifest, catalog: Catalog, old: OldObjects, policies: O
         }
         prior.stored = true;
       }
-      warnings = (await target.store().update(
+      ({ warnings, object: stored } = await target.store().update(
         ns,
         name,
         (current) => {
@@ -276,9 +285,14 @@ async function judge(m: Manifest, catalog: Catalog, old: OldObjects, policies: O
           return next;
         },
         { dryRun: true, fieldValidation: 'Strict', ...decoding },
-      )).warnings;
+      ));
     }
-    return { status: { status: 'Success' }, errors: [], ...(warnings.length > 0 ? { warnings } : {}) };
+    // A stored object is read back through the codec, whose defaulting runs again (a Job's labels
+    // come from its template's, generated at create): what `kubectl get` shows. A dry run's
+    // answer is not, as upstream's dry-run storage answers the object before storage.
+    const store = target.store();
+    if (store instanceof GenericStore) store.codec?.decodeStored(stored);
+    return { status: { status: 'Success' }, errors: [], stored, ...(warnings.length > 0 ? { warnings } : {}) };
   } catch (e) {
     if (!isStatusError(e)) throw e;
     const st = e.status;
@@ -387,7 +401,7 @@ async function validateWith(store: Store, args: Args, policies: OfflinePolicies,
         status: r.status,
         ...(r.warnings ? { warnings: r.warnings } : {}),
         ...(r.auditAnnotations ? { auditAnnotations: r.auditAnnotations } : {}),
-        ...(r.object ? { object: r.object } : {}),
+        ...(args.showDefaulted && r.stored ? { object: r.stored } : r.object ? { object: r.object } : {}),
       });
       continue;
     }

@@ -36,6 +36,7 @@ export { startGarbageCollector, type CollectedKinds, type GarbageCollector } fro
 export { startServiceAccountController, type ServiceAccountControllerOptions } from './controllers/service-account.ts';
 export { startServiceAccountTokensController, serviceAccountTokenSecretType, type TokensControllerOptions } from './controllers/service-account-tokens.ts';
 export { startRootCAPublisher, rootCACertConfigMapName, type RootCAPublisherOptions } from './controllers/root-ca-publisher.ts';
+export { startDeploymentController, type DeploymentControllerOptions } from './controllers/deployment/index.ts';
 export { startPolicyStatusController, type PolicyTypeChecker } from './admissionregistration/status-controller.ts';
 export { admissionPolicyTypeChecker } from './admissionregistration/type-checker.ts';
 export { usePolicyExpressionChecker, type PolicyExpressionChecker } from './admissionregistration/expression-checker.ts';

@@ -35,7 +35,8 @@ function minimal(s: JSONSchemaProps, depth = 0): unknown {
     case 'boolean':
       return false;
     default:
-      return s.format === 'date-time' ? '2026-01-01T00:00:00Z' : s.format === 'byte' ? 'eA==' : 'x';
+      // Six fractional digits: a Time accepts them, a MicroTime (an Event's eventTime) needs them.
+      return s.format === 'date-time' ? '2026-01-01T00:00:00.000000Z' : s.format === 'byte' ? 'eA==' : 'x';
   }
 }
 

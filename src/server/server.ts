@@ -27,7 +27,7 @@ import { OpenAPIService } from './openapi/service.ts';
 import { CRDServing, fromBootList, type BootList } from './crd/serving.ts';
 import { startCRDStatusController } from '../registry/index.ts';
 import { bareInstanceStore, startCRDFinalizer } from '../registry/index.ts';
-import { admissionPolicyTypeChecker, startGarbageCollector, startNamespaceController, startPolicyStatusController, startServiceAccountController } from '../registry/index.ts';
+import { admissionPolicyTypeChecker, startGarbageCollector, startNamespaceController, startPolicyStatusController, startServiceAccountController, startDeploymentController } from '../registry/index.ts';
 import type { Controller } from '../registry/index.ts';
 import { storageVersion } from '../registry/index.ts';
 import { adminUser, escalationCheckedStore, startClusterRoleAggregation, type ReviewContext, type UserInfo } from '../registry/index.ts';
@@ -305,6 +305,9 @@ export class ApiServer {
     }
     const configMaps = this.table.get('', 'v1', 'configmaps');
     if (configMaps && this.deps.rootCA) this.controllers.push(startRootCAPublisher(namespaces, configMaps.store, this.deps.rootCA));
+    const deployments = this.table.get('apps', 'v1', 'deployments');
+    const replicaSets = this.table.get('apps', 'v1', 'replicasets');
+    if (deployments && replicaSets) this.controllers.push(startDeploymentController(deployments.store, replicaSets.store));
     const policies = this.table.get('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicies');
     if (policies) {
       // Type checking reads the CRDs served when a policy changes (as upstream's RESTMapper does).

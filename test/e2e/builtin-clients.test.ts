@@ -138,10 +138,20 @@ test('client-node AppsV1Api: Deployment create, read, list by label, replace, pa
   assert.equal(got.spec?.replicas, 2);
   const listed = await apps.listNamespacedDeployment({ namespace, labelSelector: 'app=js' });
   assert.deepEqual(listed.items.map((i) => i.metadata?.name), ['js-deploy']);
-  got.spec!.replicas = 3;
-  const replaced = await apps.replaceNamespacedDeployment({ name: 'js-deploy', namespace, body: got });
-  assert.equal(replaced.spec?.replicas, 3);
-  assert.equal(replaced.metadata?.generation, 2);
+  // The deployment controller writes the status meanwhile: read-modify-replace retries on a
+  // conflict, as client-go's RetryOnConflict does.
+  let replaced: V1Deployment | undefined;
+  for (let i = 0; !replaced; i++) {
+    const cur = i === 0 ? got : await apps.readNamespacedDeployment({ name: 'js-deploy', namespace });
+    cur.spec!.replicas = 3;
+    try {
+      replaced = await apps.replaceNamespacedDeployment({ name: 'js-deploy', namespace, body: cur });
+    } catch (e) {
+      if ((e as { code?: number }).code !== 409 || i > 20) throw e;
+    }
+  }
+  assert.equal(replaced!.spec?.replicas, 3);
+  assert.equal(replaced!.metadata?.generation, 2);
   // Strategic merge: containers merge by name, so the image changes and nothing else does.
   const patched = await apps.patchNamespacedDeployment(
     { name: 'js-deploy', namespace, body: { spec: { template: { spec: { containers: [{ name: 'web', image: 'nginx:1.28' }] } } } } },
@@ -309,12 +319,21 @@ tmpl = client.V1PodTemplateSpec(metadata=client.V1ObjectMeta(labels={'app': 'web
     spec=client.V1PodSpec(containers=[client.V1Container(name='web', image='nginx:1.27')]))
 dep = apps.create_namespaced_deployment(ns, client.V1Deployment(metadata=client.V1ObjectMeta(name='py-deploy', labels={'app': 'py'}),
     spec=client.V1DeploymentSpec(replicas=1, selector=client.V1LabelSelector(match_labels={'app': 'web'}), template=tmpl)))
-got = apps.read_namespaced_deployment('py-deploy', ns)
-got.spec.replicas = 2
+def replace_replicas(n):
+    # The deployment controller writes the status meanwhile: retry on a conflict.
+    for _ in range(20):
+        got = apps.read_namespaced_deployment('py-deploy', ns)
+        got.spec.replicas = n
+        try:
+            return apps.replace_namespaced_deployment('py-deploy', ns, got)
+        except ApiException as e:
+            if e.status != 409:
+                raise
+    raise RuntimeError('replace kept conflicting')
 out['deploy'] = {
     'generation': dep.metadata.generation,
     'listed': names(apps.list_namespaced_deployment(ns, label_selector='app=py')),
-    'replaced': apps.replace_namespaced_deployment('py-deploy', ns, got).spec.replicas,
+    'replaced': replace_replicas(2).spec.replicas,
     'patched': [[c.name, c.image] for c in apps.patch_namespaced_deployment('py-deploy', ns,
         {'spec': {'template': {'spec': {'containers': [{'name': 'web', 'image': 'nginx:1.28'}]}}}}).spec.template.spec.containers],
 }

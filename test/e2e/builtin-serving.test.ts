@@ -187,7 +187,7 @@ type: Normal
   const events = kc.makeApiClient(EventsV1Api);
   await events.createNamespacedEvent({
     namespace: 'default',
-    body: { metadata: { name: 'scheduled' }, eventTime: new Date('2026-01-02T03:04:05.123456Z') as never, regarding: { kind: 'Pod', name: 'web-2' }, note: 'assigned', reason: 'Scheduled', action: 'Binding', reportingController: 'scheduler', reportingInstance: 'scheduler-1', type: 'Normal' },
+    body: { metadata: { name: 'scheduled' }, eventTime: '2026-01-02T03:04:05.123456Z' as never, regarding: { kind: 'Pod', name: 'web-2' }, note: 'assigned', reason: 'Scheduled', action: 'Binding', reportingController: 'scheduler', reportingInstance: 'scheduler-1', type: 'Normal' },
   });
   const core = await kc.makeApiClient(CoreV1Api).readNamespacedEvent({ name: 'scheduled', namespace: 'default' });
   assert.deepEqual([core.involvedObject.name, core.message, core.reportingComponent, core.action], ['web-2', 'assigned', 'scheduler', 'Binding']);

@@ -197,7 +197,18 @@ test('kubectl get prints the columns kube-apiserver prints for built-in kinds', 
     phase: 'Pending',
     initContainerStatuses: [{ name: 'migrate', image: 'migrate:2', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ImagePullBackOff' } } }],
   });
-  await status('deploy', 'web', { replicas: 3, updatedReplicas: 3, readyReplicas: 1, availableReplicas: 1, unavailableReplicas: 2 });
+  // The Deployment's status is the deployment controller's, counted from its ReplicaSet's, which
+  // is written here as the ReplicaSet controller would.
+  let rsName = '';
+  for (let i = 0; i < 200 && rsName === ''; i++) {
+    rsName = await k('get', 'rs', '-n', 'tables', '-l', 'app=web', '-o', 'jsonpath={.items[0].metadata.name}');
+    if (rsName === '') await new Promise((r) => setTimeout(r, 50));
+  }
+  await status('rs', rsName, { replicas: 3, readyReplicas: 1, availableReplicas: 1 });
+  for (let i = 0; i < 200; i++) {
+    if ((await k('get', 'deploy', 'web', '-n', 'tables', '-o', 'jsonpath={.status.updatedReplicas}/{.status.availableReplicas}')) === '3/1') break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 
   assertLines(await k('get', 'pods', '-n', 'tables'), [
     'NAME    READY   STATUS                  RESTARTS      AGE',
@@ -239,6 +250,8 @@ test('kubectl get prints the columns kube-apiserver prints for built-in kinds', 
 
   const all = await k('get', 'all', '-n', 'tables');
   const blocks = all.replace(/\n$/, '').split('\n\n');
+  // The deployment controller's ReplicaSet, with the status written for it above.
+  assert.match(all, /\nreplicaset\.apps\/web-[bcdfghjklmnpqrstvwxz2456789]+ +3 +3 +1 +/);
   const block = (header: RegExp) => blocks.find((b) => header.test(b)) ?? assert.fail(`no block ${header} in:\n${all}`);
   assertLines(block(/^NAME +READY +STATUS/), [
     'NAME        READY   STATUS                  RESTARTS      AGE',

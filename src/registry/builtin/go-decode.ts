@@ -17,9 +17,9 @@
  *
  * A Quantity is also rewritten (MUTATING the object) into the canonical string its Go value
  * encodes back to (`1000m` is stored as `1`, `0.5` as `500m`), as an object read back from a
- * cluster shows it.
+ * cluster shows it; so are Times (UTC, whole seconds) and MicroTimes (UTC, six digits).
  */
-import { goJSONKind as jsonKind, parseRFC3339 } from '../../apimachinery/index.ts';
+import { formatMicroTime, formatRFC3339, goJSONKind as jsonKind, parseRFC3339, parseRFC3339Micro } from '../../apimachinery/index.ts';
 import { parseQuantity } from '../../cel/index.ts';
 import type { OpenAPIDocument } from './openapi.ts';
 
@@ -159,6 +159,18 @@ function canonicalQuantity(v: unknown): unknown {
   return q.toString();
 }
 
+/**
+ * Time.UnmarshalJSON (RFC 3339) or MicroTime.UnmarshalJSON (six fractional digits required),
+ * then MarshalJSON: the string a cluster stores; null is left as it is.
+ */
+function canonicalTime(v: unknown, k: 'time' | 'microTime'): unknown {
+  if (v === null || v === undefined) return v;
+  if (typeof v !== 'string') throw new UnmarshalerError(`json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
+  const r = k === 'time' ? parseRFC3339(v) : parseRFC3339Micro(v);
+  if (!r.ok) throw new UnmarshalerError(r.error);
+  return k === 'time' ? formatRFC3339(r.epochMs) : formatMicroTime(r);
+}
+
 interface Context {
   saved?: string;
   struct?: string;
@@ -187,15 +199,9 @@ function decode(v: unknown, t: GoType, ctx: Context): void {
       canonicalQuantity(v);
       return;
     case 'time':
-    case 'microTime': {
-      if (v === null) return;
-      if (typeof v !== 'string') throw new UnmarshalerError(`json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
-      if (t.k === 'time') {
-        const r = parseRFC3339(v);
-        if (!r.ok) throw new UnmarshalerError(r.error);
-      }
+    case 'microTime':
+      canonicalTime(v, t.k);
       return;
-    }
   }
   // null leaves any other Go value as it is.
   if (v === null || v === undefined) return;
@@ -225,6 +231,10 @@ function decode(v: unknown, t: GoType, ctx: Context): void {
         if (ft === undefined) continue;
         if (ft.k === 'quantity') {
           (v as Record<string, unknown>)[key] = canonicalQuantity(e);
+          continue;
+        }
+        if (ft.k === 'time' || ft.k === 'microTime') {
+          (v as Record<string, unknown>)[key] = canonicalTime(e, ft.k);
           continue;
         }
         ctx.fields.push(key);

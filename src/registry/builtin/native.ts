@@ -29,6 +29,11 @@ export interface EndpointRules {
   /** Native validation of an update (the new object's rules and the update rules), in place of the schema's. */
   validateUpdate?(ctx: RequestContext, obj: Obj, old: Obj): FieldError[];
   warningsOnCreate?(ctx: RequestContext, obj: Obj): string[];
+  /**
+   * A status write keeps the request's annotations (a Deployment's status strategy resets only
+   * spec and labels: the deployment controller writes the revision annotation with the status).
+   */
+  statusKeepsAnnotations?: boolean;
   warningsOnUpdate?(ctx: RequestContext, obj: Obj, old: Obj): string[];
 }
 

@@ -146,7 +146,12 @@ export class BuiltinStrategy implements Strategy {
 
   prepareForUpdate(ctx: RequestContext, obj: Obj, old: Obj): void {
     if (this.only === 'status') {
+      const annotations = this.rules?.statusKeepsAnnotations ? metaOf(obj).annotations : undefined;
       keepOnlyStatus(obj, old);
+      if (this.rules?.statusKeepsAnnotations) {
+        if (annotations === undefined) delete metaOf(obj).annotations;
+        else metaOf(obj).annotations = annotations;
+      }
     } else {
       if (this.resource.hasStatus) {
         if ('status' in old) obj.status = deepCopy(old.status);

@@ -376,6 +376,11 @@ class EtcdWatch implements Watch {
   }
 
   private async onWatchError(err: Error): Promise<void> {
+    // The client emits 'error' only for a watch etcd cancelled (compaction among the reasons),
+    // having dropped the watcher already: cancelling it again would send etcd a cancel request
+    // for an id the client no longer knows, and the client throws on etcd's answer (an uncaught
+    // exception that ends the process).
+    this.watcher = undefined;
     if (this.done) return;
     let compacted = 0;
     try {

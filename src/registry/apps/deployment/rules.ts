@@ -16,7 +16,7 @@ import {
 import { validateNonnegative } from '../../core/podspec/probes.ts';
 import { leftToDefault, num, optNum, rec, servedPodValidation, str, type PodValidationOptions, type Rec } from '../../core/podspec/values.ts';
 import { controllerWarnings } from '../../core/pod/warnings.ts';
-import { GoJSONText } from '../../../apimachinery/index.ts';
+import { GoJSONText, jsonEqual } from '../../../apimachinery/index.ts';
 
 const specPath = Path.of('spec');
 const statusPath = Path.of('status');
@@ -94,6 +94,12 @@ export function validateDeploymentStatus(status: Rec): FieldError[] {
 const templateOf = (o: Obj): Rec | undefined => rec(rec(o.spec)?.template);
 
 export const deploymentRules: NativeRules = {
+  // Annotation changes bump the generation too: they are copied to the ReplicaSets.
+  prepareForUpdate: (_ctx, obj, old) => {
+    const m = rec(obj.metadata) ?? {};
+    const o = rec(old.metadata) ?? {};
+    if (jsonEqual(obj.spec, old.spec) && !jsonEqual(m.annotations ?? {}, o.annotations ?? {})) m.generation = num(o.generation) + 1;
+  },
   validate: (_ctx, obj) => validateDeploymentSpec(obj, servedPodValidation),
   validateUpdate: (_ctx, obj, old) => [
     ...validateDeploymentSpec(obj, servedPodValidation),
@@ -102,6 +108,7 @@ export const deploymentRules: NativeRules = {
   warningsOnCreate: (_ctx, obj) => controllerWarnings(obj, specPath.child('template'), templateOf(obj)),
   warningsOnUpdate: (_ctx, obj, old) => controllerWarnings(obj, specPath.child('template'), templateOf(obj), { obj: old, template: templateOf(old) }),
   status: {
+    statusKeepsAnnotations: true,
     validateUpdate: (_ctx, obj, old) => [
       ...validateDeploymentStatus(rec(obj.status) ?? {}),
       ...validateCollisionCount(rec(obj.status) ?? {}, rec(old.status) ?? {}, statusPath),
