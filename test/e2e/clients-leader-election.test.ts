@@ -198,7 +198,7 @@ test('Lease election from client-node: MicroTimes, 409 for the loser, hand-over'
   assert.equal(await b.tryAcquireOrRenew(), false);
 
   // What a cluster stores: MicroTimes with six fractional digits, the spec as sent.
-  const raw = await fetch(`${s.url}/apis/coordination.k8s.io/v1/namespaces/default/leases/node-election`).then((r) => r.json() as Promise<{ spec: Record<string, unknown>; metadata: { resourceVersion: string } }>);
+  const raw = await s.fetch(`${s.url}/apis/coordination.k8s.io/v1/namespaces/default/leases/node-election`).then((r) => r.json() as Promise<{ spec: Record<string, unknown>; metadata: { resourceVersion: string } }>);
   assert.equal(raw.spec.holderIdentity, 'a');
   assert.equal(raw.spec.leaseDurationSeconds, 2);
   assert.equal(raw.spec.leaseTransitions, 0);
@@ -208,7 +208,7 @@ test('Lease election from client-node: MicroTimes, 409 for the loser, hand-over'
   // Two writers on one resourceVersion: one wins, the other is refused as client-go expects.
   const read = await coord.readNamespacedLease({ name: 'node-election', namespace: 'default' });
   const attempt = (who: string) =>
-    fetch(`${s.url}/apis/coordination.k8s.io/v1/namespaces/default/leases/node-election`, {
+    s.fetch(`${s.url}/apis/coordination.k8s.io/v1/namespaces/default/leases/node-election`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ ...raw, spec: { ...raw.spec, holderIdentity: who, renewTime: microTime(new Date()) } }),

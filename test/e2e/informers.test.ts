@@ -141,7 +141,7 @@ describe('an informer whose watch expired', { skip: noEtcd ?? false }, () => {
       await sleep(600);
     }
     const resumeAt = (inf as unknown as { resourceVersion: string }).resourceVersion;
-    const probe = await fetch(`${r.url}/api/v1/namespaces/default/pods?watch=1&resourceVersion=${resumeAt}&timeoutSeconds=1`);
+    const probe = await r.fetch(`${r.url}/api/v1/namespaces/default/pods?watch=1&resourceVersion=${resumeAt}&timeoutSeconds=1`);
     const first = (await probe.text()).split('\n')[0]!;
     assert.match(first, /"code":410/, `the watch from ${resumeAt} has expired`);
 
