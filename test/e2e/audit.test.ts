@@ -90,7 +90,8 @@ test('impersonation: the requester, the impersonated user, and the denial', asyn
   const r = await kubectl(s, ['get', 'configmaps', '-n', 'audited', '--as=jane', '--as-group=devs']);
   assert.notEqual(r.code, 0);
   const ev = events().findLast((e) => e.impersonatedUser !== undefined)!;
-  assert.equal(ev.user.username, 'system:admin');
+  // The requester is the kubeconfig's admin certificate (CN kubernetes-admin, O system:masters).
+  assert.equal(ev.user.username, 'kubernetes-admin');
   assert.deepEqual(ev.impersonatedUser, { username: 'jane', groups: ['devs', 'system:authenticated'] });
   assert.equal(ev.annotations['authorization.k8s.io/decision'], 'forbid');
   assert.equal(ev.responseStatus.code, 403);
@@ -120,7 +121,7 @@ test('the legacy format, and a policy that does not load refuses to start', asyn
       assert.equal(r.code, 0, r.stderr);
       const lines = readFileSync(join(ldir, 'audit.log'), 'utf8').trim().split('\n');
       assert.equal(lines.length, 2, lines.join('\n'));
-      assert.match(lines[0]!, /^\S+Z AUDIT: id="[0-9a-f-]{36}" stage="RequestReceived" ip="127\.0\.0\.1" method="create" user="system:admin" groups="\\"system:masters\\",\\"system:authenticated\\"" as="<self>" asgroups="<lookup>" user-agent="kubectl\/[^"]*" namespace="default" uri="\/api\/v1\/namespaces\/default\/configmaps\?fieldManager=kubectl-create&fieldValidation=Strict" response="<deferred>"$/);
+      assert.match(lines[0]!, /^\S+Z AUDIT: id="[0-9a-f-]{36}" stage="RequestReceived" ip="127\.0\.0\.1" method="create" user="kubernetes-admin" groups="\\"system:masters\\",\\"system:authenticated\\"" as="<self>" asgroups="<lookup>" user-agent="kubectl\/[^"]*" namespace="default" uri="\/api\/v1\/namespaces\/default\/configmaps\?fieldManager=kubectl-create&fieldValidation=Strict" response="<deferred>"$/);
       assert.match(lines[1]!, /stage="ResponseComplete" .* response="201"$/);
     } finally {
       await legacy.stop({ keep: true });

@@ -1,11 +1,14 @@
 /**
  * What the console's browser suites share: headless Chromium (Debian's `chromium` package, driven
- * by playwright-core; no browser download), one real `serve` process per suite with the Gateway
- * API and cert-manager CRDs loaded, the console bundle built once before the pages load, and a
+ * by playwright-core; no browser download), one real `serve` process per suite (HTTPS, as `serve`
+ * runs by default) with the Gateway API and cert-manager CRDs loaded, reached as a user reaches it
+ * from a browser, through `kubectl proxy` with the kubeconfig's admin credentials; the console
+ * bundle built once before the pages load, and a
  * screenshot of the page for every failing test, kept under test/e2e/.console-artifacts/ (ignored
  * by git). A page also records what the browser logged, so a suite can assert that nothing was
  * refused by the content security policy.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
@@ -55,7 +58,9 @@ export function crdDocuments(): Record<string, unknown>[] {
 
 /** JSON request to the server; returns the status and the parsed body. */
 export async function api(s: ServerProcess, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(s.url + path, { method, headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  // Straight to the server (over TLS as the kubeconfig's admin), not through the browser's proxy.
+  const d = (s as ServerProcess & { direct?: ServerProcess }).direct ?? s;
+  const res = await d.fetch(d.url + path, { method, headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
   const text = await res.text();
   let parsed: unknown = text;
   try {
@@ -66,9 +71,49 @@ export async function api(s: ServerProcess, method: string, path: string, body?:
   return { status: res.status, body: parsed };
 }
 
+/**
+ * `kubectl proxy` on a free loopback port in front of `s`: the server as `url` over plain HTTP,
+ * each request carrying the kubeconfig's credentials. Stopping it stops the proxy, then `s`.
+ */
+async function proxied(s: ServerProcess): Promise<ServerProcess & { direct: ServerProcess }> {
+  const proc = spawn('/usr/bin/kubectl', ['--kubeconfig', s.kubeconfig, 'proxy', '--port=0', '--address=127.0.0.1'], { env: { ...process.env, HOME: s.dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`kubectl proxy did not start:\n${out}`)), 20000);
+    const onData = (c: Buffer) => {
+      out += c.toString();
+      const m = /Starting to serve on (\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(`http://${m[1]}`);
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    proc.on('exit', (code) => reject(new Error(`kubectl proxy exited with ${code}:\n${out}`)));
+  });
+  return {
+    ...s,
+    direct: s,
+    url,
+    fetch,
+    tls: undefined,
+    agent: undefined,
+    async stop(o) {
+      if (proc.exitCode === null) {
+        const exited = new Promise((r) => proc.once('exit', r));
+        proc.kill('SIGTERM');
+        await exited;
+      }
+      return s.stop(o);
+    },
+  };
+}
+
 /** A server with the Gateway API and cert-manager CRDs created and Established, and the bundle built. */
 export async function consoleServer(): Promise<ServerProcess> {
-  const [s] = await Promise.all([startServer(), ensureBundle()]);
+  const [server] = await Promise.all([startServer(), ensureBundle()]);
+  const s = await proxied(server);
   const names: string[] = [];
   for (const crd of crdDocuments()) {
     const r = await api(s, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);

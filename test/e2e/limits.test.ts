@@ -7,6 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request, type ClientRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { kubectl, startServer, type ServerProcess } from './harness.ts';
 
 let s: ServerProcess;
@@ -22,7 +23,8 @@ after(async () => {
 
 /** A create whose body never completes. */
 function hold(): { req: ClientRequest; done: Promise<unknown> } {
-  const req = request(`${s.url}/api/v1/namespaces/default/configmaps`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': '1000' } });
+  // The harness's server speaks TLS (its agent presents the kubeconfig's admin certificate).
+  const req = (s.agent ? httpsRequest : request)(`${s.url}/api/v1/namespaces/default/configmaps`, { method: 'POST', agent: s.agent, headers: { 'Content-Type': 'application/json', 'Content-Length': '1000' } });
   const done = new Promise((resolve) => {
     req.on('error', resolve);
     req.on('response', (res) => res.resume().on('end', resolve));

@@ -8,11 +8,13 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { statSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kubectl, startServer, type ServerProcess } from './harness.ts';
 import { newNotFound } from '../../src/apimachinery/index.ts';
-import { dataDirSigningKey, ServiceAccountTokens, TokenInvalid, type TokenAuthenticator } from '../../src/auth/index.ts';
+import { dataDirSigningKey, ServiceAccountTokens, TokenInvalid, type ServiceAccountTokenAuthenticator as TokenAuthenticator } from '../../src/auth/index.ts';
+import { signJWT } from '../../src/auth/serviceaccount/jwt.ts';
 
 let s: ServerProcess;
 let authn: TokenAuthenticator;
@@ -22,7 +24,7 @@ before(async () => {
   s = await startServer();
   const tokens = new ServiceAccountTokens({ signingKey: await dataDirSigningKey(join(s.dir, 'data')) });
   const get = async (path: string, resource: string, name: string) => {
-    const r = await fetch(`${s.url}${path}`);
+    const r = await s.fetch(`${s.url}${path}`);
     if (r.status === 404) throw newNotFound({ group: '', resource }, name);
     assert.equal(r.status, 200, path);
     return (await r.json()) as Record<string, unknown>;
@@ -217,9 +219,12 @@ test('kubectl auth whoami answers with the requester', async () => {
   const out = await ok(['auth', 'whoami', '-o', 'json']);
   const review = JSON.parse(out);
   assert.equal(review.kind, 'SelfSubjectReview');
-  assert.deepEqual(review.status, { userInfo: { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] } });
+  // The kubeconfig's admin: its client certificate's CN and O, and the certificate as credential id.
+  assert.equal(review.status.userInfo.username, 'kubernetes-admin');
+  assert.deepEqual(review.status.userInfo.groups, ['system:masters', 'system:authenticated']);
+  assert.match(review.status.userInfo.extra['authentication.kubernetes.io/credential-id'][0], /^X509SHA256=[0-9a-f]{64}$/);
   const table = await ok(['auth', 'whoami']);
-  assert.match(table, /Username\s+system:admin/);
+  assert.match(table, /Username\s+kubernetes-admin/);
 });
 
 test('a kubernetes.io/service-account-token Secret gets a legacy token the authenticator accepts until the Secret goes', async () => {
@@ -273,4 +278,44 @@ test('every namespace has kube-root-ca.crt, put back when deleted', async () => 
   // A pod in a fresh namespace waits for its default ServiceAccount rather than failing.
   await ok(['create', 'namespace', 'fresh']);
   await ok(['-n', 'fresh', 'run', 'p', '--image', 'nginx']);
+});
+
+test('requests with a ServiceAccount token act as its ServiceAccount; forged, expired and foreign tokens are 401', async () => {
+  const token = (await ok(['create', 'token', 'default'])).trim();
+  // A kubeconfig with the server's CA and the token alone (the harness's carries the admin's certificate, which would authenticate first).
+  const as = (t: string, args: string[]) => {
+    const file = join(s.dir, 'token-kubeconfig');
+    const kc = { apiVersion: 'v1', kind: 'Config', clusters: [{ name: 'c', cluster: { server: s.url, 'certificate-authority-data': Buffer.from(s.tls!.ca).toString('base64') } }], users: [{ name: 'u', user: { token: t } }], contexts: [{ name: 'x', context: { cluster: 'c', user: 'u', namespace: 'default' } }], 'current-context': 'x' };
+    writeFileSync(file, JSON.stringify(kc));
+    return kubectl({ ...s, kubeconfig: file }, args);
+  };
+  const me = await as(token, ['auth', 'whoami', '-o', 'json']);
+  assert.equal(me.code, 0, me.stderr);
+  const user = JSON.parse(me.stdout).status.userInfo;
+  assert.equal(user.username, 'system:serviceaccount:default:default');
+  assert.deepEqual(user.groups, ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated']);
+  // RBAC sees it as that user: nothing grants the default ServiceAccount to list secrets.
+  const denied = await as(token, ['get', 'secrets']);
+  assert.equal(denied.code, 1);
+  assert.match(denied.stderr, /secrets is forbidden: User "system:serviceaccount:default:default" cannot list resource "secrets" in API group "" in the namespace "default"/);
+  const unauthorized = /error: You must be logged in to the server \(Unauthorized\)/;
+  // Forged: claims changed without the key.
+  const [h, , sig] = token.split('.');
+  const claims = claimsOf(token);
+  const forgedClaims = Buffer.from(JSON.stringify({ ...claims, sub: 'system:serviceaccount:kube-system:admin' })).toString('base64url');
+  const forged = await as(`${h}.${forgedClaims}.${sig}`, ['get', 'configmaps']);
+  assert.equal(forged.code, 1);
+  assert.match(forged.stderr, unauthorized);
+  // Expired: signed with the server's own key, an hour past its expiry.
+  const key = await dataDirSigningKey(join(s.dir, 'data'));
+  const now = Math.floor(Date.now() / 1000);
+  const expired = signJWT(key, { ...claims, iat: now - 7200, nbf: now - 7200, exp: now - 3600 });
+  const late = await as(expired, ['get', 'configmaps']);
+  assert.equal(late.code, 1);
+  assert.match(late.stderr, unauthorized);
+  // Foreign: a valid JWT of another key.
+  const other = signJWT(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey, claims);
+  const foreign = await as(other, ['get', 'configmaps']);
+  assert.equal(foreign.code, 1);
+  assert.match(foreign.stderr, unauthorized);
 });
