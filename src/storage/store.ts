@@ -83,6 +83,12 @@ export interface WriteOptions {
 export interface Watch {
   /** Stop delivering events; idempotent. */
   cancel(): void;
+  /**
+   * Resolves once the backend has registered the watch (etcd's created response), so that a
+   * compaction after it cannot cancel a watch still being set up. Absent where registration is
+   * synchronous.
+   */
+  readonly created?: Promise<void>;
 }
 
 /** Thrown when a write's precondition fails (key exists on create; revision mismatch or

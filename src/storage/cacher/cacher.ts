@@ -108,6 +108,10 @@ export class Cacher implements Store {
   async start(): Promise<void> {
     this.compacted = await this.store.compactedRevision();
     await this.startWatch();
+    // The store watch exists before anything is served (a bounded wait: an unreachable store
+    // answers reads itself).
+    const created = this.rootWatch?.created;
+    if (created) await Promise.race([created, new Promise((r) => setTimeout(r, 5000).unref())]);
     const every = this.opts.progressIntervalMs ?? 1000;
     this.timer = setInterval(() => this.tellProgress(), every);
     this.timer.unref();

@@ -346,7 +346,13 @@ class EtcdWatch implements Watch {
     const w = (this.watcher = builder.inRange({ start, end: end === undefined ? Buffer.from([0]) : store.etcdKey(end) }).watcher());
     w.on('data', (res: IWatchResponse) => this.onData(res));
     w.on('error', (err: Error) => void this.onWatchError(err));
+    this.created = new Promise<void>((resolve) => {
+      w.once('connected', () => resolve());
+      w.once('error', () => resolve());
+    });
   }
+
+  readonly created: Promise<void>;
 
   private onData(res: IWatchResponse): void {
     if (this.done) return;
