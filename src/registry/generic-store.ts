@@ -123,6 +123,12 @@ export interface GenericStoreConfig {
   storageVersion?: string;
   /** The kind's field managers: writes are recorded in metadata.managedFields and apply is served (default: neither). */
   fieldManagers?: FieldManagers;
+  /**
+   * A dry run's round trip through the storage's conversion (DryRunnableStorage.copyInto: the
+   * stored form in, the form a read returns out); without one a dry run answers with the object
+   * itself, which is what conversion by apiVersion gives.
+   */
+  dryRunCopy?: (stored: string) => Promise<string>;
 }
 
 /**
@@ -170,9 +176,11 @@ export class GenericStore implements RESTStore {
   private readonly nameGenerator: (base: string) => string;
   readonly fieldManagers: FieldManagers | undefined;
   private readonly hooks: WriteHooks | undefined;
+  private readonly dryRunCopy: GenericStoreConfig['dryRunCopy'];
 
   constructor(cfg: GenericStoreConfig) {
     this.hooks = cfg.hooks;
+    this.dryRunCopy = cfg.dryRunCopy;
     this.info = cfg.info;
     this.strategy = cfg.strategy;
     this.store = cfg.store;
@@ -444,7 +452,7 @@ export class GenericStore implements RESTStore {
     if (ctx.dryRun) {
       const existing = await this.store.get(key);
       if (existing) throw this.alreadyExists(obj, existing);
-      return obj;
+      return this.dryRunCopy ? this.dryRunCopied(obj) : obj;
     }
     try {
       const kv = await this.store.create(key, this.encode(obj), this.writeOptions);
@@ -457,6 +465,14 @@ export class GenericStore implements RESTStore {
       }
       throw e;
     }
+  }
+
+  /** A dry run's object after the round trip through the storage's conversion, with its resourceVersion. */
+  private async dryRunCopied(obj: Obj): Promise<Obj> {
+    const out = JSON.parse(await this.dryRunCopy!(this.encode(obj))) as Obj;
+    setResourceVersion(out, getResourceVersion(obj));
+    this.decorate(out);
+    return out;
   }
 
   /** AlreadyExists as the store reports it: the generated-name form, `object is being deleted: ` when it is. */
@@ -663,7 +679,7 @@ export class GenericStore implements RESTStore {
     }
     const data = this.encode(obj);
     if (data === kv.value) return { object: existing, created: false }; // no-op: no write, same resourceVersion
-    if (ctx.dryRun) return { object: obj, created: false };
+    if (ctx.dryRun) return { object: this.dryRunCopy ? await this.dryRunCopied(obj) : obj, created: false };
     try {
       const written = await this.store.update(key, data, kv.modRevision, this.writeOptions);
       setResourceVersion(obj, String(written.modRevision));

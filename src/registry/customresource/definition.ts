@@ -51,6 +51,7 @@ export function customResourceKinds(crd: Obj, deps: KindDeps & CustomResourceDep
       admission: deps.admission,
       storageVersion: view ? v.name : storageVersion,
       fieldManagers,
+      ...(view ? { dryRunCopy: (stored: string) => view.copyInto(stored) } : {}),
     });
     const subresources: KindSubresource[] = [];
     if (v.subresources.status) subresources.push(ownSubresource('status', { group, version: v.name, kind }, ['get', 'patch', 'update']));

@@ -126,3 +126,47 @@ test('watch events converted in batches keep their order, and a failed conversio
     w.stop();
   }
 });
+
+test('a dry-run create converts to the storage version and back, stores nothing, and answers with the round trip', async () => {
+  reviews.length = 0;
+  const out = await beta.store.create('default', crontab('dry', 'D'), { dryRun: true });
+  assert.deepEqual(
+    reviews.map((r) => (r.request as Obj).desiredAPIVersion),
+    [`${G}/v1`, `${G}/v1beta1`],
+  );
+  // The field the webhook added at v1 is pruned by v1's schema on the way to storage.
+  assert.deepEqual(out.object.spec, { cronSpec: 'D' });
+  assert.equal(out.object.apiVersion, `${G}/v1beta1`);
+  assert.equal((out.object.metadata as Obj).resourceVersion, undefined);
+  assert.equal(await t.store.get(`/registry/${G}/crontabs/default/dry`), undefined);
+});
+
+test('a dry-run create or update whose conversion fails is refused with the 500 a write gets, and stores nothing', async () => {
+  failing = true;
+  try {
+    await assert.rejects(beta.store.create('default', crontab('dry-fail', 'D'), { dryRun: true }), (e: any) => {
+      assert.equal(e.status.code, 500);
+      assert.equal(e.status.message, `conversion webhook for ${G}/v1beta1, Kind=CronTab failed: Post "https://hook/convert?timeout=30s": EOF`);
+      return true;
+    });
+    assert.equal(await t.store.get(`/registry/${G}/crontabs/default/dry-fail`), undefined);
+  } finally {
+    failing = false;
+  }
+  const before = await t.store.get(`/registry/${G}/crontabs/default/a`);
+  // The stored object reads through the webhook too: read it first, then fail the write's conversion.
+  const cur = await beta.store.get('default', 'a');
+  failing = true;
+  try {
+    await assert.rejects(
+      beta.store.update('default', 'a', () => ({ ...cur, spec: { cronSpec: 'changed' } }), { dryRun: true }),
+      (e: any) => e.status.code === 500 && /conversion webhook for/.test(e.status.message),
+    );
+  } finally {
+    failing = false;
+  }
+  const dry = await beta.store.update('default', 'a', (c) => ({ ...c!, spec: { cronSpec: 'changed' } }), { dryRun: true });
+  assert.deepEqual(dry.object.spec, { cronSpec: 'changed' });
+  assert.equal((dry.object.metadata as Obj).resourceVersion, String(before!.modRevision));
+  assert.deepEqual(await t.store.get(`/registry/${G}/crontabs/default/a`), before);
+});

@@ -8,7 +8,9 @@
  * schema, before it is stored. The registry's store above sees one version only, so its
  * selectors, no-op detection and decoding see the served version's objects; values already at
  * the wanted version pass untouched. A failed conversion rejects the read or write (a watch ends
- * with it) with upstream's 500.
+ * with it) with upstream's 500. A dry run stores nothing but converts all the same: copyInto is
+ * the round trip upstream's dry-run storage makes through the codec (to the storage version and
+ * back), so the webhook is called, and refuses, as on a real write.
  */
 import type { KeyValue, Store, Watch, WatchEvent } from '../../../storage/index.ts';
 import { canonicalJSON } from '../../meta.ts';
@@ -30,12 +32,22 @@ type RangeResult = Awaited<ReturnType<Store['range']>>;
 type WatchOptions = Parameters<Store['watch']>[1];
 type WriteOptions = Parameters<Store['create']>[2];
 
-/** The view of `inner` at one served version. */
-export function convertingStore(inner: Store, cfg: ConvertingStoreConfig): Store {
-  return new ConvertingStore(inner, cfg);
+/** The Store contract, plus the conversion a dry-run write makes. */
+export interface ConvertingStore extends Store {
+  /**
+   * DryRunnableStorage.copyInto: `value` (at the served version) as a write would store it and a
+   * read would return it — converted to the storage version, coerced by its schema, and back —
+   * stored nowhere. Rejects as a write would when a conversion fails.
+   */
+  copyInto(value: string): Promise<string>;
 }
 
-class ConvertingStore implements Store {
+/** The view of `inner` at one served version. */
+export function convertingStore(inner: Store, cfg: ConvertingStoreConfig): ConvertingStore {
+  return new ConvertingView(inner, cfg);
+}
+
+class ConvertingView implements ConvertingStore {
   constructor(
     private readonly inner: Store,
     private readonly cfg: ConvertingStoreConfig,
@@ -80,6 +92,12 @@ class ConvertingStore implements Store {
   async delete(key: string, expectedModRevision: number): Promise<KeyValue> {
     const kv = await this.inner.delete(key, expectedModRevision);
     return (await this.toServed([kv], false))[0]!;
+  }
+
+  async copyInto(value: string): Promise<string> {
+    const stored = await this.toStorage(value);
+    const [kv] = await this.toServed([{ key: '', value: stored, createRevision: 0, modRevision: 0 }], false);
+    return kv!.value;
   }
 
   watch(prefix: string, opts: WatchOptions): Watch {
