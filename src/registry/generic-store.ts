@@ -72,7 +72,7 @@ import { patchedObjectJSON, reportDecoding, type Codec } from './codec.ts';
 import { checkManagedFieldsAfterAdmission, ignoreManagedFieldsTimestamps, type ManagedFieldsEntry } from '../apimachinery/index.ts';
 import { applyWith, type FieldManagers } from './field-managers.ts';
 import { deletionFinalizers } from './deletion/propagation.ts';
-import type { AdmissionView, ApplyRequest } from './rest.ts';
+import type { AdmissionConvertor, AdmissionView, ApplyRequest } from './rest.ts';
 
 /** OptimisticLockErrorMsg */
 export const optimisticLockErrorMsg = 'the object has been modified; please apply your changes to the latest version and try again';
@@ -129,6 +129,8 @@ export interface GenericStoreConfig {
    * itself, which is what conversion by apiVersion gives.
    */
   dryRunCopy?: (stored: string) => Promise<string>;
+  /** Carried in the admission attributes of this store's writes (AdmissionAttributes.convertor). */
+  admissionConvertor?: AdmissionConvertor;
 }
 
 /**
@@ -177,10 +179,12 @@ export class GenericStore implements RESTStore {
   readonly fieldManagers: FieldManagers | undefined;
   private readonly hooks: WriteHooks | undefined;
   private readonly dryRunCopy: GenericStoreConfig['dryRunCopy'];
+  private readonly admissionConvertor: AdmissionConvertor | undefined;
 
   constructor(cfg: GenericStoreConfig) {
     this.hooks = cfg.hooks;
     this.dryRunCopy = cfg.dryRunCopy;
+    this.admissionConvertor = cfg.admissionConvertor;
     this.info = cfg.info;
     this.strategy = cfg.strategy;
     this.store = cfg.store;
@@ -394,6 +398,7 @@ export class GenericStore implements RESTStore {
       warnings: ctx.warnings,
     };
     if (view) this.views.set(a, view);
+    if (this.admissionConvertor) a.convertor = this.admissionConvertor;
     return a;
   }
 

@@ -72,6 +72,18 @@ export interface AdmissionAttributes {
   options: Obj;
   dryRun: boolean;
   warnings: string[];
+  /**
+   * How the kind's objects convert to its other versions for plugins that matched one of them
+   * (ObjectInterfaces.GetObjectConvertor), when that takes more than setting apiVersion: a CRD's
+   * conversion webhook. Absent, built-in kinds convert through their shared storage and custom
+   * resources by setting apiVersion.
+   */
+  convertor?: AdmissionConvertor;
+}
+
+/** An object converted to another version of its kind; rejects with the conversion's error (a 500 StatusError). */
+export interface AdmissionConvertor {
+  convert(obj: Obj, toAPIVersion: string): Promise<Obj>;
 }
 
 /**

@@ -3,8 +3,9 @@
  * resources by the storage they share): autoscaling/v1 and autoscaling/v2 horizontalpodautoscalers,
  * core v1 and events.k8s.io/v1 events — so that matchPolicy Equivalent matches a rule written for
  * one of them on a request to another — and an object converted to the version it matched as,
- * through the storage version, the way the registry converts it (a custom resource, whose
- * versions differ only in apiVersion here, just changes apiVersion).
+ * through the storage version, the way the registry converts it (a custom resource whose CRD
+ * converts with strategy None just changes apiVersion; one converted by webhook is converted by
+ * the request's convertor, see versioned.ts).
  */
 import { builtinResources, builtinSharedStorage, type Obj } from '../../registry/index.ts';
 import type { GVK, GVR } from './matching.ts';

@@ -20,7 +20,7 @@ import type { Plugin } from '../chain.ts';
 import { addAuditAnnotation } from './audit-annotations.ts';
 import { objectCache } from '../informer.ts';
 import { bindingMatches, definitionMatches, isExemptAdmissionConfiguration, MatchConfigError, type GVK, type GVR, type MatchContext, type MatchResources } from './matching.ts';
-import { objectAtVersion } from './equivalents.ts';
+import { VersionedAttributes, type Versioned } from './versioned.ts';
 import { collectParams } from './params.ts';
 import { PolicySource, type PolicyHook } from './policy-source.ts';
 import { PolicyValidator, type PolicyDecision } from './validator.ts';
@@ -100,14 +100,6 @@ export interface ValidatingAdmissionPolicyPlugin extends Plugin {
 }
 
 /** The plugin over the policies, bindings, params and namespaces in `store`. */
-/**
- * The request's object as a webhook matched as `matched` sees it (objectAtVersion: built-in kinds
- * sharing a storage convert through it; custom resources change apiVersion, as strategy None).
- */
-export function atVersion(o: Obj | undefined, matched: { resource: GVR; kind: GVK }, a: { resource: GVR; kind: GVK }): Obj | undefined {
-  return objectAtVersion(o, a, matched);
-}
-
 export function validatingAdmissionPolicy(store: Store, opts: { authorizer?: Authorizer } = {}): ValidatingAdmissionPolicyPlugin {
   const source = new PolicySource(store, {
     policies: 'validatingadmissionpolicies',
@@ -125,6 +117,7 @@ export function validatingAdmissionPolicy(store: Store, opts: { authorizer?: Aut
   const ctx: MatchContext = { getNamespace, equivalents: (r, sub) => source.equivalents(r, sub) };
 
   async function dispatch(a: AdmissionAttributes, hooks: PolicyHook<PolicyValidator>[]): Promise<void> {
+    const versions = new VersionedAttributes(a);
     const denied: DeniedDecision[] = [];
     const conversions = new WeakMap<object, Val>();
     const failures: { message: string; policy: string; binding: string; expressionIndex: number; validationActions: string[] }[] = [];
@@ -164,6 +157,14 @@ export function validatingAdmissionPolicy(store: Store, opts: { authorizer?: Aut
           if (bm.error) configError(hook, bm.error.message, bname);
           continue;
         }
+        // The objects at the matched version, converted before params are read, as upstream does.
+        let versioned: Versioned;
+        try {
+          versioned = await versions.at(m);
+        } catch (e) {
+          configError(hook, errorMessage(e));
+          continue;
+        }
         const params = await collectParams(hook.spec.paramKind as Obj | undefined, hook.params, (bspec.paramRef ?? undefined) as Obj | undefined, a.namespace);
         if ('error' in params) {
           configError(hook, params.error, bname);
@@ -181,8 +182,8 @@ export function validatingAdmissionPolicy(store: Store, opts: { authorizer?: Aut
         const actions = Array.isArray(bspec.validationActions) ? (bspec.validationActions as string[]) : [];
         for (const param of params) {
           const input: AdmissionInput = {
-            object: objectAtVersion(a.object, a, m) ?? null,
-            oldObject: objectAtVersion(a.oldObject, a, m) ?? null,
+            object: versioned.object ?? null,
+            oldObject: versioned.oldObject ?? null,
             params: param,
             conversions,
             request: admissionRequest(a, m.resource, m.kind),
@@ -236,6 +237,12 @@ export function validatingAdmissionPolicy(store: Store, opts: { authorizer?: Aut
       namespaces.stop();
     },
   };
+}
+
+/** An error's text as Go's err.Error() gives it (a StatusError's is its message). */
+export function errorMessage(e: unknown): string {
+  if (e instanceof StatusError) return e.status.message ?? '';
+  return e instanceof Error ? e.message : String(e);
 }
 
 /** admission.NewForbidden with the decision's reason and code, and the message as a cause. */

@@ -9,7 +9,8 @@ import { newForbidden, type StatusError } from '../../apimachinery/index.ts';
 import type { AdmissionAttributes, Obj } from '../../registry/index.ts';
 import type { AdmissionInput } from '../../schema/index.ts';
 import { matchesCriteria, type GVK, type GVR, type MatchContext, type NamedRule } from '../policy/matching.ts';
-import { admissionRequest, atVersion } from '../policy/plugin.ts';
+import { admissionRequest } from '../policy/plugin.ts';
+import type { ResourceKind, Versioned } from '../policy/versioned.ts';
 import type { Authorizer } from '../../cel/index.ts';
 import type { WebhookAccessor } from './source.ts';
 
@@ -18,13 +19,15 @@ export interface WebhookInvocation {
   webhook: WebhookAccessor;
   resource: GVR;
   kind: GVK;
+  /** The request's objects at the matched version (absent: the request's own objects). */
+  versioned?: Versioned;
 }
 
 /** The request as CEL sees it at the matched version (for matchConditions). */
-export function celInput(a: AdmissionAttributes, resource: GVR, kind: GVK, authorizer: Authorizer): AdmissionInput {
+export function celInput(a: AdmissionAttributes, resource: GVR, kind: GVK, authorizer: Authorizer, versioned: Versioned): AdmissionInput {
   return {
-    object: atVersion(a.object, { resource, kind }, a) ?? null,
-    oldObject: atVersion(a.oldObject, { resource, kind }, a) ?? null,
+    object: versioned.object ?? null,
+    oldObject: versioned.oldObject ?? null,
     request: admissionRequest(a, resource, kind),
     namespace: null,
     authorizer: {
@@ -35,8 +38,18 @@ export function celInput(a: AdmissionAttributes, resource: GVR, kind: GVK, autho
   };
 }
 
-/** ShouldCallHook: the invocation, undefined when the webhook does not apply, or the request's refusal. */
-export async function shouldCallHook(h: WebhookAccessor, a: AdmissionAttributes, ctx: MatchContext, authorizer: Authorizer): Promise<WebhookInvocation | undefined | StatusError> {
+/**
+ * ShouldCallHook: the invocation, undefined when the webhook does not apply, or the request's
+ * refusal. `versionedAt` gives the request's objects at a matched version (matchConditions see
+ * them; it rejects as the dispatcher reports a failed conversion).
+ */
+export async function shouldCallHook(
+  h: WebhookAccessor,
+  a: AdmissionAttributes,
+  ctx: MatchContext,
+  authorizer: Authorizer,
+  versionedAt: (m: ResourceKind) => Promise<Versioned>,
+): Promise<WebhookInvocation | undefined | StatusError> {
   const rules = Array.isArray(h.hook.rules) ? (h.hook.rules as NamedRule[]) : [];
   // A webhook without rules matches nothing (a policy without resourceRules would match all).
   if (rules.length === 0) return undefined;
@@ -53,7 +66,7 @@ export async function shouldCallHook(h: WebhookAccessor, a: AdmissionAttributes,
   );
   if (!m.matches) return m.error;
   if (!h.matchConditions.empty) {
-    const r = h.matchConditions.match(celInput(a, m.resource, m.kind, authorizer));
+    const r = h.matchConditions.match(celInput(a, m.resource, m.kind, authorizer, await versionedAt(m)));
     if (!r.matches) return r.error === undefined ? undefined : newForbidden({ group: a.resource.group, resource: a.resource.resource }, a.name, r.error);
   }
   return { webhook: h, resource: m.resource, kind: m.kind };

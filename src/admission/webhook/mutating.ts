@@ -14,7 +14,6 @@ import type { AdmissionAttributes, Obj } from '../../registry/index.ts';
 import type { Store } from '../../storage/index.ts';
 import { addAuditAnnotation } from '../policy/audit-annotations.ts';
 import { KindSchemas } from '../policy/mutating/kind-schemas.ts';
-import { atVersion } from '../policy/plugin.ts';
 import { callWebhook } from './call.ts';
 import { DispatchContext, type WebhookPluginOptions } from './dispatch-context.ts';
 import { CallingWebhookError, WebhookRejection } from './errors.ts';
@@ -45,7 +44,7 @@ export function mutatingWebhooks(store: Store, opts: WebhookPluginOptions = {}):
     if (ops.length === 0) return false;
     if (a.object === undefined) throw newInternalError(`admission webhook ${JSON.stringify(name)} attempted to modify the object, which is not supported for this operation`);
     if (r.patchType !== 'JSONPatch') throw new CallingWebhookError(name, `unsupported patch type ${JSON.stringify(r.patchType)}`);
-    const versioned = atVersion(a.object, inv, a)!;
+    const versioned = (inv.versioned ?? a).object!;
     let patched: unknown;
     try {
       patched = applyJSONPatch(versioned, ops);
@@ -57,7 +56,8 @@ export function mutatingWebhooks(store: Store, opts: WebhookPluginOptions = {}):
     schemas.get(inv.kind, inv.resource).default?.(object);
     const changed = !jsonEqual(versioned, object);
     // Converted back to the version of the request.
-    a.object = { ...atVersion(object, a, inv)!, apiVersion: a.object.apiVersion, kind: a.object.kind };
+    const back = await ctx.fromVersion(a, object, inv);
+    a.object = { ...back, apiVersion: a.object.apiVersion, kind: a.object.kind };
     return changed;
   }
 

@@ -8,7 +8,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Status } from '../../apimachinery/index.ts';
 import type { AdmissionAttributes, Obj } from '../../registry/index.ts';
-import { atVersion } from '../policy/plugin.ts';
 import type { WebhookInvocation } from './matching.ts';
 
 export type ReviewVersion = 'v1' | 'v1beta1';
@@ -35,8 +34,9 @@ export function admissionReview(version: ReviewVersion, uid: string, a: Admissio
   if (a.namespace) request.namespace = a.namespace;
   request.operation = a.operation;
   request.userInfo = userInfo;
-  request.object = atVersion(a.object, inv, a) ?? null;
-  request.oldObject = atVersion(a.oldObject, inv, a) ?? null;
+  const versioned = inv.versioned ?? a;
+  request.object = versioned.object ?? null;
+  request.oldObject = versioned.oldObject ?? null;
   request.dryRun = a.dryRun;
   request.options = Object.keys(a.options).length > 0 ? a.options : null;
   return { kind: 'AdmissionReview', apiVersion: `admission.k8s.io/${version}`, request };

@@ -3,7 +3,8 @@
  * Established CRD (as apiextensions' crdHandler serves them), each with the version's compiled
  * strategy and codec, its printer columns, status and scale subresources, and a store that writes
  * every version in the storage version: conversion None sets apiVersion in the generic store;
- * conversion Webhook puts a converting view of the storage under it (./conversion/).
+ * conversion Webhook puts a converting view of the storage under it (./conversion/), converts dry
+ * runs the same way, and hands admission its converter for plugins matching another version.
  */
 import { GenericStore } from '../generic-store.ts';
 import { scaleSubresource, ownSubresource, type KindDefinition, type KindDeps, type KindSubresource } from '../kind.ts';
@@ -28,6 +29,10 @@ export function customResourceKinds(crd: Obj, deps: KindDeps & CustomResourceDep
   const storage = versions.find((v) => v.storage) ?? versions[0];
   const storageVersion = storage?.name ?? '';
   const webhook = webhookConversionOf(crd, deps.conversionWebhooks);
+  // Admission plugins matching another version see the object as the webhook converts it.
+  const admissionConvertor = webhook && {
+    convert: async (o: Obj, toAPIVersion: string) => (await webhook.convert([o], toAPIVersion, false))[0]!,
+  };
   const out: KindDefinition[] = [];
   for (const v of versions) {
     if (!v.served) continue;
@@ -51,7 +56,7 @@ export function customResourceKinds(crd: Obj, deps: KindDeps & CustomResourceDep
       admission: deps.admission,
       storageVersion: view ? v.name : storageVersion,
       fieldManagers,
-      ...(view ? { dryRunCopy: (stored: string) => view.copyInto(stored) } : {}),
+      ...(view ? { dryRunCopy: (stored: string) => view.copyInto(stored), admissionConvertor } : {}),
     });
     const subresources: KindSubresource[] = [];
     if (v.subresources.status) subresources.push(ownSubresource('status', { group, version: v.name, kind }, ['get', 'patch', 'update']));

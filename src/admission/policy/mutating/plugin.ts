@@ -8,7 +8,7 @@
  * configuration kinds are exempt. The registry validates the final object afterwards, and
  * validating policies see it.
  */
-import { jsonEqual, newForbidden, StatusError } from '../../../apimachinery/index.ts';
+import { jsonEqual, newForbidden, newInternalError, StatusError } from '../../../apimachinery/index.ts';
 import { builtinTypeConverter, resourcePrefix, type AdmissionAttributes, type Obj } from '../../../registry/index.ts';
 import type { Store } from '../../../storage/index.ts';
 import type { Authorizer } from '../../../cel/index.ts';
@@ -17,8 +17,8 @@ import type { Plugin } from '../../chain.ts';
 import { objectCache } from '../../informer.ts';
 import { bindingMatches, definitionMatches, isExemptAdmissionConfiguration, MatchConfigError, type GVK, type GVR, type MatchContext } from '../matching.ts';
 import { collectParams } from '../params.ts';
-import { objectAtVersion } from '../equivalents.ts';
-import { admissionRequest, allowAllAuthorizer, withMatchDefaults } from '../plugin.ts';
+import { admissionRequest, allowAllAuthorizer, errorMessage, withMatchDefaults } from '../plugin.ts';
+import { VersionedAttributes, type Versioned } from '../versioned.ts';
 import { PolicySource, type PolicyHook } from '../policy-source.ts';
 import { KindSchemas } from './kind-schemas.ts';
 import { PolicyMutator } from './mutator.ts';
@@ -67,7 +67,7 @@ export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPol
     return deniedError(a, text);
   };
 
-  async function invocations(a: AdmissionAttributes, hooks: PolicyHook<PolicyMutator>[]): Promise<Invocation[]> {
+  async function invocations(a: AdmissionAttributes, versions: VersionedAttributes, hooks: PolicyHook<PolicyMutator>[]): Promise<Invocation[]> {
     const out: Invocation[] = [];
     for (const hook of hooks) {
       const m = await definitionMatches(withMatchDefaults(hook.spec.matchConstraints), a, ctx);
@@ -92,6 +92,14 @@ export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPol
           }
           continue;
         }
+        // The objects at the matched version, converted before params are read, as upstream does.
+        let versioned: Versioned;
+        try {
+          versioned = await versions.at(m);
+        } catch (e) {
+          if (hook.spec.failurePolicy !== 'Ignore') throw configurationRefusal(a, hook.name, `failed to configure policy: ${errorMessage(e)}`);
+          continue;
+        }
         const params = await collectParams(hook.spec.paramKind as Obj | undefined, hook.params, (bspec.paramRef ?? undefined) as Obj | undefined, a.namespace);
         if ('error' in params) {
           const e = refuse(a, hook, bname, `failed to configure binding: ${params.error}`);
@@ -108,7 +116,7 @@ export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPol
             matchedKind: m.kind,
             matchedResource: m.resource,
             input: {
-              oldObject: objectAtVersion(a.oldObject, a, m) ?? null,
+              oldObject: versioned.oldObject ?? null,
               params: param,
               request: admissionRequest(a, m.resource, m.kind),
               namespace,
@@ -126,11 +134,17 @@ export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPol
   }
 
   /** Runs one invocation over `a.object`; true when it changed the object. */
-  function run(a: AdmissionAttributes, inv: Invocation): boolean {
+  async function run(a: AdmissionAttributes, versions: VersionedAttributes, inv: Invocation): Promise<boolean> {
     const object = a.object!;
     const schema = schemas.get(inv.matchedKind, inv.matchedResource);
     const matched = { resource: inv.matchedResource, kind: inv.matchedKind };
-    const r = inv.mutator.mutate({ ...inv.input, object: objectAtVersion(object, a, matched) ?? null }, schema.typeConverter);
+    let versioned: Versioned;
+    try {
+      versioned = await versions.at(matched);
+    } catch (e) {
+      throw newInternalError(errorMessage(e));
+    }
+    const r = inv.mutator.mutate({ ...inv.input, object: versioned.object ?? null }, schema.typeConverter);
     if (r.error !== undefined) {
       const e = refuse(a, inv.hook, inv.binding, r.error);
       if (e) throw e;
@@ -141,7 +155,13 @@ export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPol
     // version, whose schema they are), then the object back in the request's version.
     const atMatched = { ...r.object };
     schema.default?.(atMatched);
-    const mutated = { ...objectAtVersion(atMatched, matched, a)!, apiVersion: object.apiVersion };
+    let back: Obj;
+    try {
+      back = await versions.back(atMatched, matched);
+    } catch (e) {
+      throw newInternalError(`failed to convert object: ${errorMessage(e)}`);
+    }
+    const mutated = { ...back, apiVersion: object.apiVersion };
     if (jsonEqual(mutated, object)) return false;
     a.object = mutated;
     return true;
@@ -155,15 +175,14 @@ export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPol
       if (isExemptAdmissionConfiguration(a.kind) || a.object === undefined) return;
       const hooks = source.hooks();
       if (hooks.length === 0) return;
-      const all = await invocations(a, hooks);
+      const versions = new VersionedAttributes(a);
+      const all = await invocations(a, versions, hooks);
       // Reinvocation: an IfNeeded policy runs again when the object changed after it ran.
       let lastChange = -1;
-      all.forEach((inv, i) => {
-        if (run(a, inv)) lastChange = i;
-      });
+      for (let i = 0; i < all.length; i++) if (await run(a, versions, all[i]!)) lastChange = i;
       for (let i = 0; i < lastChange; i++) {
         const inv = all[i]!;
-        if (inv.mutator.reinvocationPolicy === 'IfNeeded') run(a, inv);
+        if (inv.mutator.reinvocationPolicy === 'IfNeeded') await run(a, versions, inv);
       }
     },
     stop() {
@@ -172,6 +191,18 @@ export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPol
       schemas.stop();
     },
   };
+}
+
+/**
+ * A configuration error of the policy dispatcher shared by both policy kinds (PolicyError without
+ * a binding): admission.NewForbidden with the error as its message and only cause.
+ */
+function configurationRefusal(a: AdmissionAttributes, policy: string, message: string): StatusError {
+  const text = `policy ${JSON.stringify(policy)} denied request: ${message}`;
+  const name = a.name || String((a.object?.metadata as { name?: unknown } | undefined)?.name ?? '');
+  const base = newForbidden({ group: a.resource.group, resource: a.resource.resource }, name, text);
+  const details = base.status.details ?? {};
+  return new StatusError({ ...base.status, message: text, details: { ...details, causes: [...(details.causes ?? []), { message: text }] } } as typeof base.status);
 }
 
 /**
