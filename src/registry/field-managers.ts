@@ -10,6 +10,7 @@ import {
   newFieldManager,
   type FieldManager,
   type Filter,
+  type RequestConversions,
   type TypeConverter,
 } from '../apimachinery/index.ts';
 import { failureStatus, StatusError } from '../apimachinery/index.ts';
@@ -25,6 +26,12 @@ export interface FieldManagersOptions {
   typeConverter: () => TypeConverter;
   /** The kind has a status subresource: its main endpoint resets `status`, the status endpoint `metadata` and `spec`. */
   hasStatus: boolean;
+  /**
+   * How objects convert to the versions of other managers' entries when that is asynchronous (a
+   * CRD's conversion webhook); absent, converting sets apiVersion. Writes then run the field
+   * manager through `converting`.
+   */
+  conversions?: RequestConversions;
 }
 
 export class FieldManagers {
@@ -47,10 +54,24 @@ export class FieldManagers {
         kind: this.opts.kind,
         subresource: endpoint,
         resetFields: this.resetFields(endpoint),
+        ...(this.opts.conversions ? { convertToVersion: this.opts.conversions.convertToVersion } : {}),
       });
       this.managers.set(endpoint, fm);
     }
     return fm;
+  }
+
+  /** Whether field manager calls must run through `converting`. */
+  get converts(): boolean {
+    return this.opts.conversions !== undefined;
+  }
+
+  /**
+   * `fn`, which calls a field manager synchronously, run again until the conversions it needs are
+   * made (RequestConversions.run); `fn` itself when conversion is synchronous.
+   */
+  converting<T>(fn: () => T | Promise<T>): Promise<T> {
+    return this.opts.conversions ? this.opts.conversions.run(fn) : Promise.resolve(fn());
   }
 
   /** The object a create is recorded against: only apiVersion and kind (scope.Creater.New). */

@@ -264,7 +264,7 @@ export class GenericStore implements RESTStore {
     const ctx = this.context(opts);
     let obj = opts.inputOwned ? input : deepCopy(input);
     this.decodeRequest(ctx, obj, opts);
-    obj = this.recordUpdate(undefined, obj, opts);
+    obj = this.fieldManagers?.converts ? await this.fieldManagers.converting(() => this.recordUpdate(undefined, obj, opts)) : this.recordUpdate(undefined, obj, opts);
     // Mutating admission runs once, before the store's attempts (as the create handler runs it).
     const attrs = this.attributes('CREATE', opts, ctx, ns, obj, undefined);
     const admitted = await this.admit(attrs, ctx, obj, opts);
@@ -559,7 +559,10 @@ export class GenericStore implements RESTStore {
       const existing = kv ? this.decode(kv) : undefined;
       if (!existing && !strategy.allowCreateOnUpdate && !opts.forceAllowCreate) throw newNotFound(this.gr, name);
       if (existing) this.checkStoragePreconditions(existing, name, opts.preconditions);
-      const updated = await tryUpdate(existing ? deepCopy(existing) : undefined);
+      // An apply's field manager runs inside tryUpdate: with asynchronous conversions, until they are made.
+      const updated = this.fieldManagers?.converts
+        ? await this.fieldManagers.converting(() => tryUpdate(existing ? deepCopy(existing) : undefined))
+        : await tryUpdate(existing ? deepCopy(existing) : undefined);
       let desired = deepCopy(updated);
       if (desired === null || typeof desired !== 'object' || Array.isArray(desired)) {
         throw newBadRequest('the body of the request must be an object');
@@ -570,7 +573,8 @@ export class GenericStore implements RESTStore {
       const resetsManagedFields = isEmptyList(metaOf(desired).managedFields);
       if (!opts.decoded) this.decodeRequest(ctx, desired, opts, updated);
       if (resetsManagedFields && metaOf(desired).managedFields === undefined) metaOf(desired).managedFields = [];
-      desired = this.recordUpdate(existing, desired, opts);
+      const before = desired;
+      desired = this.fieldManagers?.converts ? await this.fieldManagers.converting(() => this.recordUpdate(existing, before, opts)) : this.recordUpdate(existing, desired, opts);
       const attrs = this.attributes(existing ? 'UPDATE' : 'CREATE', opts, ctx, ns, desired, existing);
       let admitted = await this.admit(attrs, ctx, desired, opts);
       // A write that changes nothing but managedFields times keeps the stored times (and so is a no-op).

@@ -15,7 +15,8 @@ export {
   type ManagedFieldsEntry,
 } from './entries.ts';
 export { newConflictError, printManager } from './conflict.ts';
-export { deducedTypeConverter, newTypeConverter } from './type-converter.ts';
+export { deducedTypeConverter, newSchemasTypeConverter, newTypeConverter } from './type-converter.ts';
+export { PendingConversionError, RequestConversions } from './request-conversions.ts';
 export { NoCorrespondingTypeError, type Manager, type Obj, type TypeConverter } from './manager.ts';
 export { rewriteAPIVersion, versionConverter } from './structured-merge.ts';
 export { beforeFirstApplyManager } from './before-first-apply.ts';

@@ -1,6 +1,6 @@
 /**
  * TypeConverters (managedfields `typeconverter.go`): objects of known kinds to typed values of
- * their merge schema type, chosen by apiVersion and kind; or, for kinds without a schema, the
+ * their merge schema type, chosen by apiVersion and kind (one schema for all, or one per kind); or, for kinds without a schema, the
  * deduced type (every map granular, every list atomic).
  */
 import { deducedSchema, deducedTypeRef, type Schema, type TypeRef } from '../smd/schema/schema.ts';
@@ -20,6 +20,21 @@ export function newTypeConverter(schema: Schema, types: Map<string, TypeRef>): T
       const tr = types.get(`${String(obj.apiVersion ?? '')}/${String(obj.kind ?? '')}`);
       if (tr === undefined) throw new NoCorrespondingTypeError(gvkString(obj));
       return asTyped(obj, schema, tr, opts);
+    },
+    typedToObject: toObject,
+  };
+}
+
+/**
+ * A converter for kinds that each have a merge schema of their own (a CRD's versions, whose
+ * schemas are built separately), keyed as newTypeConverter's.
+ */
+export function newSchemasTypeConverter(types: Map<string, { schema: Schema; typeRef: TypeRef }>): TypeConverter {
+  return {
+    objectToTyped(obj: Obj, opts?: ValidationOptions): TypedValue {
+      const t = types.get(`${String(obj.apiVersion ?? '')}/${String(obj.kind ?? '')}`);
+      if (t === undefined) throw new NoCorrespondingTypeError(gvkString(obj));
+      return asTyped(obj, t.schema, t.typeRef, opts);
     },
     typedToObject: toObject,
   };

@@ -14,7 +14,7 @@ import { crdTableConvertor } from '../table/convert.ts';
 import { customResourceScale, ScaleStore } from './scale.ts';
 import { FieldManagers } from '../field-managers.ts';
 import { objectMetaModels } from '../builtin/merge-schema.ts';
-import { newTypeConverter, schemaFromStructural, type StructuralNode } from '../../apimachinery/index.ts';
+import { newSchemasTypeConverter, RequestConversions, schemaFromStructural, type StructuralNode, type TypeConverter } from '../../apimachinery/index.ts';
 import type { ServedVersion } from '../crd/serving.ts';
 import { defaultDeprecationWarning } from './deprecation.ts';
 import { webhookConversionOf, type CustomResourceDeps } from './conversion/for-crd.ts';
@@ -33,11 +33,15 @@ export function customResourceKinds(crd: Obj, deps: KindDeps & CustomResourceDep
   const admissionConvertor = webhook && {
     convert: async (o: Obj, toAPIVersion: string) => (await webhook.convert([o], toAPIVersion, false))[0]!,
   };
+  // One type converter for every version, as managers' entries may be at any of them.
+  let typeConverter: TypeConverter | undefined;
+  const typeConverterOf = () => (typeConverter ??= customResourceTypeConverter(versions, crd));
   const out: KindDefinition[] = [];
   for (const v of versions) {
     if (!v.served) continue;
     const { group, kind } = v.info;
-    const fieldManagers = customResourceFieldManagers(v, crd);
+    const conversions = admissionConvertor && new RequestConversions(admissionConvertor.convert);
+    const fieldManagers = customResourceFieldManagers(v, typeConverterOf, conversions);
     // Under webhook conversion the generic store sees one version; the view below it converts.
     const view =
       webhook && storage
@@ -90,26 +94,38 @@ export function customResourceKinds(crd: Obj, deps: KindDeps & CustomResourceDep
 }
 
 /**
- * The field managers of a custom resource version (NewDefaultCRDFieldManager): its merge schema is
- * the version's structural schema with ObjectMeta, named as kube-apiserver names it (the reversed
- * group, the version, the kind), built when the first object is written.
+ * The field managers of a custom resource version (NewDefaultCRDFieldManager) over the CRD's type
+ * converter; with webhook conversion, objects are converted to other managers' versions by the
+ * webhook (NewCRDVersionConverter over the CRD's converter), otherwise by setting apiVersion.
  */
-function customResourceFieldManagers(v: ServedVersion, crd: Obj): FieldManagers {
+function customResourceFieldManagers(v: ServedVersion, typeConverter: () => TypeConverter, conversions: RequestConversions | undefined): FieldManagers {
   const { group, kind } = v.info;
-  const apiVersion = `${group}/${v.name}`;
-  const spec = (crd.spec ?? {}) as Obj;
   return new FieldManagers({
-    apiVersion,
+    apiVersion: `${group}/${v.name}`,
     kind,
     hasStatus: v.subresources.status !== undefined,
-    typeConverter: () => {
-      const name = [...group.split('.').reverse(), v.name, kind].join('.');
-      const { schema, typeRef } = schemaFromStructural(v.compiled.structural as StructuralNode | undefined, {
-        name,
-        components: objectMetaModels(),
-        preserveUnknownFields: spec.preserveUnknownFields === true,
-      });
-      return newTypeConverter(schema, new Map([[`${apiVersion}/${kind}`, typeRef]]));
-    },
+    typeConverter,
+    ...(conversions ? { conversions } : {}),
   });
+}
+
+/**
+ * The merge schemas of every version of a CRD (buildOpenAPIModelsForApply): each version's
+ * structural schema with ObjectMeta, named as kube-apiserver names it (the reversed group, the
+ * version, the kind), built when the first object is written.
+ */
+function customResourceTypeConverter(versions: readonly ServedVersion[], crd: Obj): TypeConverter {
+  const spec = (crd.spec ?? {}) as Obj;
+  const types = new Map<string, { schema: ReturnType<typeof schemaFromStructural>['schema']; typeRef: ReturnType<typeof schemaFromStructural>['typeRef'] }>();
+  for (const v of versions) {
+    const { group, kind } = v.info;
+    const name = [...group.split('.').reverse(), v.name, kind].join('.');
+    const built = schemaFromStructural(v.compiled.structural as StructuralNode | undefined, {
+      name,
+      components: objectMetaModels(),
+      preserveUnknownFields: spec.preserveUnknownFields === true,
+    });
+    types.set(`${group}/${v.name}/${kind}`, built);
+  }
+  return newSchemasTypeConverter(types);
 }

@@ -170,3 +170,35 @@ test('a dry-run create or update whose conversion fails is refused with the 500 
   assert.equal((dry.object.metadata as Obj).resourceVersion, String(before!.modRevision));
   assert.deepEqual(await t.store.get(`/registry/${G}/crontabs/default/a`), before);
 });
+
+test('ownership is computed across the webhook: an apply at v1 conflicts with a v1beta1 update of the same field, and force takes it', async () => {
+  const key = `/registry/${G}/crontabs/default/owned`;
+  await beta.store.create('default', crontab('owned', 'five'), { manager: 'beta-writer' });
+  const applyAtV1 = (force: boolean) =>
+    v1.store.update(
+      'default',
+      'owned',
+      (cur) => v1.store.apply!(cur, { apiVersion: `${G}/v1`, kind: 'CronTab', metadata: { name: 'owned', namespace: 'default' }, spec: { schedule: 'six' } }, { manager: 'v1-applier', force }),
+      { manager: 'v1-applier', applied: true, patched: true },
+    );
+  reviews.length = 0;
+  await assert.rejects(applyAtV1(false), (e: any) => {
+    assert.equal(e.status.code, 409);
+    // The field as the manager's version names it.
+    assert.equal(e.status.message, `Apply failed with 1 conflict: conflict with "beta-writer" using ${G}/v1beta1: .spec.cronSpec`);
+    return true;
+  });
+  // The live and merged objects went to v1beta1, the manager's version, through the webhook.
+  assert.ok(reviews.some((r) => (r.request as Obj).desiredAPIVersion === `${G}/v1beta1`));
+  const out = await applyAtV1(true);
+  const managed = (out.object.metadata as Obj).managedFields as Obj[];
+  // beta-writer keeps its entry at its own version, without the field the apply took.
+  assert.deepEqual(
+    managed.map((m) => [m.manager, m.operation, m.apiVersion, m.fieldsV1]),
+    [
+      ['v1-applier', 'Apply', `${G}/v1`, { 'f:spec': { 'f:schedule': {} } }],
+      ['beta-writer', 'Update', `${G}/v1beta1`, { 'f:spec': {} }],
+    ],
+  );
+  assert.deepEqual(JSON.parse((await t.store.get(key))!.value).spec, { schedule: 'six' });
+});
