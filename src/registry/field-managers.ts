@@ -3,7 +3,10 @@
  * endpoint (managedfields.NewDefaultFieldManager for built-in kinds, NewDefaultCRDFieldManager for
  * custom resources): the main resource and each subresource get their own, sharing the kind's
  * type converter. The merge schema behind that converter is built when the kind's first object is
- * written, not at startup, and each manager when its endpoint is first written through.
+ * written, not at startup, and each manager when its endpoint is first written through. Entries
+ * of other managers at other versions of the kind are compared at their version: a CRD's
+ * converted by its webhook (RequestConversions) or by setting apiVersion, a built-in kind's
+ * through the storage it shares with them.
  */
 import {
   customResourceResetFields,
@@ -32,6 +35,24 @@ export interface FieldManagersOptions {
    * manager through `converting`.
    */
   conversions?: RequestConversions;
+  /**
+   * The versions of a built-in kind sharing this one's storage (autoscaling/v1 and v2
+   * HorizontalPodAutoscalers): managers' entries at any of them are compared there, converted
+   * through the storage version, as upstream's version converter converts through the internal
+   * version.
+   */
+  sharedStorage?: SharedStorage;
+}
+
+/** One storage for several versions of a kind (the registry's oneStorage entries of it). */
+export interface SharedStorage {
+  /** The group/version objects are stored at (`autoscaling/v2`, `v1`) and their kind there. */
+  storedAPIVersion: string;
+  storedKind: string;
+  /** The other versions, each with its conversion to and from the stored one (both MUTATE their argument). */
+  served: ReadonlyArray<{ apiVersion: string; kind: string; toStorage(obj: Obj): Obj; fromStorage(obj: Obj): Obj }>;
+  /** The merge types of a version of the kind. */
+  typeConverter(apiVersion: string): TypeConverter;
 }
 
 export class FieldManagers {
@@ -44,17 +65,19 @@ export class FieldManagers {
   get(endpoint: FieldManagerEndpoint = ''): FieldManager {
     let fm = this.managers.get(endpoint);
     if (!fm) {
+      const shared = this.opts.sharedStorage;
       const typeConverter: TypeConverter = {
-        objectToTyped: (obj, o) => this.typeConverter().objectToTyped(obj, o),
+        objectToTyped: (obj, o) => (shared && obj.apiVersion !== this.opts.apiVersion && isMember(shared, obj.apiVersion) ? shared.typeConverter(String(obj.apiVersion)) : this.typeConverter()).objectToTyped(obj, o),
         typedToObject: (tv) => this.typeConverter().typedToObject(tv),
       };
+      const convertToVersion = this.opts.conversions?.convertToVersion ?? (shared ? (obj: Obj, gv: string) => throughStorage(shared, obj, gv) : undefined);
       fm = newFieldManager({
         typeConverter,
         apiVersion: this.opts.apiVersion,
         kind: this.opts.kind,
         subresource: endpoint,
         resetFields: this.resetFields(endpoint),
-        ...(this.opts.conversions ? { convertToVersion: this.opts.conversions.convertToVersion } : {}),
+        ...(convertToVersion ? { convertToVersion } : {}),
       });
       this.managers.set(endpoint, fm);
     }
@@ -87,6 +110,24 @@ export class FieldManagers {
     if (!this.opts.hasStatus || (endpoint !== '' && endpoint !== 'status')) return undefined;
     return customResourceResetFields([this.opts.apiVersion], endpoint);
   }
+}
+
+const isMember = (shared: SharedStorage, apiVersion: unknown): boolean => apiVersion === shared.storedAPIVersion || shared.served.some((v) => v.apiVersion === apiVersion);
+
+/**
+ * `obj` at `gv` through the storage version (a copy; `obj` itself when it is there already). A
+ * version the storage does not serve is left as it is, whose type the converter then does not
+ * know: its managers are dropped, as upstream drops a version no longer registered.
+ */
+function throughStorage(shared: SharedStorage, obj: Obj, gv: string): Obj {
+  if (obj.apiVersion === gv) return obj;
+  if (!isMember(shared, gv) || !isMember(shared, obj.apiVersion)) return { ...obj, apiVersion: gv };
+  let out = JSON.parse(JSON.stringify(obj)) as Obj;
+  const from = shared.served.find((v) => v.apiVersion === obj.apiVersion);
+  if (from) out = { ...from.toStorage(out), apiVersion: shared.storedAPIVersion, kind: shared.storedKind };
+  const to = shared.served.find((v) => v.apiVersion === gv);
+  if (to) out = { ...to.fromStorage(out), apiVersion: to.apiVersion, kind: to.kind };
+  return out;
 }
 
 /**

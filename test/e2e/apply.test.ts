@@ -339,6 +339,22 @@ test('kinds served over another version\'s storage apply in their own version', 
   const again = await call('PATCH', '/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers/h1?fieldManager=other', JSON.stringify({ ...hpa, spec: { ...hpa.spec, maxReplicas: 9 } }), 'application/apply-patch+yaml');
   assert.equal(again.status, 409);
   assert.equal(again.json.message, 'Apply failed with 1 conflict: conflict with "scaler": .spec.maxReplicas');
+  // At autoscaling/v2 the v1 manager's fields are compared at v1, through the shared storage's conversion.
+  const v2Apply = (manager: string, maxReplicas: number, force = false) =>
+    call(
+      'PATCH',
+      `/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/h1?fieldManager=${manager}${force ? '&force=true' : ''}`,
+      JSON.stringify({ apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'h1', namespace: 'default' }, spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxReplicas } }),
+      'application/apply-patch+yaml',
+    );
+  const atV2 = await v2Apply('v2-applier', 7);
+  assert.equal(atV2.status, 409);
+  assert.equal(atV2.json.message, 'Apply failed with 1 conflict: conflict with "scaler": .spec.maxReplicas');
+  const forced = await v2Apply('v2-applier', 7, true);
+  assert.equal(forced.status, 200, JSON.stringify(forced.json));
+  const scaler = forced.json.metadata.managedFields.find((x: any) => x.manager === 'scaler');
+  assert.equal(scaler.apiVersion, 'autoscaling/v1');
+  assert.deepEqual(Object.keys(scaler.fieldsV1['f:spec']).sort(), ['f:minReplicas', 'f:scaleTargetRef', 'f:targetCPUUtilizationPercentage']);
 });
 
 test('apply request errors: statuses and messages as upstream', async () => {

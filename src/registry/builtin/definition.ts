@@ -7,13 +7,13 @@
 import { compileSchema, schemaCodec, type Codec, type CompiledSchema } from '../../schema/index.ts';
 import { GenericStore } from '../generic-store.ts';
 import { ScaleStore } from '../customresource/scale.ts';
-import type { RESTStore } from '../rest.ts';
+import type { Obj, RESTStore } from '../rest.ts';
 import { ConvertedStore, type VersionConversion } from './converted-store.ts';
 import { eventsV1Conversion } from './events.ts';
 import { hpaV1Conversion } from './hpa.ts';
 import { ownSubresource, scaleSubresource, type KindDefinition, type KindDeps, type KindSubresource } from '../kind.ts';
 import { builtinTableConvertor } from '../table/builtin/index.ts';
-import { FieldManagers } from '../field-managers.ts';
+import { FieldManagers, type SharedStorage } from '../field-managers.ts';
 import { builtinTypeConverter } from './merge-schema.ts';
 import { builtinResources, type BuiltinResource } from './catalog.ts';
 import { openAPIDocument, patchMetaFor } from './openapi.ts';
@@ -75,14 +75,39 @@ export interface ServedOver {
   storageVersion: string;
 }
 
-/** The field managers of a built-in kind's endpoints. */
+/** The field managers of a built-in kind's endpoints, knowing the versions that share its storage. */
 export function builtinFieldManagers(r: BuiltinResource): FieldManagers {
+  const own = gvrOf(r);
+  const stored = oneStorage.find((o) => o.served === own)?.stored ?? own;
+  const served = oneStorage.filter((o) => o.stored === stored);
   return new FieldManagers({
     apiVersion: r.group === '' ? r.version : `${r.group}/${r.version}`,
     kind: r.kind,
     typeConverter: () => builtinTypeConverter(r.group, r.version),
     hasStatus: r.hasStatus,
+    ...(served.length > 0 ? { sharedStorage: sharedStorageOf(stored, served) } : {}),
   });
+}
+
+/** The resource `group/version/resource` names, with its apiVersion and kind. */
+function resourceAt(gvr: string): { group: string; version: string; apiVersion: string; kind: string } {
+  const [group, version, resource] = gvr.split('/') as [string, string, string];
+  const kind = builtinResources().find((b) => b.group === group && b.version === version && b.resource === resource)?.kind ?? '';
+  return { group, version, apiVersion: group === '' ? version : `${group}/${version}`, kind };
+}
+
+function sharedStorageOf(stored: string, served: typeof oneStorage): SharedStorage {
+  const s = resourceAt(stored);
+  const byVersion = new Map([s, ...served.map((o) => resourceAt(o.served))].map((v) => [v.apiVersion, v]));
+  return {
+    storedAPIVersion: s.apiVersion,
+    storedKind: s.kind,
+    served: served.map((o) => ({ ...resourceAt(o.served), toStorage: (x: Obj) => o.conversion.toStorage(x), fromStorage: (x: Obj) => o.conversion.fromStorage(x) })),
+    typeConverter: (apiVersion) => {
+      const v = byVersion.get(apiVersion)!;
+      return builtinTypeConverter(v.group, v.version);
+    },
+  };
 }
 
 /**
