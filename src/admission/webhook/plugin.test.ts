@@ -331,3 +331,71 @@ test('admission configuration is never sent to webhooks, and a changed configura
   await unconfigure();
   await validating.validate!(attrs());
 });
+
+test('a webhook matching another version of a custom resource gets it from the request\'s convertor; a failed conversion is an InternalError (twice over in the mutating dispatcher)', async () => {
+  const SG = 'stable.example.com';
+  const crdKey = resourcePrefix('apiextensions.k8s.io', 'customresourcedefinitions') + `crontabs.${SG}`;
+  await put(crdKey, {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `crontabs.${SG}` },
+    spec: { group: SG, names: { plural: 'crontabs', kind: 'CronTab' }, scope: 'Namespaced', versions: [{ name: 'v1beta1', served: true, storage: false }, { name: 'v1', served: true, storage: true }] },
+  });
+  let failing = false;
+  const conversions: string[] = [];
+  const convertor = {
+    convert(o: Obj, to: string): Promise<Obj> {
+      conversions.push(`${String(o.apiVersion)}->${to}`);
+      if (failing) return Promise.reject(new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `conversion webhook for ${SG}/v1, Kind=CronTab failed: down`, code: 500 }));
+      const spec = (o.spec ?? {}) as Obj;
+      const out = to.endsWith('/v1beta1') ? { cronSpec: spec.schedule } : { schedule: spec.cronSpec };
+      return Promise.resolve({ ...o, apiVersion: to, spec: out });
+    },
+  };
+  const cr = (over: Partial<AdmissionAttributes> = {}) =>
+    attrs({
+      resource: { group: SG, version: 'v1', resource: 'crontabs' },
+      kind: { group: SG, version: 'v1', kind: 'CronTab' },
+      name: 'c1',
+      object: { apiVersion: `${SG}/v1`, kind: 'CronTab', metadata: { name: 'c1', namespace: 'default' }, spec: { schedule: '*/5' } },
+      convertor,
+      ...over,
+    });
+  const betaRule = { rules: [{ operations: ['CREATE'], apiGroups: [SG], apiVersions: ['v1beta1'], resources: ['crontabs'], scope: '*' }] };
+  const seen: Obj[] = [];
+  try {
+    await settle();
+    await configure('validating', [hook('beta.example.com', '/beta', { ...betaRule })]);
+    hooks.on('/beta', (r) => {
+      seen.push(r.request.object as Obj);
+      return { allowed: true };
+    });
+    await validating.validate!(cr());
+    assert.deepEqual(seen.pop()?.spec, { cronSpec: '*/5' });
+    failing = true;
+    let e = await refusal(validating.validate!(cr()));
+    assert.equal(e.status.code, 500);
+    assert.equal(e.status.message, `Internal error occurred: conversion webhook for ${SG}/v1, Kind=CronTab failed: down`);
+    await unconfigure();
+
+    failing = false;
+    hooks.on('/beta', (r) => {
+      seen.push(r.request.object as Obj);
+      return { allowed: true, ...jsonPatch([{ op: 'replace', path: '/spec/cronSpec', value: '*/6' }]) };
+    });
+    await configure('mutating', [hook('beta.example.com', '/beta', { ...betaRule, reinvocationPolicy: 'Never' })]);
+    const a = cr();
+    conversions.length = 0;
+    await mutating.admit!(a);
+    assert.deepEqual(seen.pop()?.spec, { cronSpec: '*/5' });
+    assert.deepEqual(a.object, { apiVersion: `${SG}/v1`, kind: 'CronTab', metadata: { name: 'c1', namespace: 'default' }, spec: { schedule: '*/6' } });
+    assert.deepEqual(conversions, [`${SG}/v1->${SG}/v1beta1`, `${SG}/v1beta1->${SG}/v1`]);
+    failing = true;
+    e = await refusal(mutating.admit!(cr()));
+    assert.equal(e.status.code, 500);
+    assert.equal(e.status.message, `Internal error occurred: Internal error occurred: conversion webhook for ${SG}/v1, Kind=CronTab failed: down`);
+  } finally {
+    await unconfigure();
+    await del(crdKey);
+  }
+});
