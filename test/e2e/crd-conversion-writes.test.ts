@@ -188,7 +188,7 @@ spec:
     assert.notEqual(r.code, 0);
     assert.match(
       r.stderr,
-      /ValidatingAdmissionPolicy 'beta-shape' denied request: failed to configure policy: conversion webhook for stable.example.com\/v1, Kind=CronTab failed: no conversion to stable.example.com\/v1beta1/,
+      /ValidatingAdmissionPolicy 'beta-shape' with binding 'beta-shape' denied request: failed to configure binding: failed to convert object version: conversion webhook for stable.example.com\/v1, Kind=CronTab failed: no conversion to stable.example.com\/v1beta1/,
     );
   } finally {
     refusing.delete(`${G}/v1beta1`);

@@ -157,18 +157,20 @@ export function validatingAdmissionPolicy(store: Store, opts: { authorizer?: Aut
           if (bm.error) configError(hook, bm.error.message, bname);
           continue;
         }
-        // The objects at the matched version, converted before params are read, as upstream does.
-        let versioned: Versioned;
-        try {
-          versioned = await versions.at(m);
-        } catch (e) {
-          configError(hook, errorMessage(e));
-          continue;
-        }
         const params = await collectParams(hook.spec.paramKind as Obj | undefined, hook.params, (bspec.paramRef ?? undefined) as Obj | undefined, a.namespace);
         if ('error' in params) {
           configError(hook, params.error, bname);
           continue;
+        }
+        // The objects at the matched version, converted once there is a param to validate with.
+        let versioned: Versioned = a;
+        if (params.length > 0) {
+          try {
+            versioned = await versions.at(m);
+          } catch (e) {
+            configError(hook, `failed to convert object version: ${errorMessage(e)}`, bname);
+            continue;
+          }
         }
         // The Namespace object of a namespace itself is not its own namespace.
         const isNamespace = a.kind.group === '' && a.kind.version === 'v1' && a.kind.kind === 'Namespace';
