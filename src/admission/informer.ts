@@ -4,7 +4,10 @@
  * watch from the list's revision, relisting when the watch fails. Objects are decoded once per
  * change; `version` grows with every change so that compiled artefacts can tell they are stale.
  * The store publishes a commit's events before the writer hears back, so an object written through
- * this process is in the cache by the time its writer's request returns.
+ * this process is in the cache by the time its writer's request returns. As upstream's admission
+ * plugins take their informers from one shared factory, callers asking for the same store and
+ * prefix share one cache: with hundreds of large CRDs, each plugin decoding its own copy of every
+ * CRD cost hundreds of MB and seconds of startup.
  */
 import type { Store, Watch, WatchEvent } from '../storage/index.ts';
 import type { Obj } from '../registry/index.ts';
@@ -23,8 +26,43 @@ export interface ObjectCache {
   stop(): void;
 }
 
-/** Starts caching the objects under `prefix` (ending in '/'). */
+/** The running caches by store, then by prefix and relist delay, with how many callers hold each. */
+const shared = new WeakMap<Store, Map<string, { cache: ObjectCache; holders: number }>>();
+
+/**
+ * Caches the objects under `prefix` (ending in '/'), sharing the cache other callers hold for the
+ * same store and prefix; the objects are shared too, so callers must not mutate them. `stop` ends
+ * this caller's hold, and the watch once no caller holds it.
+ */
 export function objectCache(store: Store, prefix: string, opts: { relistDelayMs?: number } = {}): ObjectCache {
+  let byKey = shared.get(store);
+  if (byKey === undefined) shared.set(store, (byKey = new Map()));
+  const key = `${opts.relistDelayMs ?? ''} ${prefix}`;
+  let entry = byKey.get(key);
+  if (entry === undefined) byKey.set(key, (entry = { cache: startObjectCache(store, prefix, opts), holders: 0 }));
+  entry.holders++;
+  const held = entry;
+  const cache = held.cache;
+  let stopped = false;
+  return {
+    synced: cache.synced,
+    isSynced: () => !stopped && cache.isSynced(),
+    get: (k) => cache.get(k),
+    entries: () => cache.entries(),
+    get version() {
+      return cache.version;
+    },
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      if (--held.holders > 0) return;
+      cache.stop();
+      if (byKey.get(key) === held) byKey.delete(key);
+    },
+  };
+}
+
+function startObjectCache(store: Store, prefix: string, opts: { relistDelayMs?: number }): ObjectCache {
   const objects = new Map<string, Obj>();
   let synced = false;
   let stopped = false;

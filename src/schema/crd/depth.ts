@@ -14,34 +14,60 @@ import type { JSONSchemaProps } from '../types.ts';
 /** Schema levels accepted (the root schema is level 1); half of what every walk was measured to survive. */
 export const maxSchemaDepth = 500;
 
-/** The sub-schemas of s, in any order (every keyword that holds schemas). */
-function subSchemas(s: JSONSchemaProps): unknown[] {
-  const out: unknown[] = [];
-  const push = (x: unknown) => {
-    if (x !== null && typeof x === 'object' && !Array.isArray(x)) out.push(x);
-  };
-  if (Array.isArray(s.items)) s.items.forEach(push);
-  else push(s.items);
-  for (const l of [s.allOf, s.anyOf, s.oneOf]) if (Array.isArray(l)) l.forEach(push);
-  push(s.not);
-  push(s.additionalProperties);
-  push(s.additionalItems);
-  for (const m of [s.properties, s.patternProperties, s.definitions, s.dependencies]) {
-    if (m !== null && typeof m === 'object') Object.values(m).forEach(push);
+function pushSchema(out: unknown[], x: unknown): void {
+  if (x !== null && typeof x === 'object' && !Array.isArray(x)) out.push(x);
+}
+
+/**
+ * Pushes the sub-schemas of s onto out, in any order (every keyword that holds schemas). Reads
+ * the node's own keys once: decoded schemas come in thousands of shapes, and reading a dozen
+ * mostly absent keywords by name made every read a megamorphic lookup.
+ */
+function pushSubSchemas(s: JSONSchemaProps, out: unknown[]): void {
+  const o = s as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    const v = o[k];
+    switch (k) {
+      case 'items':
+      case 'allOf':
+      case 'anyOf':
+      case 'oneOf':
+        if (Array.isArray(v)) for (const x of v) pushSchema(out, x);
+        else if (k === 'items') pushSchema(out, v);
+        break;
+      case 'not':
+      case 'additionalProperties':
+      case 'additionalItems':
+        pushSchema(out, v);
+        break;
+      case 'properties':
+      case 'patternProperties':
+      case 'definitions':
+      case 'dependencies':
+        if (v !== null && typeof v === 'object') for (const x of Object.values(v)) pushSchema(out, x);
+        break;
+    }
   }
-  return out;
 }
 
 /** How many schema levels s nests (0 for none), counted with an explicit stack. */
 export function schemaDepth(s: JSONSchemaProps | null | undefined): number {
   if (s === null || s === undefined || typeof s !== 'object') return 0;
   let max = 0;
-  const stack: Array<[JSONSchemaProps, number]> = [[s, 1]];
+  const stack: unknown[] = [s];
+  const depths: number[] = [1];
+  const children: unknown[] = [];
   while (stack.length > 0) {
-    const [x, d] = stack.pop()!;
+    const x = stack.pop() as JSONSchemaProps;
+    const d = depths.pop()!;
     if (d > max) max = d;
     if (d > maxSchemaDepth) break;
-    for (const c of subSchemas(x)) stack.push([c as JSONSchemaProps, d + 1]);
+    children.length = 0;
+    pushSubSchemas(x, children);
+    for (const c of children) {
+      stack.push(c);
+      depths.push(d + 1);
+    }
   }
   return max;
 }

@@ -26,6 +26,14 @@ function aggregatedResource(r: DiscoveredResource): Obj {
 
 /** The APIGroupDiscoveryList for the given groups (`''` is the core group, served under /api). */
 export function aggregatedDiscovery(groups: DiscoveredGroup[], resources: DiscoveredResource[], apiVersion: 'v2' | 'v2beta1'): Obj {
+  // Indexed once: with hundreds of groups, filtering every resource for each version was quadratic.
+  const byGV = new Map<string, DiscoveredResource[]>();
+  for (const r of resources) {
+    const k = `${r.group}/${r.version}`;
+    const list = byGV.get(k);
+    if (list === undefined) byGV.set(k, [r]);
+    else list.push(r);
+  }
   return {
     kind: 'APIGroupDiscoveryList',
     apiVersion: `apidiscovery.k8s.io/${apiVersion}`,
@@ -35,8 +43,7 @@ export function aggregatedDiscovery(groups: DiscoveredGroup[], resources: Discov
       metadata: g.name === '' ? { creationTimestamp: null } : { name: g.name, creationTimestamp: null },
       versions: g.versions.map((v) => ({
         version: v,
-        resources: resources
-          .filter((r) => r.group === g.name && r.version === v)
+        resources: [...(byGV.get(`${g.name}/${v}`) ?? [])]
           .sort((a, b) => (a.resource < b.resource ? -1 : 1))
           .map(aggregatedResource),
         freshness: 'Current',

@@ -60,3 +60,39 @@ test('a change renders only the group versions it touches', () => {
   table.setCustom('a.example.com', 'widgets', []);
   assert.equal(svc.documents().has('apis/a.example.com/v1'), false);
 });
+
+test('a group version is rendered on its own first request, not with every other one', () => {
+  const table = new ServedTable();
+  const svc = new OpenAPIService(table);
+  let reads = 0;
+  const gadget = resource('b.example.com', 'v1', 'Gadget', 3);
+  const schema = gadget.schema;
+  Object.defineProperty(gadget, 'schema', {
+    get: () => {
+      reads++;
+      return schema;
+    },
+  });
+  table.setCustom('a.example.com', 'widgets', [resource('a.example.com', 'v1', 'Widget', 3)]);
+  table.setCustom('b.example.com', 'gadgets', [gadget]);
+  const a1 = svc.document('apis/a.example.com/v1')!;
+  assert.ok(a1.body.includes('com.example.a.v1.Widget'));
+  assert.equal(reads, 0);
+  assert.equal(svc.document('apis/none.example.com/v1'), undefined);
+
+  // The index needs every hash: b is rendered then, once.
+  const all = svc.documents();
+  assert.ok(reads > 0);
+  assert.equal(all.get('apis/a.example.com/v1'), a1);
+  const after = reads;
+  assert.equal(svc.document('apis/b.example.com/v1'), all.get('apis/b.example.com/v1'));
+  assert.equal(reads, after);
+
+  // a's CRD changes: only a is rendered again.
+  table.setCustom('a.example.com', 'widgets', [resource('a.example.com', 'v1', 'Widget', 5)]);
+  const a2 = svc.document('apis/a.example.com/v1')!;
+  assert.notEqual(a2.hash, a1.hash);
+  assert.ok(a2.body.includes('"maximum":5'));
+  assert.equal(svc.document('apis/b.example.com/v1'), all.get('apis/b.example.com/v1'));
+  assert.equal(reads, after);
+});

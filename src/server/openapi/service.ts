@@ -1,7 +1,7 @@
 /**
  * `/openapi/v3` and its group-version documents: an index of `paths` with `serverRelativeURL`s
- * carrying a content hash (kubectl caches by it), each document rendered again only when the
- * resources of its group version change, and answered with kube-openapi's caching headers and
+ * carrying a content hash (kubectl caches by it), each document rendered on its first request and
+ * again only when the resources of its group version change, and answered with kube-openapi's caching headers and
  * redirects. `/openapi/v2` is v2.ts's document, as JSON or protobuf per Accept.
  */
 import { createHash } from 'node:crypto';
@@ -20,8 +20,10 @@ interface Rendered {
 }
 
 export class OpenAPIService {
+  /** The table generation `gvs` was computed at. */
   private cacheGeneration = -1;
-  private docs = new Map<string, Rendered>();
+  /** Each served group version (keyed as `documents` keys them, in discovery order) and its resources. */
+  private gvs = new Map<string, { group: string; version: string; from: ServedResource[] }>();
   /** Built-in group-versions' documents, served as Kubernetes ships them (rendered once). */
   private readonly builtin = new Map<string, Rendered>();
   /** Each group version's document and the served resources it was rendered from. */
@@ -29,13 +31,9 @@ export class OpenAPIService {
 
   constructor(private readonly table: ServedTable) {}
 
-  /**
-   * The rendered documents keyed `api/v1` / `apis/<group>/<version>`. After a change of the served
-   * table only the group versions whose resources changed are rendered again: a CRD created among
-   * hundreds costs one document, not all of them.
-   */
-  documents(): Map<string, Rendered> {
-    if (this.cacheGeneration === this.table.generation) return this.docs;
+  /** The served group versions as of the table's current generation. */
+  private current(): Map<string, { group: string; version: string; from: ServedResource[] }> {
+    if (this.cacheGeneration === this.table.generation) return this.gvs;
     const byGV = new Map<string, ServedResource[]>();
     for (const r of this.table.all()) {
       const k = r.group === '' ? `api/${r.version}` : `apis/${r.group}/${r.version}`;
@@ -43,32 +41,44 @@ export class OpenAPIService {
       if (list === undefined) byGV.set(k, [r]);
       else list.push(r);
     }
-    const docs = new Map<string, Rendered>();
-    const rendered = new Map<string, { from: ServedResource[]; doc: Rendered }>();
+    const gvs = new Map<string, { group: string; version: string; from: ServedResource[] }>();
     for (const g of this.table.groups()) {
       for (const v of g.versions) {
         const key = g.name === '' ? `api/${v}` : `apis/${g.name}/${v}`;
         const from = byGV.get(key);
-        if (from === undefined) continue;
-        const shipped = this.builtin.get(key) ?? this.shipped(key, g.name, v);
-        if (shipped) {
-          docs.set(key, shipped);
-          continue;
-        }
-        const prev = this.rendered.get(key);
-        let doc: Rendered;
-        if (prev !== undefined && prev.from.length === from.length && prev.from.every((r, i) => r === from[i])) doc = prev.doc;
-        else {
-          const body = JSON.stringify(groupVersionDocument(from, g.name, v));
-          doc = { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
-        }
-        docs.set(key, doc);
-        rendered.set(key, { from, doc });
+        if (from !== undefined) gvs.set(key, { group: g.name, version: v, from });
       }
     }
-    this.docs = docs;
-    this.rendered = rendered;
+    // A group version no longer served leaves no document behind.
+    for (const k of [...this.rendered.keys()]) if (!gvs.has(k)) this.rendered.delete(k);
+    this.gvs = gvs;
     this.cacheGeneration = this.table.generation;
+    return gvs;
+  }
+
+  /**
+   * One group version's document (`api/v1`, `apis/<group>/<version>`), rendered on first request
+   * and again only when its resources change: a fetch of one document after a restart or a CRD
+   * change renders that one, not the documents of hundreds of CRDs.
+   */
+  document(key: string): Rendered | undefined {
+    const gv = this.current().get(key);
+    if (gv === undefined) return undefined;
+    const shipped = this.builtin.get(key) ?? this.shipped(key, gv.group, gv.version);
+    if (shipped) return shipped;
+    const { from } = gv;
+    const prev = this.rendered.get(key);
+    if (prev !== undefined && prev.from.length === from.length && prev.from.every((r, i) => r === from[i])) return prev.doc;
+    const body = JSON.stringify(groupVersionDocument(from, gv.group, gv.version));
+    const doc = { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
+    this.rendered.set(key, { from, doc });
+    return doc;
+  }
+
+  /** Every served group version's document, keyed as `document` takes them (the index needs each one's hash). */
+  documents(): Map<string, Rendered> {
+    const docs = new Map<string, Rendered>();
+    for (const key of this.current().keys()) docs.set(key, this.document(key)!);
     return docs;
   }
 
@@ -107,15 +117,14 @@ export class OpenAPIService {
       notFound();
       return;
     }
-    const docs = this.documents();
     if (segs.length === 2) {
       const paths: Record<string, { serverRelativeURL: string }> = {};
-      for (const [k, d] of docs) paths[k] = { serverRelativeURL: `/openapi/v3/${k}?hash=${d.hash}` };
+      for (const [k, d] of this.documents()) paths[k] = { serverRelativeURL: `/openapi/v3/${k}?hash=${d.hash}` };
       writeJSON(res, 200, { paths });
       return;
     }
     const key = segs.slice(2).join('/');
-    const d = docs.get(key);
+    const d = this.document(key);
     if (!d) {
       notFound();
       return;
