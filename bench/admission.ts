@@ -9,17 +9,11 @@
  * >= 0.5).
  */
 import { httpCall } from './lib/http-call.ts';
-import { serveInProcess, type Served } from './lib/in-process.ts';
-import { median } from './lib/timing.ts';
+import { must, pairedCreates, serveInProcess, type Served } from './lib/in-process.ts';
 
 const CREATES = Number(process.env.BENCH_CREATES ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const CLIENTS = 16;
-
-async function must(s: Served, method: string, path: string, body: unknown): Promise<void> {
-  const r = await httpCall(s.agent, s.base, method, path, body);
-  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.text}`);
-}
 
 const VAP = '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies';
 const VAPB = '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings';
@@ -67,23 +61,6 @@ async function installPolicies(s: Served): Promise<void> {
   }
 }
 
-let seq = 0;
-
-/** CREATES ConfigMap creates with CLIENTS concurrent clients; creates per second. */
-async function creates(s: Served, n: number): Promise<number> {
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (next++ < n) {
-        const name = `bench-${seq++}`;
-        await must(s, 'POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: '1', b: '2', c: '3' } });
-      }
-    }),
-  );
-  return n / ((performance.now() - t0) / 1000);
-}
-
 async function main(): Promise<void> {
   const none = await serveInProcess('bench-admission-');
   const policies = await serveInProcess('bench-admission-');
@@ -92,22 +69,11 @@ async function main(): Promise<void> {
     // A denied create proves the policies are in force before anything is timed.
     const refused = await httpCall(policies.agent, policies.base, 'POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'not-bench' } });
     if (refused.status !== 422) throw new Error(`the policies did not refuse a create: ${refused.status} ${refused.text}`);
-    await creates(none, 200);
-    await creates(policies, 200);
-    const rNone: number[] = [];
-    const rPolicies: number[] = [];
-    const ratios: number[] = [];
-    for (let run = 0; run < RUNS; run++) {
-      const a = await creates(none, CREATES);
-      const b = await creates(policies, CREATES);
-      rNone.push(a);
-      rPolicies.push(b);
-      ratios.push(b / a);
-    }
+    const r = await pairedCreates(none, policies, { runs: RUNS, n: CREATES, clients: CLIENTS });
     console.log(`ConfigMap creates, ${CLIENTS} clients, ${CREATES} per run, ${RUNS} runs (medians):`);
-    console.log(`  no policies                        ${median(rNone).toFixed(0)} creates/s`);
-    console.log(`  10 policies (5 with params), Deny  ${median(rPolicies).toFixed(0)} creates/s`);
-    console.log(`admission overhead ratio: ${median(ratios).toFixed(2)}`);
+    console.log(`  no policies                        ${r.plain.toFixed(0)} creates/s`);
+    console.log(`  10 policies (5 with params), Deny  ${r.measured.toFixed(0)} creates/s`);
+    console.log(`admission overhead ratio: ${r.ratio.toFixed(2)}`);
   } finally {
     await none.stop();
     await policies.stop();

@@ -18,49 +18,32 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { httpCall } from './lib/http-call.ts';
 import { median, pool, startServer } from './lib/serve.ts';
+import { crdManifest } from '../src/server/testing/fixtures.ts';
 
 const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 50);
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 400);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
-const crd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'crontabs.stable.example.com' },
-  spec: {
-    group: 'stable.example.com',
-    scope: 'Namespaced',
-    names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab', listKind: 'CronTabList' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: {
-                type: 'object',
-                properties: {
-                  cronSpec: { type: 'string' },
-                  image: { type: 'string' },
-                  replicas: { type: 'integer', minimum: 0 },
-                  ports: {
-                    type: 'array',
-                    'x-kubernetes-list-type': 'map',
-                    'x-kubernetes-list-map-keys': ['name'],
-                    items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer' } } },
-                  },
-                },
-              },
-            },
-          },
+const crd = crdManifest(
+  'stable.example.com',
+  { plural: 'crontabs', singular: 'crontab', kind: 'CronTab', listKind: 'CronTabList' },
+  {
+    spec: {
+      type: 'object',
+      properties: {
+        cronSpec: { type: 'string' },
+        image: { type: 'string' },
+        replicas: { type: 'integer', minimum: 0 },
+        ports: {
+          type: 'array',
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['name'],
+          items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer' } } },
         },
       },
-    ],
+    },
   },
-};
+);
 
 interface Kind {
   name: string;

@@ -28,6 +28,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { httpCall } from './lib/http-call.ts';
 import { median, pool, startServer } from './lib/serve.ts';
+import { crdManifest } from '../src/server/testing/fixtures.ts';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,32 +42,12 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const LIST_OBJECTS = 10_000;
 const WATCHERS = 100;
 
-const crd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'crontabs.stable.example.com' },
-  spec: {
-    group: 'stable.example.com',
-    scope: 'Namespaced',
-    names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab', listKind: 'CronTabList' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: { type: 'object', properties: { cronSpec: { type: 'string' }, image: { type: 'string' }, replicas: { type: 'integer', minimum: 0 } } },
-            },
-          },
-        },
-        additionalPrinterColumns: [{ name: 'Spec', type: 'string', jsonPath: '.spec.cronSpec' }],
-      },
-    ],
-  },
-};
+const crd = crdManifest(
+  'stable.example.com',
+  { plural: 'crontabs', singular: 'crontab', kind: 'CronTab', listKind: 'CronTabList' },
+  { spec: { type: 'object', properties: { cronSpec: { type: 'string' }, image: { type: 'string' }, replicas: { type: 'integer', minimum: 0 } } } },
+  { additionalPrinterColumns: [{ name: 'Spec', type: 'string', jsonPath: '.spec.cronSpec' }] },
+);
 
 const ct = (name: string): Obj => ({
   apiVersion: 'stable.example.com/v1',

@@ -28,6 +28,7 @@ import { openCacher, openSqliteStore } from '../src/storage/index.ts';
 import { customResourceKinds, sharedItemJSON, type Obj } from '../src/registry/index.ts';
 import { httpCall } from './lib/http-call.ts';
 import { median } from './lib/serve.ts';
+import { crdManifest } from '../src/server/testing/fixtures.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -80,40 +81,22 @@ const plural = (i: number) => `things${i}`;
 const kind = (i: number) => `Thing${i}`;
 
 function crd(i: number): unknown {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `${plural(i)}.${group}` },
-    spec: {
-      group,
-      scope: 'Namespaced',
-      names: { plural: plural(i), singular: `thing${i}`, kind: kind(i), listKind: `${kind(i)}List` },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: {
-                spec: {
-                  type: 'object',
-                  properties: {
-                    image: { type: 'string' },
-                    replicas: { type: 'integer' },
-                    schedule: { type: 'string' },
-                    args: { type: 'array', items: { type: 'string' } },
-                    env: { type: 'object', additionalProperties: { type: 'string' } },
-                  },
-                },
-              },
-            },
-          },
+  return crdManifest(
+    group,
+    { plural: plural(i), singular: `thing${i}`, kind: kind(i), listKind: `${kind(i)}List` },
+    {
+      spec: {
+        type: 'object',
+        properties: {
+          image: { type: 'string' },
+          replicas: { type: 'integer' },
+          schedule: { type: 'string' },
+          args: { type: 'array', items: { type: 'string' } },
+          env: { type: 'object', additionalProperties: { type: 'string' } },
         },
-      ],
+      },
     },
-  };
+  );
 }
 
 /** Where each CRD's objects live: thing0 has 10,000 in `big`; thing1 1,000 in `small` and 9,000 in `rest`. */

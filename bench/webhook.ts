@@ -11,19 +11,11 @@
  */
 import { makeTestCA } from '../test/lib/certs.ts';
 import { jsonPatch, startWebhookServer, type WebhookServer } from '../test/lib/webhook-server.ts';
-import { httpCall } from './lib/http-call.ts';
-import { serveInProcess, type Served } from './lib/in-process.ts';
-import { median } from './lib/timing.ts';
+import { must, pairedCreates, serveInProcess, type Served } from './lib/in-process.ts';
 
 const CREATES = Number(process.env.BENCH_CREATES ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const CLIENTS = 16;
-
-async function must(s: Served, method: string, path: string, body?: unknown): Promise<string> {
-  const r = await httpCall(s.agent, s.base, method, path, body);
-  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.text}`);
-  return r.text;
-}
 
 const G = '/apis/admissionregistration.k8s.io/v1';
 
@@ -41,23 +33,6 @@ async function installWebhooks(s: Served, hooks: WebhookServer, caBundle: string
   await must(s, 'POST', `${G}/validatingwebhookconfigurations`, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'bench' }, webhooks: [webhook('allow.bench.example.com', '/validate')] });
 }
 
-let seq = 0;
-
-/** `n` ConfigMap creates with CLIENTS concurrent clients; creates per second. */
-async function creates(s: Served, n: number): Promise<number> {
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (next++ < n) {
-        const name = `bench-${seq++}`;
-        await must(s, 'POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: '1', b: '2', c: '3' } });
-      }
-    }),
-  );
-  return n / ((performance.now() - t0) / 1000);
-}
-
 async function main(): Promise<void> {
   const ca = makeTestCA();
   const hooks = await startWebhookServer(ca.serving());
@@ -71,23 +46,11 @@ async function main(): Promise<void> {
     const text = await must(webhooks, 'POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'probe' } });
     const labels = (JSON.parse(text) as { metadata: { labels?: Record<string, string> } }).metadata.labels;
     if (labels?.webhook !== 'seen' || (hooks.received.get('/validate')?.length ?? 0) !== 1) throw new Error(`the webhooks were not called: ${text}`);
-    await creates(none, 200);
-    await creates(webhooks, 200);
-    const rNone: number[] = [];
-    const rHooks: number[] = [];
-    const ratios: number[] = [];
-    for (let run = 0; run < RUNS; run++) {
-      const a = await creates(none, CREATES);
-      const b = await creates(webhooks, CREATES);
-      rNone.push(a);
-      rHooks.push(b);
-      ratios.push(b / a);
-      hooks.received.clear();
-    }
+    const r = await pairedCreates(none, webhooks, { runs: RUNS, n: CREATES, clients: CLIENTS, afterRun: () => hooks.received.clear() });
     console.log(`ConfigMap creates, ${CLIENTS} clients, ${CREATES} per run, ${RUNS} runs (medians):`);
-    console.log(`  no webhooks                          ${median(rNone).toFixed(0)} creates/s`);
-    console.log(`  1 mutating (JSONPatch) + 1 validating ${median(rHooks).toFixed(0)} creates/s`);
-    console.log(`webhook overhead ratio: ${median(ratios).toFixed(2)}`);
+    console.log(`  no webhooks                          ${r.plain.toFixed(0)} creates/s`);
+    console.log(`  1 mutating (JSONPatch) + 1 validating ${r.measured.toFixed(0)} creates/s`);
+    console.log(`webhook overhead ratio: ${r.ratio.toFixed(2)}`);
   } finally {
     await none.stop();
     await webhooks.stop();

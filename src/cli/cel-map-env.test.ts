@@ -6,14 +6,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { runCLI } from '../../test/lib/cli.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 
 function cel(...args: string[]): { code: number | null; out: Record<string, unknown> } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'cel', ...args], { cwd: root, encoding: 'utf8' });
-  return { code: r.status, out: JSON.parse(r.stdout) as Record<string, unknown> };
+  const r = runCLI('cel', ...args);
+  return { code: r.code, out: JSON.parse(r.stdout) as Record<string, unknown> };
 }
 
 const deployment = JSON.stringify({ object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', labels: { app: 'web' } }, spec: { replicas: 2 } }, params: { data: { team: 'a' } } });

@@ -6,13 +6,13 @@
  */
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startServer, type ServerProcess } from '../../test/e2e/harness.ts';
+import { runCLI } from '../../test/lib/cli.ts';
 import { fetchRetry } from '../../test/lib/fetch-retry.ts';
 
-const root = new URL('../..', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'validate-builtin-'));
 
 const crd = `apiVersion: apiextensions.k8s.io/v1
@@ -173,23 +173,11 @@ writeFileSync(join(manifests, 'apps', 'builtin.yaml'), builtins.map((d) => d.yam
 writeFileSync(join(manifests, 'crontabs.yaml'), custom.map((d) => d.yaml).join('---\n'));
 const ordered = [...builtins, ...custom];
 
-let server: { proc: ChildProcess; url: string } | undefined;
+let server: ServerProcess | undefined;
 
 before(async () => {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--plain-http', '--listen', '127.0.0.1:0', '--data-dir', join(dir, 'data')], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    proc.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    proc.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
-  });
-  server = { proc, url };
+  server = await startServer({ args: ['--plain-http'] });
+  const url = server.url;
   const created = await fetchRetry(`${url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, { method: 'POST', headers: { 'Content-Type': 'application/yaml' }, body: crd });
   assert.equal(created.status, 201, await created.text());
   // Served once the list answers.
@@ -201,11 +189,7 @@ before(async () => {
 });
 
 after(async () => {
-  if (server && server.proc.exitCode === null) {
-    const exited = new Promise((r) => server!.proc.once('exit', r));
-    server.proc.kill('SIGTERM');
-    await exited;
-  }
+  await server?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -218,8 +202,8 @@ async function serverVerdict(d: { path: string; yaml: string }): Promise<unknown
 }
 
 test('built-in kinds and custom resources in one directory: each offline verdict is the server dry-run answer', async () => {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'validate', '--crds', crdFile, '-o', 'json', manifests], { cwd: root, encoding: 'utf8' });
-  assert.equal(r.status, 1, r.stderr);
+  const r = runCLI('validate', '--crds', crdFile, '-o', 'json', manifests);
+  assert.equal(r.code, 1, r.stderr);
   const offline = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { file: string; document: number; status: Record<string, unknown> });
   assert.equal(offline.length, ordered.length);
   let invalid = 0;
@@ -247,8 +231,8 @@ test('built-in kinds and custom resources in one directory: each offline verdict
 test('built-in kinds need no --crds; a kind nothing serves is still an error', () => {
   const f = join(dir, 'plain.yaml');
   writeFileSync(f, `${documents[0]!.yaml}---\n${documents[5]!.yaml}---\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: x}\n`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'validate', f], { cwd: root, encoding: 'utf8' });
-  assert.equal(r.status, 1, r.stdout + r.stderr);
+  const r = runCLI('validate', f);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
   assert.match(r.stdout, /3 documents: 2 valid, 1 invalid/);
   assert.match(r.stdout, /CronTab\/x: no CRD given with --crds serves kind "CronTab" in version "stable.example.com\/v1"/);
 });

@@ -9,12 +9,10 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kubectl, startServer, type ServerProcess } from '../../test/e2e/harness.ts';
-
-const root = new URL('../..', import.meta.url).pathname;
+import { runCLI } from '../../test/lib/cli.ts';
 
 const manifests = `apiVersion: apps/v1
 kind: Deployment
@@ -122,8 +120,8 @@ function withoutServiceAccountAdmission(o: Obj): Obj {
 test('validate --show-defaulted prints the object the server stores', async () => {
   const file = join(s.dir, 'app.yaml');
   writeFileSync(file, manifests);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'validate', '-o', 'json', '--show-defaulted', file], { cwd: root, encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stdout + r.stderr);
+  const r = runCLI('validate', '-o', 'json', '--show-defaulted', file);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
   const offline = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { status: { status: string }; object?: Obj });
   assert.equal(offline.length, 5);
   const created = await kubectl(s, ['create', '-f', file]);
@@ -148,7 +146,7 @@ test('validate --show-defaulted prints the object the server stores', async () =
 });
 
 test('--show-defaulted needs JSON output', () => {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'validate', '--show-defaulted', 'x.yaml'], { cwd: root, encoding: 'utf8' });
-  assert.equal(r.status, 2);
+  const r = runCLI('validate', '--show-defaulted', 'x.yaml');
+  assert.equal(r.code, 2);
   assert.match(r.stderr, /--show-defaulted needs --output json/);
 });

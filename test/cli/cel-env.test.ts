@@ -7,14 +7,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { runCLI } from '../lib/cli.ts';
 import { join } from 'node:path';
 
-const root = new URL('../..', import.meta.url).pathname;
-
 function cel(...args: string[]): { code: number | null; out: Record<string, unknown> } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'cel', ...args], { cwd: root, encoding: 'utf8' });
-  return { code: r.status, out: JSON.parse(r.stdout) as Record<string, unknown> };
+  const r = runCLI('cel', ...args);
+  return { code: r.code, out: JSON.parse(r.stdout) as Record<string, unknown> };
 }
 
 const device = JSON.stringify({

@@ -8,20 +8,16 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kubectl, manifest, startServer, type ServerProcess } from '../e2e/harness.ts';
 import { fetchRetry } from '../lib/fetch-retry.ts';
+import { runCLI } from '../lib/cli.ts';
 
-const root = new URL('../..', import.meta.url).pathname;
 let s: ServerProcess;
 let dir: string;
 
-function validate(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'validate', ...args], { cwd: root, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const validate = (...args: string[]) => runCLI('validate', ...args);
 
 /** Documents as YAML in JSON's flow style, one file (the comment keeps readers from taking it for one JSON document). */
 const docs = (...objects: object[]) => objects.map((o) => `# document\n${JSON.stringify(o, null, 1)}`).join('\n---\n') + '\n';

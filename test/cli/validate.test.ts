@@ -4,21 +4,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCLI } from '../lib/cli.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 const gatewayCRDs = join(root, 'testdata/crds/gateway-api/crds');
 
-function validate(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'validate', ...args], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const validate = (...args: string[]) => runCLI('validate', ...args);
 
 const dir = mkdtempSync(join(tmpdir(), 'validate-'));
 const crdFile = join(dir, 'crd.yaml');

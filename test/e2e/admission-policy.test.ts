@@ -9,6 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { kubectl, manifest } from './harness.ts';
+import { applyOK, deploymentYAML } from './policy-fixtures.ts';
 import { startAuditedServer, type AuditedServer } from './policy-server.ts';
 
 let s: AuditedServer;
@@ -20,23 +21,7 @@ after(async () => {
   await s.stop();
 });
 
-const deployment = (name: string, replicas: number, ns = 'default', labels = '') => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: ${name}
-  namespace: ${ns}
-${labels ? `  labels: {${labels}}\n` : ''}spec:
-  replicas: ${replicas}
-  selector:
-    matchLabels: {app: ${name}}
-  template:
-    metadata:
-      labels: {app: ${name}}
-    spec:
-      containers:
-      - name: c
-        image: nginx
-`;
+const deployment = (name: string, replicas: number, ns = 'default', labels = '') => deploymentYAML(name, ns, { replicas, labels });
 
 const policy = (name: string, body: string) => `apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicy
@@ -54,11 +39,7 @@ spec:
   validationActions: [${actions}]
 ${extra}`;
 
-async function apply(name: string, yaml: string) {
-  const r = await kubectl(s, ['apply', '-f', manifest(s, name, yaml)]);
-  assert.equal(r.code, 0, r.stderr);
-  return r;
-}
+const apply = (name: string, yaml: string) => applyOK(s, name, yaml);
 
 const auditEvents = () => s.auditEvents();
 

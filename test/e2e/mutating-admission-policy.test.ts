@@ -9,6 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { crontabCRDYAML, kubectl, manifest, startServer, type ServerProcess } from './harness.ts';
+import { applyOK, deploymentYAML } from './policy-fixtures.ts';
 
 let s: ServerProcess;
 before(async () => {
@@ -21,11 +22,7 @@ after(async () => {
   await s.stop();
 });
 
-async function apply(name: string, yaml: string) {
-  const r = await kubectl(s, ['apply', '-f', manifest(s, name, yaml)]);
-  assert.equal(r.code, 0, r.stderr);
-  return r;
-}
+const apply = (name: string, yaml: string) => applyOK(s, name, yaml);
 
 const policy = (name: string, body: string, binding = '') => `apiVersion: admissionregistration.k8s.io/v1beta1
 kind: MutatingAdmissionPolicy
@@ -51,22 +48,14 @@ const rules = (ns: string, resources: string) => `  matchConstraints:
       resources: [${resources}]
 `;
 
-const deployment = (name: string, ns: string, replicas?: number) => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: ${name}
-  namespace: ${ns}
-spec:
-${replicas === undefined ? '' : `  replicas: ${replicas}\n`}  selector:
-    matchLabels: {app: ${name}}
-  template:
-    metadata:
-      labels: {app: ${name}}
-    spec:
-      containers:
-      - name: c
-        image: nginx
-`;
+const deployment = (name: string, ns: string, replicas?: number) => deploymentYAML(name, ns, replicas === undefined ? {} : { replicas });
+
+/** A `mutations:` list of one mutation of `patchType`, its expression a folded scalar. */
+const mutations = (patchType: 'ApplyConfiguration' | 'JSONPatch', expression: string) =>
+  `  mutations:\n  - patchType: ${patchType}\n    ${patchType === 'JSONPatch' ? 'jsonPatch' : 'applyConfiguration'}:\n      expression: >\n        ${expression}\n`;
+
+/** Long enough for the policies' informers to see a change. */
+const settle = () => new Promise((r) => setTimeout(r, 300));
 
 const crontab = (name: string, ns: string) => `apiVersion: stable.example.com/v1
 kind: CronTab
@@ -91,12 +80,7 @@ test('a label and a default replica count, on a Deployment and a custom resource
     policy(
       'add-label',
       `${rules('mut', '"deployments", "crontabs"')}  reinvocationPolicy: IfNeeded
-  mutations:
-  - patchType: ApplyConfiguration
-    applyConfiguration:
-      expression: >
-        Object{metadata: Object.metadata{labels: {"mutated": "true"}}}
-`,
+${mutations('ApplyConfiguration', 'Object{metadata: Object.metadata{labels: {"mutated": "true"}}}')}`,
     ),
   );
   // Deployments default spec.replicas to 1 before admission; the policy raises the default.
@@ -107,12 +91,7 @@ test('a label and a default replica count, on a Deployment and a custom resource
       `${rules('mut', '"deployments", "crontabs"')}  matchConditions:
   - name: no-replicas-asked
     expression: "!has(object.spec.replicas) || (object.kind == 'Deployment' && object.spec.replicas == 1)"
-  mutations:
-  - patchType: JSONPatch
-    jsonPatch:
-      expression: >
-        [JSONPatch{op: "add", path: "/spec/replicas", value: 3}]
-`,
+${mutations('JSONPatch', '[JSONPatch{op: "add", path: "/spec/replicas", value: 3}]')}`,
     ),
   );
   // A validating policy sees the final object: it requires what the mutations added.
@@ -135,7 +114,7 @@ spec:
   validationActions: [Deny]
 `,
   );
-  await new Promise((r) => setTimeout(r, 300));
+  await settle();
   await apply('d.yaml', deployment('web', 'mut'));
   const d = await getJSON(['-n', 'mut', 'deployment', 'web']);
   assert.equal(d.metadata.labels.mutated, 'true');
@@ -157,24 +136,14 @@ test('refusals: an atomic field, a mutation the schema rejects; Ignore admits; a
     'atomic.yaml',
     policy(
       'atomic-selector',
-      `${rules('mut2', '"deployments"')}  mutations:
-  - patchType: ApplyConfiguration
-    applyConfiguration:
-      expression: >
-        Object{spec: Object.spec{selector: Object.spec.selector{matchLabels: {"l": "v"}}}}
-`,
+      `${rules('mut2', '"deployments"')}${mutations('ApplyConfiguration', 'Object{spec: Object.spec{selector: Object.spec.selector{matchLabels: {"l": "v"}}}}')}`,
     ),
   );
   await apply(
     'bad-type.yaml',
     policy(
       'bad-type',
-      `${rules('mut2', '"crontabs"')}  mutations:
-  - patchType: JSONPatch
-    jsonPatch:
-      expression: >
-        [JSONPatch{op: "add", path: "/spec/replicas", value: "many"}]
-`,
+      `${rules('mut2', '"crontabs"')}${mutations('JSONPatch', '[JSONPatch{op: "add", path: "/spec/replicas", value: "many"}]')}`,
     ),
   );
   await apply(
@@ -182,15 +151,10 @@ test('refusals: an atomic field, a mutation the schema rejects; Ignore admits; a
     policy(
       'ignored',
       `${rules('mut2', '"crontabs"')}  failurePolicy: Ignore
-  mutations:
-  - patchType: JSONPatch
-    jsonPatch:
-      expression: >
-        [JSONPatch{op: "remove", path: "/spec/missing"}]
-`,
+${mutations('JSONPatch', '[JSONPatch{op: "remove", path: "/spec/missing"}]')}`,
     ),
   );
-  await new Promise((r) => setTimeout(r, 300));
+  await settle();
   const atomic = await kubectl(s, ['apply', '-f', manifest(s, 'd-atomic.yaml', deployment('web', 'mut2'))]);
   assert.equal(atomic.code, 1);
   assert.match(
@@ -207,15 +171,10 @@ test('refusals: an atomic field, a mutation the schema rejects; Ignore admits; a
     'undeclared.yaml',
     policy(
       'undeclared',
-      `${rules('mut2', '"crontabs"')}  mutations:
-  - patchType: ApplyConfiguration
-    applyConfiguration:
-      expression: >
-        Object{spec: Object.spec{schedule: "daily"}}
-`,
+      `${rules('mut2', '"crontabs"')}${mutations('ApplyConfiguration', 'Object{spec: Object.spec{schedule: "daily"}}')}`,
     ),
   );
-  await new Promise((r) => setTimeout(r, 300));
+  await settle();
   const undeclared = await kubectl(s, ['apply', '-f', manifest(s, 'ct-undeclared.yaml', crontab('cron', 'mut2'))]);
   assert.equal(undeclared.code, 1);
   assert.match(undeclared.stderr, /denied request: error applying patch: failed to convert patch object to typed object: \.spec\.schedule: field not declared in schema/);
@@ -224,15 +183,10 @@ test('refusals: an atomic field, a mutation the schema rejects; Ignore admits; a
     'test-op.yaml',
     policy(
       'guarded',
-      `${rules('mut2', '"crontabs"')}  mutations:
-  - patchType: JSONPatch
-    jsonPatch:
-      expression: >
-        [JSONPatch{op: "test", path: "/spec/image", value: "other"}, JSONPatch{op: "add", path: "/spec/replicas", value: 7}]
-`,
+      `${rules('mut2', '"crontabs"')}${mutations('JSONPatch', '[JSONPatch{op: "test", path: "/spec/image", value: "other"}, JSONPatch{op: "add", path: "/spec/replicas", value: 7}]')}`,
     ),
   );
-  await new Promise((r) => setTimeout(r, 300));
+  await settle();
   await apply('ct-ok.yaml', crontab('cron', 'mut2'));
   const ct = await getJSON(['-n', 'mut2', 'crontab', 'cron']);
   assert.equal(ct.spec.replicas, undefined, 'the guarded patch was skipped');

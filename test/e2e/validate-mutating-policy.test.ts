@@ -7,11 +7,10 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { kubectl, manifest, startServer, type ServerProcess } from './harness.ts';
+import { runCLI } from '../lib/cli.ts';
 
-const root = new URL('../..', import.meta.url).pathname;
 let s: ServerProcess;
 
 const policies = `apiVersion: admissionregistration.k8s.io/v1beta1
@@ -80,8 +79,8 @@ after(async () => {
 });
 
 function validate(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'validate', ...args], { cwd: root, encoding: 'utf8' });
-  return { code: r.status, lines: r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>), stderr: r.stderr };
+  const r = runCLI('validate', ...args);
+  return { code: r.code, lines: r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>), stderr: r.stderr };
 }
 
 /** The server's dry-run create of `yaml`, retried while the policies' caches catch up. */

@@ -7,8 +7,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { StatusError } from '../../apimachinery/index.ts';
-import { adminUser, resourcePrefix, type AdmissionAttributes, type Obj } from '../../registry/index.ts';
+import { resourcePrefix, type AdmissionAttributes } from '../../registry/index.ts';
 import { openTempStore, type TempStore } from '../../registry/testing.ts';
+import { createAttributes, putDefaultNamespace, storedObjects } from '../testing.ts';
 import { withAuditAnnotations } from './audit-annotations.ts';
 import { validatingAdmissionPolicy, type ValidatingAdmissionPolicyPlugin } from './plugin.ts';
 
@@ -16,35 +17,18 @@ let t: TempStore;
 let plugin: ValidatingAdmissionPolicyPlugin;
 const G = 'admissionregistration.k8s.io';
 
-async function put(key: string, o: Obj): Promise<void> {
-  const kv = await t.store.get(key);
-  const value = JSON.stringify(o);
-  if (kv === undefined) await t.store.create(key, value);
-  else await t.store.update(key, value, kv.modRevision);
-}
-async function del(key: string): Promise<void> {
-  const kv = await t.store.get(key);
-  if (kv !== undefined) await t.store.delete(key, kv.modRevision);
-}
+const { put, del } = storedObjects(() => t.store);
 const policyKey = (n: string) => resourcePrefix(G, 'validatingadmissionpolicies') + n;
 const bindingKey = (n: string) => resourcePrefix(G, 'validatingadmissionpolicybindings') + n;
 
 function attrs(over: Partial<AdmissionAttributes> = {}): AdmissionAttributes {
-  return {
-    operation: 'CREATE',
-    user: adminUser,
+  return createAttributes({
     resource: { group: 'example.com', version: 'v2', resource: 'gadgets' },
-    subresource: '',
     kind: { group: 'example.com', version: 'v2', kind: 'Gadget' },
-    namespace: 'default',
     name: 'g1',
     object: { apiVersion: 'example.com/v2', kind: 'Gadget', metadata: { name: 'g1', namespace: 'default' }, spec: { size: 3 } },
-    oldObject: undefined,
-    options: {},
-    dryRun: false,
-    warnings: [],
     ...over,
-  };
+  });
 }
 
 async function refusal(a: AdmissionAttributes): Promise<StatusError | undefined> {
@@ -59,7 +43,7 @@ async function refusal(a: AdmissionAttributes): Promise<StatusError | undefined>
 
 before(async () => {
   t = await openTempStore();
-  await put(resourcePrefix('', 'namespaces') + 'default', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default', labels: { 'kubernetes.io/metadata.name': 'default' } } });
+  await putDefaultNamespace({ put, del });
   await put(resourcePrefix('apiextensions.k8s.io', 'customresourcedefinitions') + 'gadgets.example.com', {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',

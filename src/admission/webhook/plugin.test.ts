@@ -8,8 +8,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { StatusError } from '../../apimachinery/index.ts';
-import { adminUser, resourcePrefix, type AdmissionAttributes, type Obj } from '../../registry/index.ts';
+import { resourcePrefix, type AdmissionAttributes, type Obj } from '../../registry/index.ts';
 import { openTempStore, type TempStore } from '../../registry/testing.ts';
+import { createAttributes, settle, storedObjects } from '../testing.ts';
 import { withAuditAnnotations } from '../policy/audit-annotations.ts';
 import { makeTestCA, type TestCA } from '../../../test/lib/certs.ts';
 import { jsonPatch, startWebhookServer, type WebhookServer } from '../../../test/lib/webhook-server.ts';
@@ -24,17 +25,7 @@ let validating: WebhookPlugin;
 let mutating: WebhookPlugin;
 const G = 'admissionregistration.k8s.io';
 
-async function put(key: string, o: Obj): Promise<void> {
-  const kv = await t.store.get(key);
-  const value = JSON.stringify(o);
-  if (kv === undefined) await t.store.create(key, value);
-  else await t.store.update(key, value, kv.modRevision);
-}
-async function del(key: string): Promise<void> {
-  const kv = await t.store.get(key);
-  if (kv !== undefined) await t.store.delete(key, kv.modRevision);
-}
-const settle = () => new Promise((r) => setTimeout(r, 150));
+const { put, del } = storedObjects(() => t.store);
 
 /** A webhook as stored (defaulted), calling `path` on the test server. */
 function hook(name: string, path: string, extra: Obj = {}): Obj {
@@ -64,21 +55,14 @@ async function unconfigure(): Promise<void> {
 }
 
 function attrs(over: Partial<AdmissionAttributes> = {}): AdmissionAttributes {
-  return {
-    operation: 'CREATE',
-    user: adminUser,
+  return createAttributes({
     resource: { group: '', version: 'v1', resource: 'configmaps' },
-    subresource: '',
     kind: { group: '', version: 'v1', kind: 'ConfigMap' },
-    namespace: 'default',
     name: 'cm1',
     object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm1', namespace: 'default', labels: { app: 'x' } }, data: { a: '1' } },
-    oldObject: undefined,
     options: { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' },
-    dryRun: false,
-    warnings: [],
     ...over,
-  };
+  });
 }
 
 async function refusal(p: Promise<unknown>): Promise<StatusError> {

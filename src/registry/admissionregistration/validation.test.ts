@@ -1,8 +1,10 @@
+/**
+ * Admission policy and binding validation: upstream's validation_test.go vectors, and the
+ * expressions handed to the installed expression checker.
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { aggregateString, nameIsDNSSubdomain, type FieldError } from '../../apimachinery/index.ts';
-import { validateObjectMetaWith } from '../objectmeta-checks.ts';
+import { aggregateString } from '../../apimachinery/index.ts';
 import type { Obj } from '../rest.ts';
 import {
   validateMutatingAdmissionPolicy,
@@ -12,45 +14,16 @@ import {
   validateValidatingAdmissionPolicyStatus,
 } from './validation.ts';
 import { usePolicyExpressionChecker, noExpressionChecks, type PolicyExpressionOptions } from './expression-checker.ts';
-
-interface Case {
-  kind: string;
-  name: string;
-  object: Obj;
-  oldObject?: Obj;
-  expectedError: string;
-}
-const vectors = JSON.parse(readFileSync(new URL('../../../testdata/k8s/admissionregistration/validation.json', import.meta.url), 'utf8')) as {
-  count: number;
-  cases: Case[];
-  skipped: { kind: string; name: string; reason: string }[];
-};
-
-/** As the upstream tests call them: ObjectMeta first, then the kind's own rules. */
-const validators: Record<string, (obj: Obj, old?: Obj) => FieldError[]> = {
-  ValidatingAdmissionPolicy: (o, old) => [...validateObjectMetaWith(o, false, nameIsDNSSubdomain), ...validateValidatingAdmissionPolicy(o, old)],
-  ValidatingAdmissionPolicyBinding: (o) => [...validateObjectMetaWith(o, false, nameIsDNSSubdomain), ...validateValidatingAdmissionPolicyBinding(o)],
-  MutatingAdmissionPolicy: (o, old) => [...validateObjectMetaWith(o, false, nameIsDNSSubdomain), ...validateMutatingAdmissionPolicy(o, old)],
-  MutatingAdmissionPolicyBinding: (o) => [...validateObjectMetaWith(o, false, nameIsDNSSubdomain), ...validateMutatingAdmissionPolicyBinding(o)],
-  ValidatingAdmissionPolicyStatus: (o) => validateValidatingAdmissionPolicyStatus(o),
-};
+import { runValidationVectors, withObjectMeta } from './validation-vectors.ts';
 
 test('admission policy object validation (upstream validation_test.go vectors)', () => {
-  assert.ok(vectors.cases.length >= 90, `only ${vectors.cases.length} cases`);
-  assert.equal(vectors.count, vectors.cases.length);
-  const failures: string[] = [];
-  for (const c of vectors.cases) {
-    const validate = validators[c.kind];
-    assert.ok(validate, `no validator for ${c.kind}`);
-    const errs = validate(structuredClone(c.object), c.oldObject && structuredClone(c.oldObject));
-    const got = errs.length === 0 ? '' : aggregateString(errs);
-    const ok = c.expectedError === '' ? errs.length === 0 : got.includes(c.expectedError);
-    if (!ok) failures.push(`${c.kind} "${c.name}":\n  want ${JSON.stringify(c.expectedError)}\n  got  ${JSON.stringify(got)}`);
-  }
-  for (const s of vectors.skipped) assert.ok(s.reason.length > 0, `${s.kind} "${s.name}" is skipped without a reason`);
-  console.log(`admissionregistration validation: ${vectors.cases.length - failures.length} passed, ${failures.length} failed, ${vectors.skipped.length} skipped`);
-  for (const s of vectors.skipped) console.log(`  skipped ${s.kind} "${s.name}": ${s.reason}`);
-  assert.deepEqual(failures, []);
+  runValidationVectors('validation.json', 'admissionregistration validation', 90, {
+    ValidatingAdmissionPolicy: withObjectMeta(validateValidatingAdmissionPolicy),
+    ValidatingAdmissionPolicyBinding: withObjectMeta(validateValidatingAdmissionPolicyBinding),
+    MutatingAdmissionPolicy: withObjectMeta(validateMutatingAdmissionPolicy),
+    MutatingAdmissionPolicyBinding: withObjectMeta(validateMutatingAdmissionPolicyBinding),
+    ValidatingAdmissionPolicyStatus: validateValidatingAdmissionPolicyStatus,
+  });
 });
 
 test('every expression goes to the installed checker, with params only where a paramKind is given', () => {

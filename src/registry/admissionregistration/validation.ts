@@ -5,7 +5,7 @@
  * ObjectMeta (which the strategy validates), every error collected in upstream's order with its
  * message. Expressions are compiled by the installed PolicyExpressionChecker.
  */
-import { duplicate, invalid, jsonEqual, nameIsDNSSubdomain, notSupported, required, Path, type FieldError } from '../../apimachinery/index.ts';
+import { duplicate, invalid, jsonEqual, nameIsDNSSubdomain, notSupported, required, validateConditions, Path, type FieldError } from '../../apimachinery/index.ts';
 import {
   checkExpression,
   supportedFailurePolicies,
@@ -19,7 +19,7 @@ import {
   validateVariable,
   type ExpressionContext,
 } from './rules.ts';
-import { validateStatusConditions, validateFieldRef } from './status-validation.ts';
+import { validateFieldRef } from './status-validation.ts';
 import { given, listAt, objectAt, stringAt, stringsAt, type JSONObject } from './values.ts';
 
 const supportedReasons = ['Forbidden', 'Invalid', 'RequestEntityTooLarge'];
@@ -231,6 +231,6 @@ export function validateValidatingAdmissionPolicyStatus(obj: JSONObject): FieldE
       errs.push(...validateFieldRef(stringAt(warning.fieldRef), p.child('fieldRef')));
     });
   }
-  errs.push(...validateStatusConditions(listAt(status.conditions), path.child('conditions')));
+  errs.push(...validateConditions(status.conditions, path.child('conditions')));
   return errs;
 }

@@ -17,7 +17,7 @@ import { FieldManagers, type SharedStorage } from '../field-managers.ts';
 import { builtinTypeConverter } from './merge-schema.ts';
 import { builtinResources, type BuiltinResource } from './catalog.ts';
 import { openAPIDocument, patchMetaFor } from './openapi.ts';
-import { defaultsOf } from './native-index.ts';
+import { defaultsOf, writeHooksOf } from './native-index.ts';
 import { goShapeOf } from '../goshape/shape.ts';
 import { goDecodeCheck, type GoDecodeCheck } from './go-decode.ts';
 import { hasWorkloadScale, workloadScale } from './scale.ts';
@@ -122,6 +122,7 @@ export function builtinKind(r: BuiltinResource, deps: KindDeps, over?: ServedOve
     ? new ConvertedStore(info, over.store, over.conversion, codec, schema, builtinFieldManagers(r))
     : new GenericStore({
         store: deps.store,
+        hooks: writeHooksOf(r.group, r.resource, deps.store),
         info,
         strategy,
         codec,

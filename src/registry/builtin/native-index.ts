@@ -4,6 +4,9 @@
  * run on the object in its storage version, as upstream's run on the internal type).
  */
 import type { Defaulter, NativeRules } from './native.ts';
+import type { Store } from '../../storage/index.ts';
+import type { WriteHooks } from '../generic-store.ts';
+import { resourceWriteHooks } from '../resource/admin-access.ts';
 import { podDefaulters } from '../core/pod/defaults.ts';
 import { podTemplateDefaulters } from '../core/podtemplate/defaults.ts';
 import { replicationControllerDefaulters } from '../core/replicationcontroller/defaults.ts';
@@ -146,4 +149,9 @@ export function defaultsOf(group: string, version: string, resource: string): De
 /** A kind's native rules, or undefined when it has none (its schema's checks then stand in). */
 export function nativeRulesOf(group: string, resource: string): NativeRules | undefined {
   return rules[`${group}/${resource}`];
+}
+
+/** The kind's work around its writes over `store` (reads upstream's strategies make through clients), or undefined. */
+export function writeHooksOf(group: string, resource: string, store: Store): WriteHooks | undefined {
+  return group === 'resource.k8s.io' ? resourceWriteHooks[resource]?.(store) : undefined;
 }

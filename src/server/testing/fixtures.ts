@@ -1,6 +1,7 @@
 /**
  * Test fixtures for the HTTP layer: an ApiServer in this process over the served binary's
- * backend on a temporary SQLite file, and a tiny HTTP client. Used by the server's tests only.
+ * backend on a temporary SQLite file, a tiny HTTP client, and CRD manifests. Used by the server's
+ * tests and the benchmarks.
  */
 import type { Store } from '../../storage/index.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -76,43 +77,55 @@ export function call(base: string, method: string, path: string, body?: unknown,
   });
 }
 
+/** A CRD's names (spec.names): the plural names the CRD (`<plural>.<group>`). */
+export interface CRDNames {
+  plural: string;
+  singular?: string;
+  kind: string;
+  listKind?: string;
+  shortNames?: string[];
+  categories?: string[];
+}
+
+/**
+ * A namespaced CRD serving and storing one version, v1, whose schema is an object with
+ * `properties`; `version` adds to that version (subresources, printer columns).
+ */
+export function crdManifest(group: string, names: CRDNames, properties: Record<string, unknown>, version: Record<string, unknown> = {}) {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${names.plural}.${group}` },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names,
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties } }, ...version }],
+    },
+  };
+}
+
 /** The CronTab CRD of the Kubernetes docs, with printer columns, status and scale. */
-export const crontabCRD = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'crontabs.stable.example.com' },
-  spec: {
-    group: 'stable.example.com',
-    scope: 'Namespaced',
-    names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab', shortNames: ['ct'], categories: ['all'] },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: {
-                type: 'object',
-                properties: { cronSpec: { type: 'string' }, image: { type: 'string' }, replicas: { type: 'integer' } },
-              },
-              status: { type: 'object', properties: { replicas: { type: 'integer' } } },
-            },
-          },
-        },
-        subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
-        additionalPrinterColumns: [
-          { name: 'Spec', type: 'string', jsonPath: '.spec.cronSpec' },
-          { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' },
-          { name: 'Image', type: 'string', jsonPath: '.spec.image', priority: 1 },
-          { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-        ],
-      },
+export const crontabCRD = crdManifest(
+  'stable.example.com',
+  { plural: 'crontabs', singular: 'crontab', kind: 'CronTab', shortNames: ['ct'], categories: ['all'] },
+  {
+    spec: {
+      type: 'object',
+      properties: { cronSpec: { type: 'string' }, image: { type: 'string' }, replicas: { type: 'integer' } },
+    },
+    status: { type: 'object', properties: { replicas: { type: 'integer' } } },
+  },
+  {
+    subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
+    additionalPrinterColumns: [
+      { name: 'Spec', type: 'string', jsonPath: '.spec.cronSpec' },
+      { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' },
+      { name: 'Image', type: 'string', jsonPath: '.spec.image', priority: 1 },
+      { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
     ],
   },
-};
+);
 
 /** Waits until `fn` resolves truthy (polling), or fails after `ms`. */
 export async function eventually<T>(fn: () => Promise<T | undefined | false>, ms = 15000): Promise<T> {

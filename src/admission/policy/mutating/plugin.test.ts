@@ -7,25 +7,16 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { StatusError } from '../../../apimachinery/index.ts';
-import { adminUser, resourcePrefix, type AdmissionAttributes, type Obj } from '../../../registry/index.ts';
+import { resourcePrefix, type AdmissionAttributes, type Obj } from '../../../registry/index.ts';
 import { openTempStore, type TempStore } from '../../../registry/testing.ts';
+import { createAttributes, putDefaultNamespace, settle, storedObjects } from '../../testing.ts';
 import { mutatingAdmissionPolicy, type MutatingAdmissionPolicyPlugin } from './plugin.ts';
 
 let t: TempStore;
 let plugin: MutatingAdmissionPolicyPlugin;
 const G = 'admissionregistration.k8s.io';
 
-async function put(key: string, o: Obj): Promise<void> {
-  const kv = await t.store.get(key);
-  const value = JSON.stringify(o);
-  if (kv === undefined) await t.store.create(key, value);
-  else await t.store.update(key, value, kv.modRevision);
-}
-async function del(key: string): Promise<void> {
-  const kv = await t.store.get(key);
-  if (kv !== undefined) await t.store.delete(key, kv.modRevision);
-}
-const settle = () => new Promise((r) => setTimeout(r, 150));
+const { put, del } = storedObjects(() => t.store);
 const rules = [{ apiGroups: ['example.com'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['gadgets'] }];
 
 async function policy(name: string, spec: Obj, binding: Obj = {}): Promise<void> {
@@ -40,20 +31,12 @@ const applyConfig = (expression: string) => ({ patchType: 'ApplyConfiguration', 
 const jsonPatch = (expression: string) => ({ patchType: 'JSONPatch', jsonPatch: { expression } });
 
 function attrs(spec: Obj = { size: 3 }): AdmissionAttributes {
-  return {
-    operation: 'CREATE',
-    user: adminUser,
+  return createAttributes({
     resource: { group: 'example.com', version: 'v1', resource: 'gadgets' },
-    subresource: '',
     kind: { group: 'example.com', version: 'v1', kind: 'Gadget' },
-    namespace: 'default',
     name: 'g1',
     object: { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g1', namespace: 'default' }, spec },
-    oldObject: undefined,
-    options: {},
-    dryRun: false,
-    warnings: [],
-  };
+  });
 }
 
 async function admitted(a = attrs()): Promise<Obj> {
@@ -63,7 +46,7 @@ async function admitted(a = attrs()): Promise<Obj> {
 
 before(async () => {
   t = await openTempStore();
-  await put(resourcePrefix('', 'namespaces') + 'default', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default', labels: { 'kubernetes.io/metadata.name': 'default' } } });
+  await putDefaultNamespace({ put, del });
   await put(resourcePrefix('apiextensions.k8s.io', 'customresourcedefinitions') + 'gadgets.example.com', {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',

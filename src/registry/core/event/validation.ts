@@ -125,6 +125,7 @@ export function validateEventUpdate(obj: Obj, old: Obj, group: EventRequestGroup
   fixed('firstTimestamp', timeValue);
   fixed('lastTimestamp', timeValue);
   fixed('count', (v) => v ?? 0);
+  // Again: upstream's ValidateEventUpdate checks reason twice, so a changed reason is reported twice.
   fixed('reason');
   fixed('type');
   if (!sameMicroTime(obj.eventTime, old.eventTime)) errs.push(invalid(Path.of('eventTime'), timeValue(obj.eventTime), 'field is immutable'));

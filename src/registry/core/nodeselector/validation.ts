@@ -4,6 +4,7 @@
  * them: at least one term; label expressions with a known operator, a label-name key and, unless
  * the stored object already had bad ones, label values; field expressions on metadata.name only.
  * Also the warnings a term gets for deprecated node labels (pkg/api/node GetWarningsForNodeSelectorTerm).
+ * Pod specs check their node affinity's requirements here too.
  */
 import { Path, forbidden, invalid, isValidLabelValue, nameIsDNSSubdomain, required, validateLabelName, type FieldError } from '../../../apimachinery/index.ts';
 import { list, ptr, rec, str, strings } from '../../fieldvalues/fields.ts';
@@ -13,8 +14,8 @@ type Rec = Record<string, unknown>;
 const terms = (selector: Rec): Rec[] => list(selector.nodeSelectorTerms).map(rec);
 const expressions = (term: Rec, kind: 'matchExpressions' | 'matchFields'): Rec[] => list(term[kind]).map(rec);
 
-/** ValidateNodeSelectorRequirement */
-function validateRequirement(r: Rec, allowInvalidLabelValue: boolean, fldPath: Path): FieldError[] {
+/** ValidateNodeSelectorRequirement: a known operator with the values it takes, a label-name key, label values unless allowed not to be. */
+export function validateNodeSelectorRequirement(r: Rec, allowInvalidLabelValue: boolean, fldPath: Path): FieldError[] {
   const errs: FieldError[] = [];
   const values = strings(r.values);
   const op = str(r.operator);
@@ -63,7 +64,7 @@ export function validateNodeSelector(selector: Rec, allowInvalidLabelValue: bool
   const errs: FieldError[] = [];
   ts.forEach((t, i) => {
     const p = termPath.index(i);
-    expressions(t, 'matchExpressions').forEach((r, j) => errs.push(...validateRequirement(r, allowInvalidLabelValue, p.child('matchExpressions').index(j))));
+    expressions(t, 'matchExpressions').forEach((r, j) => errs.push(...validateNodeSelectorRequirement(r, allowInvalidLabelValue, p.child('matchExpressions').index(j))));
     expressions(t, 'matchFields').forEach((r, j) => errs.push(...validateFieldRequirement(r, p.child('matchFields').index(j))));
   });
   return errs;
@@ -76,8 +77,8 @@ export function hasInvalidLabelValues(selector: unknown): boolean {
   return terms(s).some((t) => expressions(t, 'matchExpressions').some((r) => strings(r.values).some((v) => isValidLabelValue(v).length > 0)));
 }
 
-/** Node labels deprecated upstream, with the release that deprecated them and their replacement. */
-const deprecatedNodeLabels: Record<string, string> = {
+/** Node labels deprecated upstream, with the release that deprecated them and their replacement (pkg/api/node). */
+export const deprecatedNodeLabels: Readonly<Record<string, string>> = {
   'beta.kubernetes.io/arch': 'deprecated since v1.14; use "kubernetes.io/arch" instead',
   'beta.kubernetes.io/os': 'deprecated since v1.14; use "kubernetes.io/os" instead',
   'failure-domain.beta.kubernetes.io/region': 'deprecated since v1.17; use "topology.kubernetes.io/region" instead',

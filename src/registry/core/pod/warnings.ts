@@ -6,17 +6,9 @@
  * duplicate container ports.
  */
 import { Path, goQuote, isDNS1123Label } from '../../../apimachinery/index.ts';
+import { deprecatedNodeLabels, nodeSelectorTerms, nodeSelectorTermWarnings } from '../nodeselector/validation.ts';
 import { quantityOf } from '../podspec/resources.ts';
 import { num, optNum, rec, recs, str, strMap, type Rec } from '../podspec/values.ts';
-
-/** Node labels deprecated upstream, with the release that deprecated them and their replacement. */
-const deprecatedNodeLabels: Record<string, string> = {
-  'beta.kubernetes.io/arch': 'deprecated since v1.14; use "kubernetes.io/arch" instead',
-  'beta.kubernetes.io/os': 'deprecated since v1.14; use "kubernetes.io/os" instead',
-  'failure-domain.beta.kubernetes.io/region': 'deprecated since v1.17; use "topology.kubernetes.io/region" instead',
-  'failure-domain.beta.kubernetes.io/zone': 'deprecated since v1.17; use "topology.kubernetes.io/zone" instead',
-  'beta.kubernetes.io/instance-type': 'deprecated since v1.17; use "node.kubernetes.io/instance-type" instead',
-};
 
 const removedVolumes: Record<string, string> = {
   gitRepo: 'deprecated in v1.11',
@@ -57,13 +49,8 @@ export function podSpecWarnings(specValue: unknown, meta: Rec, specPath: Path): 
     const msg = deprecatedNodeLabels[k];
     if (msg) out.push(`${specPath.child('nodeSelector').key(k)}: ${msg}`);
   }
-  const terms = recs(rec(rec(rec(spec.affinity)?.nodeAffinity)?.requiredDuringSchedulingIgnoredDuringExecution)?.nodeSelectorTerms);
-  terms.forEach((t, i) => {
-    recs(t.matchExpressions).forEach((e, j) => {
-      const msg = deprecatedNodeLabels[str(e.key)];
-      if (msg) out.push(`${specPath.child('affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms').index(i).child('matchExpressions').index(j).child('key')}: ${str(e.key)} is ${msg}`);
-    });
-  });
+  const termPath = specPath.child('affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms');
+  nodeSelectorTerms(rec(rec(spec.affinity)?.nodeAffinity)?.requiredDuringSchedulingIgnoredDuringExecution).forEach((t, i) => out.push(...nodeSelectorTermWarnings(t, termPath.index(i))));
   recs(spec.volumes).forEach((v, i) => {
     for (const [kind, msg] of Object.entries(removedVolumes)) {
       if (rec(v[kind])) out.push(`${specPath.child('volumes').index(i).child(kind)}: ${msg}`);

@@ -6,8 +6,9 @@
 import {
   Path, duplicate, invalid, isValidLabelValue, notSupported, required, validateLabelName, type FieldError,
 } from '../../../apimachinery/index.ts';
+import { validateNodeSelectorRequirement } from '../nodeselector/validation.ts';
 import { validateMetaLabelSelector } from './selectors.ts';
-import { list, num, optNum, rec, recs, str, type Rec } from './values.ts';
+import { num, optNum, rec, recs, str, type Rec } from './values.ts';
 
 const taintEffects = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 
@@ -76,31 +77,11 @@ export function validateTopologySpreadConstraints(constraints: unknown, fldPath:
   return errs;
 }
 
-function validateNodeSelectorRequirement(r: Rec, fldPath: Path): FieldError[] {
-  const errs: FieldError[] = [];
-  const op = str(r.operator);
-  const values = list(r.values);
-  switch (op) {
-    case 'In':
-    case 'NotIn':
-      if (values.length === 0) errs.push(required(fldPath.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
-      break;
-    case 'Exists':
-    case 'DoesNotExist':
-      if (values.length > 0) errs.push({ type: 'FieldValueForbidden', field: fldPath.child('values').toString(), badValue: '', detail: "may not be specified when `operator` is 'Exists' or 'DoesNotExist'" });
-      break;
-    case 'Gt':
-    case 'Lt':
-      if (values.length !== 1) errs.push(required(fldPath.child('values'), "must be specified single value when `operator` is 'Lt' or 'Gt'"));
-      break;
-    default:
-      errs.push(invalid(fldPath.child('operator'), op, 'not a valid selector operator'));
-  }
-  errs.push(...validateLabelName(str(r.key), fldPath.child('key')));
-  return errs;
-}
-
-/** validateAffinity: node affinity's required terms (the pod (anti-)affinity terms' selectors too). */
+/**
+ * validateAffinity: node affinity's required terms (the pod (anti-)affinity terms' selectors too).
+ * Their requirements' label values and matchFields are not checked yet (upstream checks them,
+ * allowing bad values an update keeps).
+ */
 export function validateAffinity(affinity: unknown, fldPath: Path): FieldError[] {
   const a = rec(affinity);
   if (!a) return [];
@@ -113,14 +94,14 @@ export function validateAffinity(affinity: unknown, fldPath: Path): FieldError[]
     if (terms.length === 0) errs.push(required(rp.child('nodeSelectorTerms'), 'must have at least one node selector term'));
     terms.forEach((t, i) => {
       const tp = rp.child('nodeSelectorTerms').index(i);
-      recs(t.matchExpressions).forEach((r, j) => errs.push(...validateNodeSelectorRequirement(r, tp.child('matchExpressions').index(j))));
+      recs(t.matchExpressions).forEach((r, j) => errs.push(...validateNodeSelectorRequirement(r, true, tp.child('matchExpressions').index(j))));
     });
   }
   recs(na?.preferredDuringSchedulingIgnoredDuringExecution).forEach((t, i) => {
     const tp = fldPath.child('nodeAffinity', 'preferredDuringSchedulingIgnoredDuringExecution').index(i);
     const w = num(t.weight);
     if (w <= 0 || w > 100) errs.push(invalid(tp.child('weight'), w, 'must be in the range 1-100'));
-    recs(rec(t.preference)?.matchExpressions).forEach((r, j) => errs.push(...validateNodeSelectorRequirement(r, tp.child('preference', 'matchExpressions').index(j))));
+    recs(rec(t.preference)?.matchExpressions).forEach((r, j) => errs.push(...validateNodeSelectorRequirement(r, true, tp.child('preference', 'matchExpressions').index(j))));
   });
   for (const kind of ['podAffinity', 'podAntiAffinity']) {
     const pa = rec(a[kind]);

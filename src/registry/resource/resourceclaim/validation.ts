@@ -12,6 +12,7 @@ import type { NativeRules } from '../../builtin/native.ts';
 import { list, ptr, rec, semanticEqual, str } from '../../fieldvalues/fields.ts';
 import type { Obj } from '../../rest.ts';
 import { validateNodeSelector } from '../../core/nodeselector/validation.ts';
+import { withAdminAccessErrors } from '../admin-access.ts';
 import {
   gatherRequestNames, limits, validateDeviceClassRef, validateDeviceConfiguration, validateDNSLabel, validateDriverName, validateFullyQualifiedName,
   validatePoolName, validateRequestNameRef, validateRequestRefs, validateSelectors, validateSet, validateSlice, validateTolerations,
@@ -176,7 +177,7 @@ export function validateResourceClaimStatusUpdate(obj: Obj, old: Obj): FieldErro
 }
 
 export const resourceClaimRules: NativeRules = {
-  validate: (_ctx, obj) => validateResourceClaimSpec(rec(obj.spec), specPath, false),
+  validate: (ctx, obj) => withAdminAccessErrors(ctx, validateResourceClaimSpec(rec(obj.spec), specPath, false)),
   validateUpdate: (_ctx, obj, old) => validateResourceClaimUpdate(obj, old),
   status: {
     validateUpdate: (_ctx, obj, old) => validateResourceClaimStatusUpdate(obj, old),

@@ -7,6 +7,7 @@ import { GoJSONText, Path, forbidden, invalid, validateAnnotations, validateLabe
 import type { NativeRules } from '../../builtin/native.ts';
 import { rec, semanticEqual } from '../../fieldvalues/fields.ts';
 import { validateResourceClaimSpec } from '../resourceclaim/validation.ts';
+import { withAdminAccessErrors } from '../admin-access.ts';
 
 const specPath = Path.of('spec');
 
@@ -29,9 +30,9 @@ function validateTemplateObjectMeta(meta: Record<string, unknown>, p: Path): Fie
 }
 
 export const resourceClaimTemplateRules: NativeRules = {
-  validate: (_ctx, obj) => {
+  validate: (ctx, obj) => {
     const spec = rec(obj.spec);
-    return [...validateTemplateObjectMeta(rec(spec.metadata), specPath.child('metadata')), ...validateResourceClaimSpec(rec(spec.spec), specPath.child('spec'), false)];
+    return withAdminAccessErrors(ctx, [...validateTemplateObjectMeta(rec(spec.metadata), specPath.child('metadata')), ...validateResourceClaimSpec(rec(spec.spec), specPath.child('spec'), false)]);
   },
   validateUpdate: (_ctx, obj, old) =>
     semanticEqual(obj.spec, old.spec) ? [] : [invalid(specPath, new GoJSONText(JSON.stringify(rec(obj.spec))), 'field is immutable')],
