@@ -1,10 +1,10 @@
 /**
  * A direct reader for the shape nearly every manifest has: block mappings and sequences of plain
- * keys and one-line plain or quoted scalars (what `kubectl get -o yaml`, Helm and most editors
- * write). It builds the JSON data sigs.k8s.io/yaml would yield in one pass over the text, with no
+ * keys, one-line plain scalars and quoted scalars (what `kubectl get -o yaml`, controller-gen,
+ * Helm and most editors write). It builds the JSON data sigs.k8s.io/yaml would yield in one pass over the text, with no
  * token stream or node tree, and gives up (returns undefined) on anything outside that shape:
- * anchors, aliases, tags, flow collections other than `[]` and `{}`, block and multi-line
- * scalars, escapes, merge keys, duplicate or non-string keys, tabs, directives, deep nesting and
+ * anchors, aliases, tags, flow collections other than `[]` and `{}`, block scalars and
+ * multi-line plain scalars, escapes, merge keys, duplicate or non-string keys, tabs, directives, deep nesting and
  * every error. The full reader (index.ts) then reads the text, so what this reader accepts it
  * must read exactly as the full one does; a differential test holds the two together.
  */
@@ -35,6 +35,7 @@ const HASH = 35;
 const COLON = 58;
 const DASH = 45;
 const NL = 10;
+const BACKSLASH = 92;
 
 /** First characters of a plain scalar that can only be a plain string (resolve.ts's hint ''). */
 function isPlainStringStart(c: number): boolean {
@@ -61,6 +62,8 @@ class Reader {
   le = 0;
   eof = false;
   depth = 0;
+  /** The end of the line the last scalar read ended on (a quoted scalar may span lines). */
+  after = 0;
 
   constructor(
     readonly s: string,
@@ -156,9 +159,9 @@ class Reader {
           child?.push({ at: v });
         }
       } else {
-        value = this.scalar(v, le);
+        value = this.scalar(v, le, col);
         child?.push({ at: v });
-        this.seek(le + 1);
+        this.seek(this.after + 1);
       }
       keys.push(key);
       values.push(value);
@@ -196,9 +199,9 @@ class Reader {
         out.push(this.map(v - this.ls, v, items));
         this.depth--;
       } else {
-        out.push(this.scalar(v, le));
+        out.push(this.scalar(v, le, col));
         items?.push({ at: v });
-        this.seek(le + 1);
+        this.seek(this.after + 1);
       }
       if (this.eof || this.indent < col) break;
       if (this.indent > col) throw giveUp;
@@ -210,8 +213,14 @@ class Reader {
 
   /** A ` #` between `from` and `to`: the rest of the line is a comment. */
   commentBefore(from: number, to: number): boolean {
-    const h = this.s.indexOf(' #', from);
-    return h !== -1 && h < to;
+    return this.commentAt(from, to) !== -1;
+  }
+
+  /** Where a ` #` starts between `from` and `to` (on one line), or -1. */
+  commentAt(from: number, to: number): number {
+    const s = this.s;
+    for (let i = from + 1; i < to; i++) if (s.charCodeAt(i) === HASH && s.charCodeAt(i - 1) === SPACE) return i - 1;
+    return -1;
   }
 
   /** After a quoted scalar ending before `p`: only blanks and a comment may follow on the line. */
@@ -223,25 +232,98 @@ class Reader {
     if (p < le && s.charCodeAt(p) !== HASH) throw giveUp;
   }
 
-  /** A one-line scalar (or `[]`, `{}`) starting at `p`, the line ending at `le`. */
-  scalar(p: number, le: number): unknown {
+  /**
+   * A single- or double-quoted scalar from `p` (its quote `q`) to its closing quote, on this line
+   * or a later one, as libyaml scans it: line breaks folded (one break a space, n breaks n-1
+   * newlines, the spaces around each break dropped), double-quoted escapes decoded, an escaped
+   * line break joining its lines. A document marker inside the quotes, and the escapes the
+   * readers might disagree on, are the full reader's.
+   */
+  quoted(p: number, le: number, q: number): string {
+    const s = this.s;
+    const n = s.length;
+    let close = -1;
+    let plain = true; // no escape, no line break: the text is the slice
+    for (let i = p + 1; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c === q) {
+        if (q === 39 && s.charCodeAt(i + 1) === 39) {
+          plain = false;
+          i++;
+          continue;
+        }
+        close = i;
+        break;
+      }
+      if (c === BACKSLASH && q === 34) {
+        plain = false;
+        i++;
+      } else if (c === NL) {
+        plain = false;
+        // A document marker at the start of a line ends the stream, quotes or not.
+        if (s.startsWith('---', i + 1) || s.startsWith('...', i + 1)) throw giveUp;
+      }
+    }
+    if (close === -1) throw giveUp;
+    if (close > le) {
+      le = s.indexOf('\n', close);
+      if (le === -1) le = n;
+      this.after = le;
+    }
+    this.rest(close + 1, le);
+    return plain ? s.slice(p + 1, close) : foldQuoted(s, p + 1, close, q === 34);
+  }
+
+  /**
+   * A plain scalar's first line `first` with the lines that continue it (indented deeper than
+   * `col`), folded: one line break a space, each empty line a newline. Continuation lines that
+   * start like a sequence entry, a key or a comment, or hold a comment or a `: `, are the full
+   * reader's.
+   */
+  plainContinued(first: string, le: number, col: number): string {
+    const s = this.s;
+    const n = s.length;
+    let text = first;
+    let empty = 0;
+    for (let q = le + 1; q < n; ) {
+      let i = q;
+      while (i < n && s.charCodeAt(i) === SPACE) i++;
+      let e = s.indexOf('\n', i);
+      if (e === -1) e = n;
+      if (i === e) {
+        empty++;
+        q = e + 1;
+        continue;
+      }
+      if (i - q <= col) break;
+      // Within a plain scalar an indicator is text, but for a comment and what reads as a
+      // sequence entry, mapping key or value.
+      const c = s.charCodeAt(i);
+      const next = i + 1 < e ? s.charCodeAt(i + 1) : SPACE;
+      if (c === HASH || ((c === DASH || c === 63 || c === COLON) && next === SPACE) || this.commentAt(i, e) !== -1) throw giveUp;
+      let end = e;
+      while (s.charCodeAt(end - 1) === SPACE) end--;
+      for (let k = i; k < end; k++) {
+        if (s.charCodeAt(k) === COLON && (k + 1 === end || s.charCodeAt(k + 1) === SPACE)) throw giveUp;
+      }
+      text += (empty === 0 ? ' ' : '\n'.repeat(empty)) + s.slice(i, end);
+      empty = 0;
+      this.after = e;
+      q = e + 1;
+    }
+    return text;
+  }
+
+  /**
+   * A scalar (or `[]`, `{}`) starting at `p` on a line ending at `le`, in a collection at column
+   * `col`: plain, continued on the lines indented deeper than `col`, or quoted; `after` is set to
+   * the end of its last line.
+   */
+  scalar(p: number, le: number, col: number): unknown {
     const s = this.s;
     const c = s.charCodeAt(p);
-    if (c === 34) {
-      const q = s.indexOf('"', p + 1);
-      if (q === -1 || q > le) throw giveUp;
-      const text = s.slice(p + 1, q);
-      if (text.includes('\\')) throw giveUp;
-      this.rest(q + 1, le);
-      return text;
-    }
-    if (c === 39) {
-      let q = s.indexOf("'", p + 1);
-      while (q !== -1 && s.charCodeAt(q + 1) === 39) q = s.indexOf("'", q + 2);
-      if (q === -1 || q > le) throw giveUp;
-      this.rest(q + 1, le);
-      return s.slice(p + 1, q).replaceAll("''", "'");
-    }
+    this.after = le;
+    if (c === 34 || c === 39) return this.quoted(p, le, c);
     if (c === 91 || c === 123) {
       if (s.charCodeAt(p + 1) !== (c === 91 ? 93 : 125)) throw giveUp;
       this.rest(p + 2, le);
@@ -250,14 +332,15 @@ class Reader {
     // `-1` is a number, `- x` was taken as a sequence entry, `-` alone is refused below.
     if (isIndicator(c) && !(c === DASH && p + 1 < le && s.charCodeAt(p + 1) !== SPACE)) throw giveUp;
     let end = le;
-    const h = s.indexOf(' #', p);
-    if (h !== -1 && h < le) end = h;
+    const h = this.commentAt(p, le);
+    if (h !== -1) end = h;
     while (s.charCodeAt(end - 1) === SPACE) end--;
     // `: ` (or a final `:`) inside a plain value is go-yaml's error, not a value.
-    for (let k = s.indexOf(':', p); k !== -1 && k < end; k = s.indexOf(':', k + 1)) {
-      if (k + 1 === end || s.charCodeAt(k + 1) === SPACE) throw giveUp;
+    for (let k = p; k < end; k++) {
+      if (s.charCodeAt(k) === COLON && (k + 1 === end || s.charCodeAt(k + 1) === SPACE)) throw giveUp;
     }
-    const text = s.slice(p, end);
+    let text = s.slice(p, end);
+    if (h === -1) text = this.plainContinued(text, le, col);
     if (isPlainStringStart(c)) return text;
     const r = resolveScalar('', text);
     switch (r.tag) {
@@ -275,6 +358,90 @@ class Reader {
         return r.value; // bool, null
     }
   }
+}
+
+/** libyaml's one-character escapes in double-quoted scalars (`\\/` and `\\'` left to the full reader). */
+const escapes: Record<string, string> = {
+  '0': '\0',
+  a: '\x07',
+  b: '\b',
+  t: '\t',
+  n: '\n',
+  v: '\v',
+  f: '\f',
+  r: '\r',
+  e: '\x1b',
+  ' ': ' ',
+  '"': '"',
+  '\\': '\\',
+  N: '\u0085',
+  _: '\u00a0',
+  L: '\u2028',
+  P: '\u2029',
+};
+
+const hexDigits: Record<string, number> = { x: 2, u: 4, U: 8 };
+
+/** The text of a quoted scalar between `from` and `to` (the quotes excluded), folded and unescaped. */
+function foldQuoted(s: string, from: number, to: number, double: boolean): string {
+  let out = '';
+  let i = from;
+  while (i < to) {
+    const c = s.charCodeAt(i);
+    if (c === SPACE || c === NL) {
+      let j = i;
+      while (j < to && s.charCodeAt(j) === SPACE) j++;
+      if (j < to && s.charCodeAt(j) === NL) {
+        // Spaces before a break are dropped; each further break (an empty line) is a newline.
+        let breaks = 0;
+        while (j < to && s.charCodeAt(j) === NL) {
+          breaks++;
+          j++;
+          while (j < to && s.charCodeAt(j) === SPACE) j++;
+        }
+        out += breaks === 1 ? ' ' : '\n'.repeat(breaks - 1);
+      } else {
+        out += s.slice(i, j);
+      }
+      i = j;
+    } else if (c === 39 && !double) {
+      out += "'"; // `''`
+      i += 2;
+    } else if (c === BACKSLASH && double) {
+      const e = s[i + 1]!;
+      if (e === '\n') {
+        // An escaped line break: the lines are joined, the next one's indentation dropped.
+        i += 2;
+        while (i < to && s.charCodeAt(i) === SPACE) i++;
+        if (s.charCodeAt(i) === NL) throw giveUp;
+        continue;
+      }
+      const one = escapes[e];
+      if (one !== undefined) {
+        out += one;
+        i += 2;
+        continue;
+      }
+      const digits = hexDigits[e];
+      if (digits === undefined) throw giveUp;
+      const hex = s.slice(i + 2, i + 2 + digits);
+      if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== digits) throw giveUp;
+      const cp = parseInt(hex, 16);
+      if ((cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff) throw giveUp;
+      out += String.fromCodePoint(cp);
+      i += 2 + digits;
+    } else {
+      let j = i + 1;
+      while (j < to) {
+        const d = s.charCodeAt(j);
+        if (d === SPACE || d === NL || d === BACKSLASH || d === 39) break;
+        j++;
+      }
+      out += s.slice(i, j);
+      i = j;
+    }
+  }
+  return out;
 }
 
 /** The object sigs.k8s.io/yaml yields: keys in Go's sorted order (UTF-8 bytes; JS order for the characters read here). */
