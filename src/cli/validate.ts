@@ -93,8 +93,8 @@ function parseArgs(argv: string[]): Args | string {
 /** The input size from which a pool gains more than its workers' start costs (about 2000 documents). */
 const poolMinBytes = 1 << 20;
 
-/** How many workers to judge `files` with; 1 means this thread. */
-function workersFor(args: Args, files: string[]): number {
+/** How many workers to judge `files` with (`jobs`: what --jobs asked for); 1 means this thread. */
+export function workersFor(args: { jobs?: number }, files: string[]): number {
   if (files.length < 2) return 1;
   if (args.jobs !== undefined) return Math.min(args.jobs, files.length);
   let bytes = 0;
