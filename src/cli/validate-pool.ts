@@ -1,10 +1,11 @@
 /**
- * Judging files on a pool of worker threads (validate-worker.ts) for `validate`: each worker
- * loads the catalog once (built-in kinds, CRDs, policies, old objects), then takes whole files,
- * one after another, from a queue in input order; the reports come back in any order and are
- * handed on in input order, so the output is the same as one thread's. The first worker's notes
- * from loading (`note: skipping ...`) are printed once; a loading error (an invalid CRD) is the
- * run's InputError, as on one thread.
+ * Judging files on several threads for `validate`: this thread and worker threads
+ * (validate-worker.ts), each loading the catalog once (built-in kinds, CRDs, policies, old
+ * objects) and then taking whole files, one after another, from one queue in input order. The
+ * reports come in any order and are handed on in input order, so the output is the same as one
+ * thread's. This thread's notes from loading (`note: skipping ...`) are printed, the workers'
+ * (the same) are not; a loading error (an invalid CRD) is the run's InputError, as on one thread.
+ * This thread judges too: a pool of N costs N-1 extra loads, not N.
  */
 import { Worker } from 'node:worker_threads';
 import { extname } from 'node:path';
@@ -33,17 +34,19 @@ function startWorker(opts: JudgeOptions): Worker {
 }
 
 /**
- * Judges `files` on `workers` threads, calling `onReport` for each file in input order. Stops
- * handing out files after a report with `fatal`. Throws InputError when the catalog cannot be
- * loaded, and Error when a worker fails.
+ * Judges `files` on `threads` threads (this one and threads-1 workers), calling `onReport` for
+ * each file in input order. Stops handing out files after a report with `fatal`. Throws
+ * InputError when the catalog cannot be loaded, and Error when a worker fails.
  */
-export async function judgeInPool(opts: JudgeOptions, files: string[], workers: number, err: (s: string) => void, onReport: (r: FileReport) => void): Promise<void> {
+export async function judgeInPool(opts: JudgeOptions, files: string[], threads: number, err: (s: string) => void, onReport: (r: FileReport) => void): Promise<void> {
   const pool: Worker[] = [];
   const reports = new Map<number, FileReport>();
   let nextFile = 0;
   let nextReport = 0;
   let stopped = false;
-  let setupNotesShown = false;
+  // Nothing is handed on before this thread has loaded (and printed its notes, or failed).
+  let localReady = false;
+  let workerSetupError: string | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
       const fail = (e: Error) => {
@@ -56,6 +59,7 @@ export async function judgeInPool(opts: JudgeOptions, files: string[], workers: 
         w.postMessage({ type: 'file', seq, file: files[seq]! } satisfies ToWorker);
       };
       const deliver = () => {
+        if (!localReady) return;
         for (let r = reports.get(nextReport); r !== undefined && !stopped; r = reports.get(nextReport)) {
           reports.delete(nextReport++);
           onReport(r);
@@ -63,16 +67,17 @@ export async function judgeInPool(opts: JudgeOptions, files: string[], workers: 
         }
         if (stopped || nextReport >= files.length) resolve();
       };
-      for (let i = 0; i < workers; i++) {
+      for (let i = 1; i < threads; i++) {
         const w = startWorker(opts);
         pool.push(w);
         w.on('message', (m: FromWorker) => {
           switch (m.type) {
             case 'ready':
-              if (m.setupError !== undefined) return fail(new InputError(m.setupError));
-              if (!setupNotesShown) {
-                setupNotesShown = true;
-                if (m.notes) err(m.notes);
+              // The same catalog fails here too, with the same message after the same notes.
+              if (m.setupError !== undefined) {
+                workerSetupError = m.setupError;
+                if (localReady) fail(new InputError(m.setupError));
+                return;
               }
               for (let k = 0; k < inFlight; k++) give(w);
               return;
@@ -89,6 +94,25 @@ export async function judgeInPool(opts: JudgeOptions, files: string[], workers: 
           if (!stopped && nextReport < files.length) fail(new Error(`a validate worker exited with code ${code}`));
         });
       }
+      // This thread's share: the next file whenever it is free (the workers load meanwhile).
+      void (async () => {
+        const { openSession } = await import('./validate-judge.ts');
+        const session = await openSession(opts, err);
+        localReady = true;
+        if (workerSetupError !== undefined) fail(new InputError(workerSetupError));
+        deliver();
+        try {
+          while (!stopped && nextFile < files.length) {
+            const seq = nextFile++;
+            reports.set(seq, await session.judgeFile(files[seq]!));
+            deliver();
+            // Let the workers' reports and requests in between two files.
+            await new Promise((r) => setImmediate(r));
+          }
+        } finally {
+          await session.close();
+        }
+      })().catch((e: unknown) => fail(e instanceof Error ? e : new Error(String(e))));
     });
   } finally {
     stopped = true;

@@ -43,8 +43,8 @@ With --output json --show-defaulted, each valid document's "object" is what the 
 store: the kind's defaults applied, as kubectl get -o json of the created object shows it.
 A file or document that cannot be read (malformed YAML, an unreadable file) is reported and
 the rest still judged.
-Inputs of 1 MiB or more are judged by worker threads over files, one per CPU (--jobs N sets how
-many, and uses them whatever the size; --jobs 1 judges on one thread); the output is the same.
+Inputs of 1 MiB or more are judged on several threads over files, one per CPU (--jobs N sets how
+many, whatever the size; --jobs 1 judges on one thread); the output is the same.
 On a terminal, a run of more than a second shows its progress on stderr (text output only;
 CRD_APISERVER_PROGRESS=1 shows it anywhere, CRD_APISERVER_PROGRESS=0 never).
 Exit status: 0 all valid, 1 some invalid, 2 some input unusable (or an invalid CRD under --crds).
@@ -57,7 +57,7 @@ interface Args {
   output: 'text' | 'json';
   showDefaulted: boolean;
   inputs: string[];
-  /** Worker threads asked for with --jobs; undefined: one per CPU for large inputs. */
+  /** Threads asked for with --jobs; undefined: one per CPU for large inputs. */
   jobs?: number;
 }
 
@@ -93,7 +93,7 @@ function parseArgs(argv: string[]): Args | string {
 /** The input size from which a pool gains more than its workers' start costs (about 2000 documents). */
 const poolMinBytes = 1 << 20;
 
-/** How many workers to judge `files` with (`jobs`: what --jobs asked for); 1 means this thread. */
+/** How many threads to judge `files` on (`jobs`: what --jobs asked for); 1 means this one alone. */
 export function workersFor(args: { jobs?: number }, files: string[]): number {
   if (files.length < 2) return 1;
   if (args.jobs !== undefined) return Math.min(args.jobs, files.length);
