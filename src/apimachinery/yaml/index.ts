@@ -90,20 +90,15 @@ function firstDocument(text: string): { prelude: CST.Token[]; doc: CST.Document 
 
 /** 1-based line and column of offsets in `text`, its line starts found on first use. */
 function positionsIn(text: string): (offset: number) => { line: number; column: number } {
-  let starts: number[] | undefined;
+  let lines: LineCounter | undefined;
   return (offset) => {
-    if (starts === undefined) {
-      starts = [0];
-      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    if (lines === undefined) {
+      lines = new LineCounter();
+      lines.addNewLine(0);
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines.addNewLine(i + 1);
     }
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: offset - starts[lo]! + 1 };
+    const p = lines.linePos(offset);
+    return { line: p.line, column: p.col };
   };
 }
 
