@@ -13,13 +13,16 @@
  *    an iteration count calibrated to at least `--ms` ms per run, ours/ajv, compile times. The
  *    last line printed is `ratio to ajv: X`, the worst ours/ajv of the validate rows.
  * 5. `validate` throughput: `--docs` HTTPRoutes (a fifth invalid) written as YAML to a temp dir and
- *    judged by `node --import tsx src/cli/main.ts validate` in a child process, `--cli-runs` times.
+ *    judged in child processes by the built bin (`dist/cli/main.js`; `--build` runs `npm run build`
+ *    first; through tsx when there is no dist/), `--cli-runs` times: each run times `node -e ''`,
+ *    a one-document run (startup), the corpus on 1 worker and on the pool, and a tenth of the
+ *    corpus on the pool (growth), back to back. Medians; documents/s and the children's CPU time.
  *
- * Usage: npm run bench:schema [-- --runs 5 --ms 200 --docs 10000 --cli-runs 5 --no-cli]
+ * Usage: npm run bench:schema [-- --runs 5 --ms 200 --docs 10000 --cli-runs 5 --no-cli --build]
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
@@ -44,6 +47,7 @@ const MIN_RUN_MS = flag('--ms', 200);
 const DOCS = flag('--docs', 10_000);
 const CLI_RUNS = flag('--cli-runs', 5);
 const NO_CLI = process.argv.includes('--no-cli');
+const BUILD = process.argv.includes('--build');
 
 const root = new URL('..', import.meta.url).pathname;
 const GATEWAY_CRDS = join(root, 'testdata/crds/gateway-api/crds/standard-install.yaml');
@@ -189,46 +193,89 @@ function printRows(rows: readonly Row[]): number {
   return worst;
 }
 
+/** CPU time (ms) of this process's waited-for children so far (Linux: /proc/self/stat's cutime + cstime), or NaN. */
+function childrenCPUms(): number {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+    // Fields 16 and 17 of stat(5) (cutime, cstime), counted after the `pid (comm)` prefix, in clock ticks of 1/100 s.
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/** The validate command to time: the built bin when dist/ holds one (after --build, a fresh one), else the sources through tsx. */
+function validateCommand(): { argv: string[]; what: string } {
+  if (BUILD) {
+    const b = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
+    if (b.status !== 0) throw new Error(`npm run build failed: ${b.stderr}`);
+  }
+  const bin = join(root, 'dist/cli/main.js');
+  if (existsSync(bin)) {
+    const stale = statSync(join(root, 'src/cli/validate.ts')).mtimeMs > statSync(bin).mtimeMs ? ' (older than src/: run with --build)' : '';
+    return { argv: [bin], what: `the built bin, node dist/cli/main.js${stale}` };
+  }
+  return { argv: ['--import', 'tsx', 'src/cli/main.ts'], what: 'the sources through tsx (no dist/: npm run build, or --build)' };
+}
+
 function benchCLI(routes: Doc[], invalidExamples: Doc[]): void {
   const gen = generateHTTPRoutes(DOCS, routes, invalidExamples);
   const dir = mkdtempSync(join(tmpdir(), 'bench-schema-'));
+  const tenth = mkdtempSync(join(tmpdir(), 'bench-schema-tenth-'));
   const one = mkdtempSync(join(tmpdir(), 'bench-schema-one-'));
+  const pool = availableParallelism();
   try {
     const files = writeYAMLFiles(dir, gen.docs);
+    writeYAMLFiles(tenth, gen.docs.slice(0, Math.round(gen.docs.length / 10)));
     writeYAMLFiles(one, gen.docs.slice(0, 1));
-    console.log(`\nvalidate: ${gen.docs.length} HTTPRoutes (${gen.invalid} generated invalid) in ${files} files, ${CLI_RUNS} runs`);
-    const run = (target: string): { ms: number; summary: string } => {
+    const cmd = validateCommand();
+    console.log(`\nvalidate: ${gen.docs.length} HTTPRoutes (${gen.invalid} generated invalid) in ${files} files, ${CLI_RUNS} runs of ${cmd.what}; load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    const spawn = (argv: string[]): { ms: number; cpu: number; stdout: string; status: number | null; stderr: string } => {
+      const c = childrenCPUms();
       const t = process.hrtime.bigint();
-      const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'validate', '--crds', GATEWAY_CRDS, target], {
-        cwd: root,
-        encoding: 'utf8',
-        maxBuffer: 1 << 30,
-      });
-      const ms = elapsedNs(t) / 1e6;
+      const r = spawnSync(process.execPath, argv, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30, env: { ...process.env, CRD_APISERVER_PROGRESS: '0' } });
+      return { ms: elapsedNs(t) / 1e6, cpu: childrenCPUms() - c, stdout: r.stdout, status: r.status, stderr: r.stderr };
+    };
+    const run = (target: string, jobs: number) => {
+      const r = spawn([...cmd.argv, 'validate', '--jobs', String(jobs), '--crds', GATEWAY_CRDS, target]);
       if (r.status !== 0 && r.status !== 1) throw new Error(`validate exited ${r.status}: ${r.stderr}`);
       const lines = r.stdout.trimEnd().split('\n');
-      return { ms, summary: lines[lines.length - 1]! };
+      return { ms: r.ms, cpu: r.cpu, summary: lines[lines.length - 1]! };
     };
-    const startup: number[] = [];
-    const full: number[] = [];
+    const rate = (ms: number, n = gen.docs.length) => Math.round((n / ms) * 1000);
+    const rows = { node: [] as number[], start: [] as number[], single: [] as number[], singleCPU: [] as number[], pool: [] as number[], poolCPU: [] as number[], tenth: [] as number[] };
     let summary = '';
+    // Each run times every variant back to back, so that a change of load touches them all.
     for (let i = 0; i < CLI_RUNS; i++) {
-      startup.push(run(one).ms);
-      const r = run(dir);
-      full.push(r.ms);
-      summary = r.summary;
-      console.log(`  run ${i + 1}: ${r.ms.toFixed(0)} ms (${((gen.docs.length / r.ms) * 1000).toFixed(0)} documents/s); one document: ${startup[i]!.toFixed(0)} ms`);
+      rows.node.push(spawn(['-e', '']).ms);
+      rows.start.push(run(one, 1).ms);
+      const s = run(dir, 1);
+      rows.single.push(s.ms);
+      rows.singleCPU.push(s.cpu);
+      const p = run(dir, pool);
+      rows.pool.push(p.ms);
+      rows.poolCPU.push(p.cpu);
+      rows.tenth.push(run(tenth, pool).ms);
+      if (s.summary !== p.summary) throw new Error(`1 worker and ${pool} disagree: ${s.summary} / ${p.summary}`);
+      summary = p.summary;
+      console.log(
+        `  run ${i + 1}: node -e '' ${rows.node[i]!.toFixed(0)} ms; one document ${rows.start[i]!.toFixed(0)} ms; ` +
+          `1 worker ${s.ms.toFixed(0)} ms (${rate(s.ms)}/s, CPU ${(s.cpu / 1000).toFixed(1)} s); ` +
+          `${pool} workers ${p.ms.toFixed(0)} ms (${rate(p.ms)}/s, CPU ${(p.cpu / 1000).toFixed(1)} s); a tenth on ${pool}: ${rows.tenth[i]!.toFixed(0)} ms`,
+      );
     }
-    const fullMed = median(full);
-    const startMed = median(startup);
+    const med = Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, median(v)])) as Record<keyof typeof rows, number>;
     console.log(`  verdict: ${summary}`);
-    console.log(`validate ${gen.docs.length} documents (median): ${fullMed.toFixed(0)} ms, ${((gen.docs.length / fullMed) * 1000).toFixed(0)} documents/s`);
+    console.log(`validate documents/s with 1 worker (median): ${rate(med.single)} (${med.single.toFixed(0)} ms, CPU ${(med.singleCPU / 1000).toFixed(1)} s)`);
+    console.log(`validate documents/s with ${pool} workers (median): ${rate(med.pool)} (${med.pool.toFixed(0)} ms, CPU ${(med.poolCPU / 1000).toFixed(1)} s)`);
     console.log(
-      `validate one document (startup, median): ${startMed.toFixed(0)} ms; beyond startup: ${(((fullMed - startMed) * 1e3) / gen.docs.length).toFixed(1)} µs/document`,
+      `validate one document, spawn to exit (median): ${med.start.toFixed(0)} ms, node -e '' ${med.node.toFixed(0)} ms (goal < 300 ms); ` +
+        `beyond startup: ${(((med.single - med.start) * 1e3) / gen.docs.length).toFixed(1)} µs/document on 1 worker`,
     );
+    console.log(`validate growth: 10x the documents -> ${(med.pool / med.tenth).toFixed(1)}x the time (${Math.round(gen.docs.length / 10)} -> ${gen.docs.length}, ${pool} workers)`);
+    console.log(`validate documents/s: ${rate(med.pool)} (goal 10000)`);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(one, { recursive: true, force: true });
+    for (const d of [dir, tenth, one]) rmSync(d, { recursive: true, force: true });
   }
 }
 

@@ -6,10 +6,12 @@
  * JSON, as kubectl's reader decides, and is sent as is. What cannot be read is reported per
  * document (or per file, when the file cannot be cut) and the other documents are still loaded.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { extname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { duplicateKeysMessage, isEmptyYAMLDocument, readYAML, splitYAMLDocuments, YAMLDecodeError, type YAMLDocument } from '../apimachinery/index.ts';
 import { decodeJSON, JSONSyntaxError } from '../server/index.ts';
+import { InputError, type InputProblem } from './validate-files.ts';
+
+export { collectFiles, InputError, type InputProblem } from './validate-files.ts';
 
 export interface Manifest {
   file: string;
@@ -29,47 +31,6 @@ export interface Manifest {
   locate(fieldPath: string): { line: number; column: number };
 }
 
-/** Input that cannot be read: a file (`index` undefined) or one document of it, and where. */
-export interface InputProblem {
-  file: string;
-  index?: number;
-  line: number;
-  column: number;
-  message: string;
-}
-
-/** A problem that makes input unusable (unreadable file, malformed YAML). */
-export class InputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'InputError';
-  }
-}
-
-const manifestExtensions = new Set(['.yaml', '.yml', '.json']);
-
-/** Every manifest file under the given paths, in a stable order. */
-export function collectFiles(paths: string[]): string[] {
-  const out: string[] = [];
-  const walk = (p: string, explicit: boolean) => {
-    let st;
-    try {
-      st = statSync(p);
-    } catch (e) {
-      throw new InputError(`cannot read ${p}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (e as Error).message}`);
-    }
-    if (st.isDirectory()) {
-      for (const name of readdirSync(p).sort()) {
-        if (name.startsWith('.')) continue;
-        walk(join(p, name), false);
-      }
-    } else if (explicit || manifestExtensions.has(extname(p).toLowerCase())) {
-      out.push(p);
-    }
-  };
-  for (const p of paths) walk(p, true);
-  return out;
-}
 
 /** Split a rendered field path into segments: names, and bracketed indices or keys. */
 export function pathSegments(fieldPath: string): (string | number)[] {
@@ -158,8 +119,13 @@ export function readManifests(file: string): { manifests: Manifest[]; problems: 
     return { manifests, problems };
   }
   const { chunks, error } = splitYAMLDocuments(text);
+  // Lines before each chunk, counted on from the previous chunk's (once over the file).
+  let counted = 0;
+  let linesBefore = 0;
   chunks.forEach((chunk, index) => {
-    const startLine = lineOfOffset(text, chunk.offset).line - 1;
+    for (let i = text.indexOf('\n', counted); i !== -1 && i < chunk.offset; i = text.indexOf('\n', i + 1)) linesBefore++;
+    counted = chunk.offset;
+    const startLine = linesBefore;
     if (isEmptyYAMLDocument(chunk.text)) {
       const at = { line: startLine + 1, column: 1 };
       manifests.push({ file, index, object: null, empty: true, duplicateFields: [], strictErrors: [], duplicateKeys: [], locate: () => at });

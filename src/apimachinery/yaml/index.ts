@@ -11,6 +11,7 @@ import { composeDocument } from './compose.ts';
 import { findDepthExceeded, maxDepth } from './depth.ts';
 import { decodeDocument, YAMLDecodeError, type DuplicateKey } from './decode.ts';
 import { toJSONData } from './tojson.ts';
+import { blockOffsetOf, blockPositions, readBlockYAML, type BlockPositions } from './block-reader.ts';
 
 export { YAMLDecodeError, type DuplicateKey } from './decode.ts';
 export { splitYAMLDocuments, isEmptyYAMLDocument, type YAMLChunk } from './split.ts';
@@ -87,12 +88,40 @@ function firstDocument(text: string): { prelude: CST.Token[]; doc: CST.Document 
   return { prelude, doc, lines };
 }
 
+/** 1-based line and column of offsets in `text`, its line starts found on first use. */
+function positionsIn(text: string): (offset: number) => { line: number; column: number } {
+  let lines: LineCounter | undefined;
+  return (offset) => {
+    if (lines === undefined) {
+      lines = new LineCounter();
+      lines.addNewLine(0);
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines.addNewLine(i + 1);
+    }
+    const p = lines.linePos(offset);
+    return { line: p.line, column: p.col };
+  };
+}
+
 /**
  * Reads the first YAML document of `text` as sigs.k8s.io/yaml's YAMLToJSON does (the rest of the
  * stream is not read). Throws YAMLDecodeError with Go's message for what go-yaml or the JSON
- * conversion refuses.
+ * conversion refuses. Plain block YAML is read directly (block-reader.ts); the rest by the
+ * `yaml` package's parser and composer with go-yaml's rules.
  */
 export function readYAML(text: string): YAMLDocument {
+  const fast = readBlockYAML(text);
+  if (fast === undefined) return readYAMLComposed(text);
+  let pos: BlockPositions | undefined;
+  const offsetOf = (path: readonly (string | number)[]): number => {
+    if (path.length === 0) return fast.rootOffset;
+    pos ??= blockPositions(text)!;
+    return blockOffsetOf(pos, path);
+  };
+  return { value: fast.value, duplicates: [], position: positionsIn(text), offsetOf };
+}
+
+/** readYAML through the `yaml` package's parser and composer: every document go-yaml reads. */
+export function readYAMLComposed(text: string): YAMLDocument {
   const { prelude, doc, lines } = firstDocument(text);
   const position = (offset: number) => {
     const p = lines.linePos(offset);

@@ -40,9 +40,13 @@ export function splitYAMLDocuments(text: string): { chunks: YAMLChunk[]; error?:
 
 /** kubectl-validate's IsEmptyYamlDocument: only blank lines, comments and `---`. */
 export function isEmptyYAMLDocument(text: string): boolean {
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
+  // Line by line without splitting the text: a document's first content line ends the search.
+  for (let pos = 0; pos <= text.length; ) {
+    const nl = text.indexOf('\n', pos);
+    const end = nl === -1 ? text.length : nl;
+    const line = text.slice(pos, end).trim();
     if (line !== '' && !line.startsWith('#') && line !== '---') return false;
+    pos = end + 1;
   }
   return true;
 }

@@ -1,0 +1,122 @@
+/**
+ * Judging files on several threads for `validate`: this thread and worker threads
+ * (validate-worker.ts), each loading the catalog once (built-in kinds, CRDs, policies, old
+ * objects) and then taking whole files, one after another, from one queue in input order. The
+ * reports come in any order and are handed on in input order, so the output is the same as one
+ * thread's. This thread's notes from loading (`note: skipping ...`) are printed, the workers'
+ * (the same) are not; a loading error (an invalid CRD) is the run's InputError, as on one thread.
+ * This thread judges too: a pool of N costs N-1 extra loads, not N.
+ */
+import { Worker } from 'node:worker_threads';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { InputError } from './validate-files.ts';
+import type { JudgeOptions } from './validate-judge.ts';
+import type { FileReport } from './validate-output.ts';
+import type { FromWorker, ToWorker } from './validate-worker.ts';
+
+/** Files a worker holds at once: the one it judges and the next, so that it never waits for work. */
+const inFlight = 2;
+
+/** The worker's module next to this one: `.ts` when running from source, `.js` in dist/. */
+const fromSource = extname(fileURLToPath(import.meta.url)) === '.ts';
+const workerURL = new URL(`./validate-worker${fromSource ? '.ts' : '.js'}`, import.meta.url);
+
+/**
+ * A worker running the worker module. From source, the thread first registers tsx's loader (a
+ * worker's entry module is loaded before the hooks its `--import` flags would install).
+ */
+function startWorker(opts: JudgeOptions): Worker {
+  if (!fromSource) return new Worker(workerURL, { workerData: opts, stdout: false, stderr: false });
+  const api = import.meta.resolve('tsx/esm/api');
+  const boot = `import(${JSON.stringify(api)}).then((t) => { t.register(); return import(${JSON.stringify(workerURL.href)}); })`;
+  return new Worker(boot, { eval: true, workerData: opts, stdout: false, stderr: false });
+}
+
+/**
+ * Judges `files` on `threads` threads (this one and threads-1 workers), calling `onReport` for
+ * each file in input order. Stops handing out files after a report with `fatal`. Throws
+ * InputError when the catalog cannot be loaded, and Error when a worker fails.
+ */
+export async function judgeInPool(opts: JudgeOptions, files: string[], threads: number, err: (s: string) => void, onReport: (r: FileReport) => void): Promise<void> {
+  const pool: Worker[] = [];
+  const reports = new Map<number, FileReport>();
+  let nextFile = 0;
+  let nextReport = 0;
+  let stopped = false;
+  // Nothing is handed on before this thread has loaded (and printed its notes, or failed).
+  let localReady = false;
+  let workerSetupError: string | undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const fail = (e: Error) => {
+        stopped = true;
+        reject(e);
+      };
+      const give = (w: Worker) => {
+        if (stopped || nextFile >= files.length) return;
+        const seq = nextFile++;
+        w.postMessage({ type: 'file', seq, file: files[seq]! } satisfies ToWorker);
+      };
+      const deliver = () => {
+        if (!localReady) return;
+        for (let r = reports.get(nextReport); r !== undefined && !stopped; r = reports.get(nextReport)) {
+          reports.delete(nextReport++);
+          onReport(r);
+          if (r.fatal !== undefined) stopped = true;
+        }
+        if (stopped || nextReport >= files.length) resolve();
+      };
+      for (let i = 1; i < threads; i++) {
+        const w = startWorker(opts);
+        pool.push(w);
+        w.on('message', (m: FromWorker) => {
+          switch (m.type) {
+            case 'ready':
+              // The same catalog fails here too, with the same message after the same notes.
+              if (m.setupError !== undefined) {
+                workerSetupError = m.setupError;
+                if (localReady) fail(new InputError(m.setupError));
+                return;
+              }
+              for (let k = 0; k < inFlight; k++) give(w);
+              return;
+            case 'report':
+              reports.set(m.seq, m.report);
+              give(w);
+              return deliver();
+            case 'crash':
+              return fail(new Error(m.message));
+          }
+        });
+        w.on('error', fail);
+        w.on('exit', (code) => {
+          if (!stopped && nextReport < files.length) fail(new Error(`a validate worker exited with code ${code}`));
+        });
+      }
+      // This thread's share: the next file whenever it is free (the workers load meanwhile).
+      void (async () => {
+        const { openSession } = await import('./validate-judge.ts');
+        const session = await openSession(opts, err);
+        localReady = true;
+        if (workerSetupError !== undefined) fail(new InputError(workerSetupError));
+        deliver();
+        try {
+          while (!stopped && nextFile < files.length) {
+            const seq = nextFile++;
+            reports.set(seq, await session.judgeFile(files[seq]!));
+            deliver();
+            // Let the workers' reports and requests in between two files.
+            await new Promise((r) => setImmediate(r));
+          }
+        } finally {
+          await session.close();
+        }
+      })().catch((e: unknown) => fail(e instanceof Error ? e : new Error(String(e))));
+    });
+  } finally {
+    stopped = true;
+    // The workers' stores are in memory: nothing to flush, so they are stopped at once.
+    await Promise.all(pool.map((w) => w.terminate()));
+  }
+}
