@@ -91,7 +91,7 @@ export class ValidateOutput {
     for (const p of this.problems) problemsOf.set(p.file, [...(problemsOf.get(p.file) ?? []), p]);
     const flushProblems = (file: string, before: number) => {
       const ps = problemsOf.get(file);
-      while (ps && ps.length > 0 && (ps[0]!.index ?? Infinity) < before) {
+      while (ps && ps.length > 0 && (ps[0]!.index ?? Number.MAX_SAFE_INTEGER) < before) {
         const p = ps.shift()!;
         const status = failureStatus(400, 'BadRequest', p.message);
         results.push(p.index === undefined ? { file: p.file, status } : { file: p.file, document: p.index + 1, status });

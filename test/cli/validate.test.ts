@@ -238,6 +238,13 @@ test('an unreadable file or document gets its own error, the rest are judged, an
   const docs = j.stdout.trim().split('\n').map((l) => JSON.parse(l));
   assert.deepEqual(docs.map((d) => [d.document, d.status.code ?? d.status.status]), [[1, 422], [2, 400], [3, 400]]);
   assert.equal(docs[2].status.message, 'error converting YAML to JSON: yaml: line 4: exceeded max depth of 10000');
+  // A file that cannot be read at all gets its own line too (at the end: none of its documents was judged).
+  const m = validate('--crds', crdFile, '-o', 'json', join(dir, 'nope.yaml'), good);
+  assert.equal(m.code, 2, m.stdout + m.stderr);
+  const lines = m.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(lines.map((d) => [d.file, d.document, d.status.code ?? d.status.status]), [
+    [good, 1, 'Success'], [join(dir, 'nope.yaml'), undefined, 400]]);
+  assert.match(lines[1].status.message, /^cannot read .*nope\.yaml: no such file or directory$/);
 });
 
 test('a document holding only comments is a Success, as in kubectl-validate', () => {
