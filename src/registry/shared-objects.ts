@@ -5,8 +5,10 @@
  * one of two things, found by decoding the object once:
  *
  * - an object that *serves as stored* — the kind's read decoding and decoration change nothing but
- *   the resourceVersion — is remembered as where `"resourceVersion":"N"` goes in its text (one small
- *   integer): the JSON a client gets is the stored text with that field spliced in;
+ *   its metadata's order and resourceVersion — is remembered as where its metadata opens in its
+ *   text (one small integer): the JSON a client gets is the stored text with the metadata
+ *   re-encoded in Go's field order, or kept sorted, with the resourceVersion among its members
+ *   (./objectmeta-text.ts);
  * - any other object is kept decoded, deep-frozen, with its JSON text (callers get copy-on-write
  *   views: a fresh top level and `metadata` over the shared frozen value).
  *
@@ -22,6 +24,7 @@
  * serializing it.)
  */
 import type { KeyValue } from '../storage/index.ts';
+import { insertSorted, objectMetaOrder, reencode, scanObject } from './objectmeta-text.ts';
 import type { Obj } from './rest.ts';
 
 /** Whatever decodes stored values (a GenericStore): the objects it decodes carry its apiVersion and kind. */
@@ -38,17 +41,16 @@ export interface Shared {
 }
 
 /**
- * Where the resourceVersion goes in an object's stored text: `offset * 4 + form`, the form saying
- * whether the field is followed by a comma (another member after it), preceded by one (the last
- * member), or alone (metadata was empty).
+ * How an object is served from its stored text: `2 * where its metadata opens + form`, the form
+ * saying whether the metadata is re-encoded in Go's field order (a codec's ObjectMeta) or keeps its
+ * sorted members with the resourceVersion inserted among them (a store without a codec).
  */
-type Splice = number;
-const followed = 0;
-const preceded = 1;
-const alone = 2;
+type MetaAt = number;
+const goOrder = 0;
+const sorted = 1;
 
 /** Per store, per cached KeyValue: how the store serves it. */
-const served = new WeakMap<Decoder, WeakMap<KeyValue, Splice | Shared>>();
+const served = new WeakMap<Decoder, WeakMap<KeyValue, MetaAt | Shared>>();
 /** Per store: the frozen decoded objects of the latest watch events, shared by every watcher. */
 const recent = new WeakMap<Decoder, Map<KeyValue, Obj>>();
 /** How many decoded watch events a store keeps for the fan-out (one change reaches every watcher within a tick). */
@@ -59,37 +61,34 @@ const lists = new WeakMap<object, Source[]>();
 /** What a list item is: a view of a kept object, a lazy item, or neither (undefined). */
 export type Source = Shared | LazyItem | undefined;
 
-function rvField(kv: KeyValue): string {
-  return `"resourceVersion":"${kv.modRevision}"`;
-}
-
-function splice(kv: KeyValue, at: Splice): string {
+/** The served JSON of `kv` as `at` says, or undefined when its text is not as expected. */
+function servedText(kv: KeyValue, at: MetaAt): string | undefined {
   const v = kv.value;
-  const p = Math.floor(at / 4);
-  const form = at % 4;
-  const f = rvField(kv);
-  return v.slice(0, p) + (form === followed ? f + ',' : form === preceded ? ',' + f : f) + v.slice(p);
+  const open = Math.floor(at / 2);
+  const rv = String(kv.modRevision);
+  const meta = at % 2 === goOrder ? reencode(v, open, objectMetaOrder, rv) : insertSorted(v, open, rv);
+  return meta && v.slice(0, open) + meta.text + v.slice(meta.end);
 }
 
-/** Where the resourceVersion field of `text` (the served JSON of `kv`) goes in the stored text, or -1 when `text` is not the stored text plus that field. */
-function splicePoint(kv: KeyValue, text: string): Splice {
-  const i = text.indexOf(rvField(kv));
-  if (i < 0) return -1;
-  for (const at of [i * 4 + followed, (i - 1) * 4 + preceded, i * 4 + alone]) {
-    if (at >= 0 && splice(kv, at) === text) return at;
-  }
+/** How `kv` is served from its text when `text` (its served JSON) is what servedText makes of it, else -1. */
+function metaAt(kv: KeyValue, text: string): MetaAt {
+  const members = scanObject(kv.value, 0);
+  const i = members ? members.keys.indexOf('metadata') : -1;
+  if (!members || i < 0) return -1;
+  const open = members.values[i]!;
+  for (const at of [open * 2 + goOrder, open * 2 + sorted]) if (servedText(kv, at) === text) return at;
   return -1;
 }
 
 /** How `d` serves the cached `kv`, worked out on first use; `decoded` receives the object decoded then. */
-function servedAs(d: Decoder, kv: KeyValue, decoded?: (obj: Obj) => void): Splice | Shared {
+function servedAs(d: Decoder, kv: KeyValue, decoded?: (obj: Obj) => void): MetaAt | Shared {
   let memo = served.get(d);
   if (!memo) served.set(d, (memo = new WeakMap()));
   let e = memo.get(kv);
   if (e !== undefined) return e;
   const obj = d.decode(kv);
   const text = JSON.stringify(obj);
-  const at = obj.apiVersion === d.apiVersion && obj.kind === d.info.kind ? splicePoint(kv, text) : -1;
+  const at = obj.apiVersion === d.apiVersion && obj.kind === d.info.kind ? metaAt(kv, text) : -1;
   e = at >= 0 ? at : { frozen: deepFreeze(obj), text };
   memo.set(kv, e);
   decoded?.(obj);
@@ -119,7 +118,7 @@ export function listItem(d: Decoder, kv: KeyValue, sources: Source[]): Obj {
 export function decodeOwn(d: Decoder, kv: KeyValue): Obj {
   if (!Object.isFrozen(kv)) return d.decode(kv);
   const e = servedAs(d, kv);
-  return typeof e === 'number' ? (JSON.parse(splice(kv, e)) as Obj) : view(e.frozen);
+  return typeof e === 'number' ? (JSON.parse(servedText(kv, e)!) as Obj) : view(e.frozen);
 }
 
 /**
@@ -135,7 +134,7 @@ export function decodeShared(d: Decoder, kv: KeyValue): Obj {
     let fresh: Obj | undefined;
     const e = servedAs(d, kv, (obj) => (fresh = obj));
     if (typeof e !== 'number') return view(e.frozen);
-    frozen = deepFreeze(fresh ?? (JSON.parse(splice(kv, e)) as Obj));
+    frozen = deepFreeze(fresh ?? (JSON.parse(servedText(kv, e)!) as Obj));
     m.set(kv, frozen);
     if (m.size > recentEvents) m.delete(m.keys().next().value!);
   }
@@ -160,20 +159,20 @@ class LazyItem implements ProxyHandler<Obj> {
   constructor(
     private readonly d: Decoder,
     private readonly kv: KeyValue,
-    private readonly at: Splice,
+    private readonly at: MetaAt,
   ) {
     this.proxy = new Proxy({}, this);
   }
 
   /** The item's JSON text while it was never decoded (nothing can have changed it), else undefined. */
   text(item: unknown): string | undefined {
-    return !this.decoded && item === this.proxy ? splice(this.kv, this.at) : undefined;
+    return !this.decoded && item === this.proxy ? servedText(this.kv, this.at) : undefined;
   }
 
   private real(t: Obj): Obj {
     if (!this.decoded) {
       this.decoded = true;
-      Object.assign(t, JSON.parse(splice(this.kv, this.at)));
+      Object.assign(t, JSON.parse(servedText(this.kv, this.at)!));
     }
     return t;
   }

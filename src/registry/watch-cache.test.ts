@@ -98,7 +98,7 @@ describe('registry over the watch cache', () => {
     });
   });
 
-  test('a listed object is decoded only when used; until then a list response takes its stored text with the resourceVersion spliced in', async () => {
+  test('a listed object is decoded only when used; until then a list response takes its stored text with the metadata re-encoded in Go order', async () => {
     await withStores({}, async (raw, cached) => {
       const s = widgetStore(cached);
       await s.create('a', widget('a', { labels: { x: 'y' } }), {});
