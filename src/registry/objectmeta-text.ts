@@ -15,10 +15,27 @@ import { managedFieldsFields, objectMetaFields, ownerReferenceFields } from '../
 export interface FieldOrder {
   readonly rank: ReadonlyMap<string, number>;
   readonly elements: ReadonlyMap<string, FieldOrder>;
+  /** The fields by their first character and length (`code * 256 + length`), to find a key without slicing it out. */
+  readonly byShape: ReadonlyMap<number, { name: string; rank: number; elements: FieldOrder | undefined }>;
+  readonly size: number;
 }
 
+const shape = (code: number, length: number) => code * 256 + length;
+
 function order(fields: ReadonlySet<string>, elements: Record<string, FieldOrder> = {}): FieldOrder {
-  return { rank: new Map([...fields].map((f, i) => [f, i])), elements: new Map(Object.entries(elements)) };
+  const names = [...fields];
+  const byShape = new Map<number, { name: string; rank: number; elements: FieldOrder | undefined }>();
+  names.forEach((name, rank) => {
+    const k = shape(name.charCodeAt(0), name.length);
+    // Two fields of one shape: the slower path for both.
+    byShape.set(k, byShape.has(k) ? { name: '', rank: -1, elements: undefined } : { name, rank, elements: elements[name] });
+  });
+  return {
+    rank: new Map(names.map((f, i) => [f, i])),
+    elements: new Map(Object.entries(elements)),
+    byShape,
+    size: names.length,
+  };
 }
 
 export const objectMetaOrder = order(objectMetaFields, {
@@ -116,34 +133,58 @@ export function scanObject(t: string, open: number): Members | undefined {
   }
 }
 
+/** The field whose key text is `t[from, to)` (quotes excluded), found without slicing it when its shape is unique. */
+function fieldAt(t: string, from: number, to: number, fields: FieldOrder): { rank: number; elements: FieldOrder | undefined } | undefined {
+  const f = fields.byShape.get(shape(t.charCodeAt(from), to - from));
+  if (f && f.rank >= 0) return t.startsWith(f.name, from) ? f : undefined;
+  const name = t.slice(from, to);
+  const rank = fields.rank.get(name);
+  return rank === undefined ? undefined : { rank, elements: fields.elements.get(name) };
+}
+
 /**
  * The object opening at `open` re-encoded in `fields`' order (with `resourceVersion` set to `rv`
- * when given), and where the original ends; undefined when a member is not one of the fields.
+ * when given; `rv` is a decimal revision), and where the original ends; undefined when a member is
+ * not one of the fields or the text is not compact JSON.
  */
 export function reencode(t: string, open: number, fields: FieldOrder, rv?: string): { text: string; end: number } | undefined {
-  const m = scanObject(t, open);
-  if (!m) return undefined;
-  const placed: (string | undefined)[] = [];
-  for (let i = 0; i < m.keys.length; i++) {
-    const key = m.keys[i]!;
-    const rank = fields.rank.get(key);
-    if (rank === undefined) return undefined;
-    const valueEnd = i + 1 < m.keys.length ? m.starts[i + 1]! - 1 : m.end - 1;
-    const elements = fields.elements.get(key);
-    let text: string | undefined;
-    if (elements) text = reencodeList(t, m.starts[i]!, m.values[i]!, valueEnd, elements);
-    else text = t.slice(m.starts[i], valueEnd);
-    if (text === undefined) return undefined;
-    placed[rank] = text;
+  if (t.charCodeAt(open) !== openBrace) return undefined;
+  const placed: (string | undefined)[] = new Array(fields.size);
+  let i = open + 1;
+  let end: number;
+  if (t.charCodeAt(i) === closeBrace) end = i + 1;
+  else {
+    for (;;) {
+      if (t.charCodeAt(i) !== quote) return undefined;
+      const k = skipString(t, i);
+      if (k < 0 || t.charCodeAt(k) !== colon) return undefined;
+      const valueEnd = skipValue(t, k + 1);
+      if (valueEnd < 0) return undefined;
+      const f = fieldAt(t, i + 1, k - 1, fields);
+      if (!f) return undefined;
+      const text = f.elements ? reencodeList(t, i, k + 1, valueEnd, f.elements) : t.slice(i, valueEnd);
+      if (text === undefined) return undefined;
+      placed[f.rank] = text;
+      const c = t.charCodeAt(valueEnd);
+      if (c === closeBrace) {
+        end = valueEnd + 1;
+        break;
+      }
+      if (c !== comma) return undefined;
+      i = valueEnd + 1;
+    }
   }
   if (rv !== undefined) {
     const rank = fields.rank.get('resourceVersion');
     if (rank === undefined) return undefined;
-    placed[rank] = `"resourceVersion":${JSON.stringify(rv)}`;
+    placed[rank] = '"resourceVersion":"' + rv + '"';
   }
   let text = '{';
-  for (const p of placed) if (p !== undefined) text += (text.length > 1 ? ',' : '') + p;
-  return { text: text + '}', end: m.end };
+  for (let r = 0; r < placed.length; r++) {
+    const p = placed[r];
+    if (p !== undefined) text = text.length === 1 ? text + p : text + ',' + p;
+  }
+  return { text: text + '}', end };
 }
 
 /** A member whose value is a list of structs (at `value`, ending at `end`), each element re-encoded. */
