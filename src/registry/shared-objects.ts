@@ -16,7 +16,7 @@
  * `apiVersion` and `kind` (and a same-value `apiVersion` write, the handlers' request-version
  * step) without decoding, and on any other use decodes the object into itself once, a private copy
  * the caller may change. A list response written while the item was never decoded takes the
- * spliced text, so that listing everything neither decodes nor serializes the objects again. A
+ * served text, so that listing everything neither decodes nor serializes the objects again. A
  * watch event's object is decoded once for every watcher of a store (the last few are kept, frozen,
  * for the fan-out). KeyValues read from the store itself (not frozen) are decoded as before.
  *
