@@ -7,10 +7,11 @@
  *    process (`list time ratio to serialization: X`, bound 3);
  * 2. the memory the cache holds per object against the object's JSON: the server's own cacher and
  *    custom-resource stores over the same file, in this process, every resource listed through
- *    them and every item's text kept as a list response keeps it, heap after a full GC against
- *    before (`cache memory ratio to JSON size: X`, bound 2); the serve processes' RSS with and
- *    without `--watch-cache=false` beside it, for reference (RSS keeps garbage, so it is not the
- *    figure);
+ *    them and every item's JSON text taken as a list response takes it, heap after a full GC
+ *    against before (`cache memory ratio to JSON size: X`, bound 2), in three parts: the caches
+ *    (key-values, event windows, the backlog), what the stores keep per object once listed, and
+ *    what writing the responses leaves behind; the serve processes' RSS with and without
+ *    `--watch-cache=false` beside it, for reference (RSS keeps garbage, so it is not the figure);
  * 3. one change delivered to 100 and to 1,000 concurrent watch streams: p50/p99 from the write;
  * 4. growth: 10x the objects listed (1,000 -> 10,000) and 10x the watchers (100 -> 1,000).
  *
@@ -47,7 +48,7 @@ interface Server {
 }
 
 async function serve(dataDir: string, args: string[] = []): Promise<Server> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--listen', '127.0.0.1:0', '--data-dir', dataDir, ...args], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--listen', '127.0.0.1:0', '--plain-http', '--data-dir', dataDir, ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -274,8 +275,10 @@ function heapAfterGC(): number {
 }
 
 /**
- * Bytes of heap the watch cache holds for every object of the file: its KeyValues, the decoded
- * frozen objects and their kept JSON texts, with the stores the server builds for the CRDs.
+ * Bytes of heap the watch cache holds for every object of the file, with the stores the server
+ * builds for the CRDs: its KeyValues and event windows, what the stores keep per object once they
+ * have listed it (how each is served; decoded copies of those that need one), and what taking
+ * every item's JSON text for a list response leaves behind.
  */
 async function cacheHeapBytes(dir: string): Promise<{ total: number; keyValues: number; decoded: number; texts: number }> {
   const raw = await openSqliteStore({ path: join(dir, 'crd-apiserver.sqlite'), compactIntervalMs: 0 });
@@ -285,7 +288,7 @@ async function cacheHeapBytes(dir: string): Promise<{ total: number; keyValues: 
   const cacher = await openCacher(raw, { progress: () => raw.currentRevision() });
   try {
     const stores = crds.flatMap((c) => customResourceKinds(c, { store: cacher }).map((k) => k.store));
-    // The caches alone (their KeyValues and event windows), then the objects decoded from them, then their texts.
+    // The caches alone (their KeyValues and event windows), then what listing keeps, then what the texts keep.
     for (const c of crds) {
       const spec = c.spec as { group: string; names: { plural: string } };
       const prefix = `/registry/${spec.group}/${spec.names.plural}/`;
@@ -324,7 +327,7 @@ async function main(): Promise<void> {
     const per = (b: number) => `${(b / (CRDS * PER_CRD)).toFixed(0)}`;
     console.log(
       `watch cache heap: ${(cacheBytes / 1e6).toFixed(1)} MB for ${CRDS * PER_CRD} objects, ${per(cacheBytes)} bytes each ` +
-        `(key-values and event windows ${per(heap.keyValues)}, decoded objects ${per(heap.decoded)}, kept JSON texts ${per(heap.texts)}; the JSON itself ${per(jsonBytes)})`,
+        `(key-values and event windows ${per(heap.keyValues)}, kept by the stores once listed ${per(heap.decoded)}, left by the list responses' texts ${per(heap.texts)}; the JSON itself ${per(jsonBytes)})`,
     );
 
     const agent = new Agent({ keepAlive: true, maxSockets: 16 });

@@ -18,14 +18,14 @@ import {
   newTimeout,
   type StatusError,
 } from '../apimachinery/index.ts';
-import { CompactedError, FutureRevisionError, type KeyValue } from '../storage/index.ts';
+import { CompactedError, FutureRevisionError } from '../storage/index.ts';
 import type { GenericStore } from './generic-store.ts';
 import { invalidListOptions, validateListOptions } from './list-options.ts';
 import { decodeContinue, encodeContinue } from '../apimachinery/index.ts';
 import { requireResourceVersion } from '../apimachinery/index.ts';
 import type { ListOptions, Obj, ObjList } from './rest.ts';
 import { buildPredicate, type Predicate } from './selection.ts';
-import { decodeShared, rememberSources, type Shared } from './shared-objects.ts';
+import { decodeOwn, listItem, rememberSources, type Source } from './shared-objects.ts';
 
 const expired = 'The resourceVersion for the provided list is too old.';
 const continueExpired =
@@ -111,7 +111,7 @@ export class Lister {
     if (minRV > 0) await this.waitFresh(minRV);
 
     const items: Obj[] = [];
-    const sources: (Shared | undefined)[] = [];
+    const sources: Source[] = [];
     let fetchLimit = limit;
     let hasMore = false;
     let lastKey = '';
@@ -141,7 +141,7 @@ export class Lister {
         }
         lastKey = kv.key;
         const n = sources.length;
-        const obj = decodeShared(this.s, kv, sources);
+        const obj = listItem(this.s, kv, sources);
         if (pred.matches(obj)) items.push(obj);
         else sources.length = n;
       }
@@ -173,15 +173,10 @@ export class Lister {
     const res = await this.s.store.range(this.s.keys.root(ns), { resourcePrefix: this.s.keys.prefix });
     const items: Obj[] = [];
     for (const kv of res.items) {
-      const obj = this.decodeForList(kv);
+      const obj = decodeOwn(this.s, kv);
       if (pred.matches(obj)) items.push(obj);
     }
     return { items, revision: res.revision };
-  }
-
-  /** From the watch cache: the object decoded once and shared (a copy-on-write view); from the store: decoded now. */
-  private decodeForList(kv: KeyValue): Obj {
-    return decodeShared(this.s, kv);
   }
 
   /** interpretListError: compaction is 410 (with a fresh inconsistent token when paging). */

@@ -1,55 +1,144 @@
 /**
- * Objects decoded once from the watch cache and shared read-only. The cache hands out the same
- * frozen KeyValue for an object version to every list and watch; the object decoded from it (the
- * kind's read decoding and decoration included) is kept beside it, deep-frozen, per store (one
- * served version decodes differently from another). Callers get a copy-on-write view: a fresh
- * top-level object with a fresh `metadata`, so that the handlers' usual edits (apiVersion,
- * resourceVersion) touch only the copy, while everything below is the shared frozen value; a
- * deeper edit fails loudly instead of corrupting the cache. KeyValues read from the store itself
- * (not frozen) are decoded as before, each time.
+ * Objects read from the watch cache, decoded where a caller needs one and not kept decoded. The
+ * cache holds each object version once, as its stored JSON text in a frozen KeyValue; what this
+ * module remembers beside it, per store (one served version decodes differently from another), is
+ * one of two things, found by decoding the object once:
  *
- * A list made of views remembers, beside it, what each item is a view of, and each shared object
- * keeps its JSON text once written: a list response whose items were left unchanged is written
- * from those texts without serializing each item again. (Remembering per list, not per view:
- * registering every view in a WeakMap costs more than serializing it.)
+ * - an object that *serves as stored* — the kind's read decoding and decoration change nothing but
+ *   its metadata's order and resourceVersion — is remembered as where its metadata opens in its
+ *   text (one small integer): the JSON a client gets is the stored text with the metadata
+ *   re-encoded in Go's field order, or kept sorted, with the resourceVersion among its members
+ *   (./objectmeta-text.ts);
+ * - any other object is kept decoded, deep-frozen, with its JSON text (callers get copy-on-write
+ *   views: a fresh top level and `metadata` over the shared frozen value).
+ *
+ * A list hands out an object that serves as stored as a lazy item: a Proxy that answers
+ * `apiVersion` and `kind` (and a same-value `apiVersion` write, the handlers' request-version
+ * step) without decoding, and on any other use decodes the object into itself once, a private copy
+ * the caller may change. A list response written while the item was never decoded takes the
+ * served text, so that listing everything neither decodes nor serializes the objects again. A
+ * watch event's object is decoded once for every watcher of a store (the last few are kept, frozen,
+ * for the fan-out). KeyValues read from the store itself (not frozen) are decoded as before.
+ *
+ * (Remembering per list, not per item: registering every item in a WeakMap costs more than
+ * serializing it.)
  */
 import type { KeyValue } from '../storage/index.ts';
+import { insertSorted, objectMetaOrder, reencode, scanObject } from './objectmeta-text.ts';
 import type { Obj } from './rest.ts';
 
-/** Whatever decodes stored values (a GenericStore). */
+/** Whatever decodes stored values (a GenericStore): the objects it decodes carry its apiVersion and kind. */
 export interface Decoder {
   decode(kv: KeyValue): Obj;
+  readonly apiVersion: string;
+  readonly info: { readonly kind: string };
 }
 
-/** One shared object: frozen, and its JSON text once asked for. */
+/** One object kept decoded: frozen, with its JSON text. */
 export interface Shared {
   readonly frozen: Obj;
-  text?: string;
+  readonly text: string;
 }
 
-const decoded = new WeakMap<Decoder, WeakMap<KeyValue, Shared>>();
-/** Per list: for each item, the shared object it is a view of (undefined: not shared). */
-const lists = new WeakMap<object, (Shared | undefined)[]>();
+/**
+ * How an object is served from its stored text: `2 * where its metadata opens + form`, the form
+ * saying whether the metadata is re-encoded in Go's field order (a codec's ObjectMeta) or keeps its
+ * sorted members with the resourceVersion inserted among them (a store without a codec).
+ */
+type MetaAt = number;
+const goOrder = 0;
+const sorted = 1;
+
+/** Per store, per cached KeyValue: how the store serves it. */
+const served = new WeakMap<Decoder, WeakMap<KeyValue, MetaAt | Shared>>();
+/** Per store: the frozen decoded objects of the latest watch events, shared by every watcher. */
+const recent = new WeakMap<Decoder, Map<KeyValue, Obj>>();
+/** How many decoded watch events a store keeps for the fan-out (one change reaches every watcher within a tick). */
+const recentEvents = 256;
+/** Per list: for each item, what it is a view of or a lazy item for (undefined: neither). */
+const lists = new WeakMap<object, Source[]>();
+
+/** What a list item is: a view of a kept object, a lazy item, or neither (undefined). */
+export type Source = Shared | LazyItem | undefined;
+
+/** The served JSON of `kv` as `at` says, or undefined when its text is not as expected. */
+function servedText(kv: KeyValue, at: MetaAt): string | undefined {
+  const v = kv.value;
+  const open = Math.floor(at / 2);
+  const rv = String(kv.modRevision);
+  const meta = at % 2 === goOrder ? reencode(v, open, objectMetaOrder, rv) : insertSorted(v, open, rv);
+  return meta && v.slice(0, open) + meta.text + v.slice(meta.end);
+}
+
+/** How `kv` is served from its text when `text` (its served JSON) is what servedText makes of it, else -1. */
+function metaAt(kv: KeyValue, text: string): MetaAt {
+  const members = scanObject(kv.value, 0);
+  const i = members ? members.keys.indexOf('metadata') : -1;
+  if (!members || i < 0) return -1;
+  const open = members.values[i]!;
+  for (const at of [open * 2 + goOrder, open * 2 + sorted]) if (servedText(kv, at) === text) return at;
+  return -1;
+}
+
+/** How `d` serves the cached `kv`, worked out on first use; `decoded` receives the object decoded then. */
+function servedAs(d: Decoder, kv: KeyValue, decoded?: (obj: Obj) => void): MetaAt | Shared {
+  let memo = served.get(d);
+  if (!memo) served.set(d, (memo = new WeakMap()));
+  let e = memo.get(kv);
+  if (e !== undefined) return e;
+  const obj = d.decode(kv);
+  const text = JSON.stringify(obj);
+  const at = obj.apiVersion === d.apiVersion && obj.kind === d.info.kind ? metaAt(kv, text) : -1;
+  e = at >= 0 ? at : { frozen: deepFreeze(obj), text };
+  memo.set(kv, e);
+  decoded?.(obj);
+  return e;
+}
 
 /**
- * The object in `kv` as `d` decodes it: decoded once and shared when the KeyValue is the cache's,
- * else decoded now. With `sources`, what the result is a view of is appended to it (undefined
- * when it is not a view).
+ * A list's item for `kv` as `d` decodes it, with what it is a view of or a lazy item for appended
+ * to `sources` (undefined when decoded from the store now).
  */
-export function decodeShared(d: Decoder, kv: KeyValue, sources?: (Shared | undefined)[]): Obj {
+export function listItem(d: Decoder, kv: KeyValue, sources: Source[]): Obj {
   if (!Object.isFrozen(kv)) {
-    sources?.push(undefined);
+    sources.push(undefined);
     return d.decode(kv);
   }
-  let memo = decoded.get(d);
-  if (!memo) decoded.set(d, (memo = new WeakMap()));
-  let shared = memo.get(kv);
-  if (!shared) {
-    shared = { frozen: deepFreeze(d.decode(kv)) };
-    memo.set(kv, shared);
+  const e = servedAs(d, kv);
+  if (typeof e !== 'number') {
+    sources.push(e);
+    return view(e.frozen);
   }
-  sources?.push(shared);
-  return view(shared.frozen);
+  const lazy = new LazyItem(d, kv, e);
+  sources.push(lazy);
+  return lazy.proxy;
+}
+
+/** The object in `kv` as `d` decodes it, the caller's own (a snapshot's initial events). */
+export function decodeOwn(d: Decoder, kv: KeyValue): Obj {
+  if (!Object.isFrozen(kv)) return d.decode(kv);
+  const e = servedAs(d, kv);
+  return typeof e === 'number' ? (JSON.parse(servedText(kv, e)!) as Obj) : view(e.frozen);
+}
+
+/**
+ * The object of a watch event's `kv` as `d` decodes it: a copy-on-write view of one frozen decoded
+ * object that every watcher of the store shares.
+ */
+export function decodeShared(d: Decoder, kv: KeyValue): Obj {
+  if (!Object.isFrozen(kv)) return d.decode(kv);
+  let m = recent.get(d);
+  if (!m) recent.set(d, (m = new Map()));
+  let frozen = m.get(kv);
+  if (!frozen) {
+    let fresh: Obj | undefined;
+    const e = servedAs(d, kv, (obj) => (fresh = obj));
+    if (typeof e !== 'number') return view(e.frozen);
+    frozen = deepFreeze(fresh ?? (JSON.parse(servedText(kv, e)!) as Obj));
+    m.set(kv, frozen);
+    if (m.size > recentEvents) m.delete(m.keys().next().value!);
+  }
+  return view(frozen);
 }
 
 function view(frozen: Obj): Obj {
@@ -59,22 +148,89 @@ function view(frozen: Obj): Obj {
   return out;
 }
 
-/** Remembers, for `list` (whose items array is `sources`' parallel), what each item is a view of. */
-export function rememberSources(list: object, sources: (Shared | undefined)[]): void {
+/**
+ * The Proxy handler of one lazy item: its target is empty until the item is first used for more
+ * than its apiVersion and kind, then holds the decoded object, and every trap is the target's own.
+ */
+class LazyItem implements ProxyHandler<Obj> {
+  readonly proxy: Obj;
+  private decoded = false;
+
+  constructor(
+    private readonly d: Decoder,
+    private readonly kv: KeyValue,
+    private readonly at: MetaAt,
+  ) {
+    this.proxy = new Proxy({}, this);
+  }
+
+  /** The item's JSON text while it was never decoded (nothing can have changed it), else undefined. */
+  text(item: unknown): string | undefined {
+    return !this.decoded && item === this.proxy ? servedText(this.kv, this.at) : undefined;
+  }
+
+  private real(t: Obj): Obj {
+    if (!this.decoded) {
+      this.decoded = true;
+      Object.assign(t, JSON.parse(servedText(this.kv, this.at)!));
+    }
+    return t;
+  }
+
+  get(t: Obj, p: string | symbol): unknown {
+    if (!this.decoded && p === 'apiVersion') return this.d.apiVersion;
+    if (!this.decoded && p === 'kind') return this.d.info.kind;
+    return Reflect.get(this.real(t), p);
+  }
+
+  set(t: Obj, p: string | symbol, v: unknown): boolean {
+    if (!this.decoded && p === 'apiVersion' && v === this.d.apiVersion) return true;
+    return Reflect.set(this.real(t), p, v);
+  }
+
+  has(t: Obj, p: string | symbol): boolean {
+    return Reflect.has(this.real(t), p);
+  }
+
+  ownKeys(t: Obj): (string | symbol)[] {
+    return Reflect.ownKeys(this.real(t));
+  }
+
+  getOwnPropertyDescriptor(t: Obj, p: string | symbol): PropertyDescriptor | undefined {
+    return Reflect.getOwnPropertyDescriptor(this.real(t), p);
+  }
+
+  defineProperty(t: Obj, p: string | symbol, desc: PropertyDescriptor): boolean {
+    return Reflect.defineProperty(this.real(t), p, desc);
+  }
+
+  deleteProperty(t: Obj, p: string | symbol): boolean {
+    return Reflect.deleteProperty(this.real(t), p);
+  }
+
+  preventExtensions(t: Obj): boolean {
+    return Reflect.preventExtensions(this.real(t));
+  }
+}
+
+/** Remembers, for `list` (whose items array is `sources`' parallel), what each item is a view of or a lazy item for. */
+export function rememberSources(list: object, sources: Source[]): void {
   if (sources.some((s) => s !== undefined)) lists.set(list, sources);
 }
 
 /**
- * A function giving the JSON text of `list`'s item `i` when it is an unchanged view of a shared
- * object (kept from the first time), else undefined (the caller serializes it).
+ * A function giving the JSON text of `list`'s item `i` when it is an unchanged view of a kept
+ * object or a lazy item never decoded, else undefined (the caller serializes it).
  */
 export function sharedItemJSON(list: object): (item: unknown, i: number) => string | undefined {
   const sources = lists.get(list);
   if (!sources) return () => undefined;
   return (item, i) => {
     const s = sources[i];
-    if (s === undefined || item === null || typeof item !== 'object' || !unchanged(item as Obj, s.frozen)) return undefined;
-    return (s.text ??= JSON.stringify(s.frozen));
+    if (s === undefined) return undefined;
+    if (s instanceof LazyItem) return s.text(item);
+    if (item === null || typeof item !== 'object' || !unchanged(item as Obj, s.frozen)) return undefined;
+    return s.text;
   };
 }
 

@@ -11,9 +11,12 @@ import { join } from 'node:path';
 import { openCacher, openSqliteStore, type CacherOptions, type Store } from '../storage/index.ts';
 import { widget, widgetStore } from './testing.ts';
 import { sharedItemJSON } from './shared-objects.ts';
-import type { Obj, WatchEvent } from './rest.ts';
+import type { Codec } from './codec.ts';
+import type { Obj, ObjList, WatchEvent } from './rest.ts';
 
 const names = (items: Obj[]) => items.map((o) => (o.metadata as { name: string }).name);
+/** Whether a list's first item came from the cache (before anything decodes it: its text is the stored one). */
+const fromCache = (list: ObjList) => sharedItemJSON(list)(list.items[0], 0) !== undefined;
 
 async function withStores(opts: CacherOptions, fn: (raw: Store, cached: Store) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'registry-cache-'));
@@ -43,15 +46,15 @@ describe('registry over the watch cache', () => {
       await s.delete('a', 'w4', {});
       await s.create('a', widget('w35'), {});
       const p2 = await s.list('a', { limit: 3, continue: p1.metadata.continue });
+      assert.ok(fromCache(p2), 'served from the cache');
       assert.deepEqual(names(p2.items), ['w3', 'w4', 'w5']);
       assert.equal(p2.metadata.resourceVersion, p1.metadata.resourceVersion);
-      assert.ok(Object.isFrozen(p2.items[0]!.spec), 'served from the cache');
       assert.deepEqual(p2, await direct.list('a', { limit: 3, continue: p1.metadata.continue }));
       // Four more changes push the snapshot out of the window: the store serves the rest, the same.
       for (let i = 0; i < 4; i++) await s.create('b', widget(`x${i}`), {});
       const p3 = await s.list('a', { limit: 3, continue: p2.metadata.continue });
+      assert.ok(!fromCache(p3), 'served by the store');
       assert.deepEqual(names(p3.items), ['w6', 'w7', 'w8']);
-      assert.ok(!Object.isFrozen(p3.items[0]!.spec), 'served by the store');
       assert.equal(p3.metadata.continue, undefined);
       // With a selector, pages fill up across fetches the same way.
       const odd = await s.list('a', { limit: 2, labelSelector: 'odd=true' });
@@ -95,32 +98,57 @@ describe('registry over the watch cache', () => {
     });
   });
 
-  test('listed objects are shared read-only views; a list remembers their JSON text while they are unchanged', async () => {
-    await withStores({}, async (_raw, cached) => {
+  test('a listed object is decoded only when used; until then a list response takes its stored text with the metadata re-encoded in Go order', async () => {
+    await withStores({}, async (raw, cached) => {
       const s = widgetStore(cached);
       await s.create('a', widget('a', { labels: { x: 'y' } }), {});
       await s.create('a', widget('b'), {});
+      // What the store itself serves, decoded by the registry and serialized.
+      const want = (await widgetStore(raw).list('a', {})).items.map((o) => JSON.stringify(o));
       const l1 = await s.list('a', {});
       const l2 = await s.list('a', {});
+      const text1 = sharedItemJSON(l1);
+      assert.deepEqual([text1(l1.items[0], 0), text1(l1.items[1], 1)], want);
+      // The handlers' request-version step (a same-value apiVersion) keeps the text.
+      const [one, two] = [l1.items[0]!, l2.items[0]!];
+      assert.equal(one.kind, 'Widget');
+      one.apiVersion = 'example.com/v1';
+      assert.equal(text1(one, 0), want[0]);
+      // Used, it is decoded: the same object, the caller's own; the response serializes it.
+      assert.deepEqual(one.metadata, JSON.parse(want[0]!).metadata);
+      assert.equal(JSON.stringify(one), want[0]);
+      assert.equal(text1(one, 0), undefined);
+      (one.spec as Record<string, unknown>).color = 'red';
+      one.apiVersion = 'example.com/v2';
+      assert.equal(sharedItemJSON(l2)(two, 0), want[0], 'another list is untouched');
+      assert.equal((two.spec as Record<string, unknown>).color, 'blue');
+      assert.equal(text1('not the item', 1), undefined, 'an item replaced in the list has no text');
+      // A list served by the store has nothing shared.
+      const direct = await widgetStore(raw).list('a', {});
+      assert.equal(sharedItemJSON(direct)(direct.items[0], 0), undefined);
+    });
+  });
+
+  test('an object whose read decoding changes it is decoded once and shared as a read-only view, with its text', async () => {
+    await withStores({}, async (raw, cached) => {
+      await widgetStore(cached).create('a', widget('a'), {});
+      // Defaults added on read (a schema default added later appears on read).
+      const codec = { decodeStored: (o: Obj) => void ((o.spec as Record<string, unknown>).size ??= 'M') } as unknown as Codec;
+      const s = widgetStore(cached, { codec });
+      const want = JSON.stringify((await widgetStore(raw, { codec }).list('a', {})).items[0]);
+      assert.match(want, /"size":"M"/);
+      const [l1, l2] = [await s.list('a', {}), await s.list('a', {})];
+      assert.equal(sharedItemJSON(l1)(l1.items[0], 0), want);
       const [one, two] = [l1.items[0]!, l2.items[0]!];
       assert.notEqual(one, two);
       assert.equal(one.spec, two.spec, 'decoded once');
       assert.throws(() => {
         (one.spec as Record<string, unknown>).color = 'red';
       }, TypeError);
-      const text1 = sharedItemJSON(l1);
-      assert.equal(text1(one, 0), JSON.stringify(one));
-      assert.equal(text1(l1.items[1], 1), JSON.stringify(l1.items[1]));
       // A view's own top level and metadata may change; then its text is its own again.
-      one.apiVersion = 'example.com/v2';
-      (l1.items[1]!.metadata as Record<string, unknown>).resourceVersion = '1';
-      assert.equal(text1(one, 0), undefined);
-      assert.equal(text1(l1.items[1], 1), undefined);
-      assert.notEqual((two.metadata as Record<string, unknown>).resourceVersion, '1');
-      assert.equal(sharedItemJSON(l2)(two, 0), JSON.stringify(two));
-      // A list served by the store has nothing shared.
-      const direct = await widgetStore(_raw).list('a', {});
-      assert.equal(sharedItemJSON(direct)(direct.items[0], 0), undefined);
+      (one.metadata as Record<string, unknown>).resourceVersion = '1';
+      assert.equal(sharedItemJSON(l1)(one, 0), undefined);
+      assert.equal(sharedItemJSON(l2)(two, 0), want);
     });
   });
 });

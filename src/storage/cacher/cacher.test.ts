@@ -132,6 +132,38 @@ describe('watch cache', () => {
     }
   });
 
+  test('the backlog of resources not cached yet is bounded by bytes: a cache built later reaches back as far as it does', async () => {
+    // Each event of a 200-byte value costs about 350 bytes: 2,000 bytes keep five.
+    for (const [backlogBytes, kept] of [[2000, 5], [undefined, 20]] as const) {
+      const { raw, cacher } = await open(backlogBytes === undefined ? {} : { backlogBytes });
+      try {
+        const revs: number[] = [];
+        for (let i = 0; i < 20; i++) revs.push((await raw.create(`/registry/leases/l${i}`, 'x'.repeat(200))).modRevision);
+        await cacher.range('/registry/w/');
+        // Built now, the leases' cache replays what the backlog kept, and no more.
+        const all = collect(cacher, '/registry/leases/', revs[0]! - 1);
+        await settle();
+        if (kept === 20) {
+          assert.equal(all.error(), undefined);
+          assert.equal(all.events.length, 20);
+          all.watch.cancel();
+        } else {
+          const err = all.error();
+          assert.ok(err instanceof CompactedError, `expected CompactedError, got ${err}`);
+          assert.equal(err.compacted, revs[20 - kept - 1]);
+          const ok = collect(cacher, '/registry/leases/', revs[20 - kept - 1]!);
+          await settle();
+          assert.deepEqual(ok.events.map((e) => e.kv.key), revs.slice(20 - kept).map((_, i) => `/registry/leases/l${20 - kept + i}`));
+          ok.watch.cancel();
+        }
+        // Either way the cache holds every lease.
+        assert.equal((await cacher.range('/registry/leases/')).items.length, 20);
+      } finally {
+        await cacher.close();
+      }
+    }
+  });
+
   test('every client watch of a resource is served from one store watch', async () => {
     const { raw, cacher } = await open();
     try {

@@ -2,8 +2,11 @@
  * The watch cache in front of a Store (k8s.io/apiserver's storage/cacher): one watch on the store
  * for everything under `/registry/`, from the oldest revision the store keeps, and per resource
  * prefix an in-memory copy (./watch-cache.ts) built on first use from a list at a revision the
- * cacher's own window of events reaches back to, then kept current from that watch. It implements the Store contract, so the layers above cannot
- * tell it from the store; what it answers itself:
+ * cacher's own backlog of events reaches back to, then kept current from that watch. The backlog
+ * holds every resource's events, cached or not, so it is bounded by bytes as well as by events
+ * (a busy resource nobody lists, such as Leases, costs at most its share of `backlogBytes`). It
+ * implements the Store contract, so the layers above cannot tell it from the store; what it
+ * answers itself:
  *
  * - ranges whose `resourcePrefix` names a cached resource: without a revision as a consistent read
  *   (ConsistentListFromCache: the store's current revision, then wait until the cache has caught
@@ -34,6 +37,8 @@ import { WatchCache } from './watch-cache.ts';
 /** The root every cached key lives under. */
 const root = '/registry/';
 
+const defaultBacklogBytes = 8 * 1024 * 1024;
+
 export interface CacherOptions {
   /**
    * The cached resource a range or watch prefix falls in, given the caller's `resourcePrefix` hint
@@ -50,6 +55,12 @@ export interface CacherOptions {
   freshWaitMs?: number;
   /** The event window's sizing (upstream's 100 to 100*1024 events, 75 s). */
   ring?: Partial<RingSizing>;
+  /**
+   * The most bytes of keys and values the backlog of every resource's events keeps (default
+   * 8 MiB): events of resources no cache holds yet cost their whole size, so a busy uncached
+   * resource (Leases) does not keep 100*1024 events of history.
+   */
+  backlogBytes?: number;
   /** Live events a client watcher may have pending before it is closed. */
   watcherCapacity?: number;
   /**
@@ -81,7 +92,7 @@ export class Cacher implements Store {
   private compacted = 0;
   private closed = false;
   private rootWatch: Watch | undefined;
-  /** Every event since `base` (bounded), from which a resource cache built later takes its history. */
+  /** Every event since `base` (bounded by events and bytes), from which a resource cache built later takes its history. */
   private backlog: EventRing;
   private readonly caches = new Map<string, WatchCache>();
   private readonly building = new Map<string, Promise<WatchCache>>();
@@ -98,7 +109,7 @@ export class Cacher implements Store {
     private readonly opts: CacherOptions = {},
   ) {
     this.sizing = { ...defaultRingSizing, ...opts.ring };
-    this.backlog = new EventRing(this.sizing, opts.now);
+    this.backlog = new EventRing(this.sizing, opts.now, opts.backlogBytes ?? defaultBacklogBytes);
     this.resourceOf = opts.resourceOf ?? defaultResourceOf;
     this.freshWaitMs = opts.freshWaitMs ?? 3000;
     this.watcherCapacity = opts.watcherCapacity ?? 10_000;
@@ -128,7 +139,7 @@ export class Cacher implements Store {
     const rev = Math.min(current, Math.max(compacted, 1, current - (this.opts.historyRevisions ?? Infinity)));
     this.rev = rev;
     this.base = rev;
-    this.backlog = new EventRing(this.sizing, this.opts.now);
+    this.backlog = new EventRing(this.sizing, this.opts.now, this.opts.backlogBytes ?? defaultBacklogBytes);
     this.rootWatch = this.store.watch(root, {
       afterRevision: rev,
       onEvent: (ev) => this.onEvent(ev),
