@@ -7,7 +7,10 @@
  * fresh object: the caller's metadata and its maps are never shared with it.
  */
 import { formatRFC3339, parseRFC3339 } from '../apimachinery/index.ts';
-import { isObject } from './value.ts';
+import { isObject as isObjectImport } from './value.ts';
+
+// Bound once: under the CommonJS interop tsx runs sources with, each use of an imported name is a getter call.
+const isObject = isObjectImport;
 
 const parse = parseRFC3339;
 const format = formatRFC3339;
