@@ -88,9 +88,19 @@ export function compilePrunerDefaulting(s: Structural | undefined): Pruner {
   return finish(new Builder(true, true).root(s, true));
 }
 
-/** Prune(obj, s, isResourceRoot) in one call (compiles; prefer compilePruner on hot paths). MUTATES obj. */
+// One-shot pruners by schema node: CRD checks prune each default against the same schema.
+const oneShot = [new WeakMap<Structural, Pruner>(), new WeakMap<Structural, Pruner>()] as const;
+
+/**
+ * Prune(obj, s, isResourceRoot) in one call (compiled once per schema node, then cached for as
+ * long as the node lives; prefer compilePruner on hot paths). MUTATES obj.
+ */
 export function prune(obj: unknown, s: Structural | undefined, isResourceRoot: boolean, opts?: PruneOptions): string[] {
-  return compilePruner(s, isResourceRoot)(obj, opts);
+  if (s === undefined) return compilePruner(s, isResourceRoot)(obj, opts);
+  const cache = oneShot[isResourceRoot ? 1 : 0];
+  let p = cache.get(s);
+  if (p === undefined) cache.set(s, (p = compilePruner(s, isResourceRoot)));
+  return p(obj, opts);
 }
 
 function finish(root: W): Pruner {
