@@ -5,7 +5,8 @@
  * 1. Objects: the Gateway API HTTPRoute examples (valid and invalid, v1beta1 schema of the
  *    standard install) and cert-manager Certificates in realistic shapes (bench/lib/certificates.ts).
  * 2. Ours: `compileSchema(openAPIV3Schema)` compiled once, then `validate(obj)`; also
- *    prune + default + validate on fresh copies (the write path's schema work).
+ *    prune + default + validate on fresh copies (the write path's schema work: the codec's decode,
+ *    then validate), and its growth from one HTTPRoute to one 10x its size.
  * 3. Peer: ajv with ajv-formats, `allErrors: true`, on the equivalent JSON Schema
  *    (bench/lib/jsonschema.ts; what it drops is printed). For the write path, ajv with
  *    `useDefaults` and `removeAdditional` on the pruning variant of that schema.
@@ -27,6 +28,7 @@ import { join } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { errorString } from '../src/apimachinery/field/errors.ts';
+import { schemaCodec } from '../src/schema/codec.ts';
 import { compileSchema, type CompiledSchema } from '../src/schema/compile.ts';
 import type { JSONSchemaProps } from '../src/schema/types.ts';
 import { invalidCertificates, validCertificates } from './lib/certificates.ts';
@@ -60,6 +62,8 @@ interface Kind {
   schema: JSONSchemaProps;
   valid: Doc[];
   invalid: Doc[];
+  /** A valid object and one about 10x its size, for the write path's growth line. */
+  grow?: [Doc, Doc];
 }
 
 function newAjv(writePath: boolean): Ajv {
@@ -168,17 +172,65 @@ function benchKind(kind: Kind): Row[] {
     );
     rows.push({ label: `${kind.name} ${label} validate`, count: docs.length, ours: o, peer: p });
   }
-  const [o, p] = timeWritePath(
-    kind.valid,
-    (d) => {
-      ours.prune(d);
-      ours.default(d);
-      return ours.validate(d);
-    },
-    (d) => peerWrite(d),
-  );
+  const [o, p] = timeWritePath(kind.valid, writePath(ours), (d) => peerWrite(d));
   rows.push({ label: `${kind.name} valid prune+default+validate`, count: kind.valid.length, ours: o, peer: p });
+  if (kind.grow !== undefined) benchGrowth(kind, ours, peerWrite);
   return rows;
+}
+
+/** The write path's schema work as the custom-resource store runs it: the codec's decode (prune, coerce ObjectMeta, default), then validate. */
+function writePath(ours: CompiledSchema): (d: Doc) => unknown {
+  const codec = schemaCodec(ours);
+  return (d) => {
+    codec.decode(d, false);
+    return ours.validate(d);
+  };
+}
+
+/**
+ * Growth: the write path on one object and on one 10x its size (kind.grow), ours and ajv each, so
+ * that a cost superlinear in the object shows as a factor well above the size factor.
+ */
+function benchGrowth(kind: Kind, ours: CompiledSchema, peerWrite: ValidateFunction): void {
+  const [small, large] = kind.grow!;
+  for (const d of [small, large]) {
+    const copy = structuredClone(d);
+    if (ours.validate(structuredClone(d)).length > 0 || !peerWrite(copy)) throw new Error(`growth object of ${kind.name} is not valid`);
+  }
+  const [os, ps] = timeWritePath([small], writePath(ours), (d) => peerWrite(d));
+  const [ol, pl] = timeWritePath([large], writePath(ours), (d) => peerWrite(d));
+  const size = JSON.stringify(large).length / JSON.stringify(small).length;
+  console.log(
+    `  growth: ${kind.name} prune+default+validate, an object ${size.toFixed(1)}x the JSON size -> ours ${(ol / os).toFixed(1)}x the time (${formatNs(os)} -> ${formatNs(ol)}), ajv ${(pl / ps).toFixed(1)}x (${formatNs(ps)} -> ${formatNs(pl)})`,
+  );
+}
+
+/**
+ * Two HTTPRoutes for the growth line: one rule with one match (taken from the examples), and one
+ * with up to the schema's 16 rules of up to 8 matches each, as many as make its JSON about 10x
+ * the size.
+ */
+function routeGrowth(routes: readonly Doc[]): [Doc, Doc] {
+  const matches = routes.flatMap((r) => ((r.spec as { rules?: { matches?: unknown[] }[] }).rules ?? []).flatMap((rule) => rule.matches ?? []));
+  let next = 0;
+  const route = (rules: number, perRule: number): Doc => {
+    const d = structuredClone(routes.find((r) => ((r.spec as { rules?: unknown[] }).rules?.length ?? 0) === 1)!);
+    const rule = (d.spec as { rules: Doc[] }).rules[0]!;
+    (d.spec as { rules: Doc[] }).rules = Array.from({ length: rules }, () => ({
+      ...structuredClone(rule),
+      matches: Array.from({ length: perRule }, () => structuredClone(matches[next++ % matches.length])),
+    }));
+    return d;
+  };
+  const small = route(1, 1);
+  const target = 10 * JSON.stringify(small).length;
+  for (let perRule = 1; perRule <= 8; perRule++) {
+    for (let rules = 1; rules <= 16; rules++) {
+      const large = route(rules, perRule);
+      if (JSON.stringify(large).length >= target) return [small, large];
+    }
+  }
+  return [small, route(16, 8)];
 }
 
 function printRows(rows: readonly Row[]): number {
@@ -288,6 +340,7 @@ function main(): void {
       schema: crdVersionSchema(GATEWAY_CRDS, 'httproutes.gateway.networking.k8s.io', 'v1beta1'),
       valid: routes,
       invalid: badRoutes,
+      grow: routeGrowth(routes),
     },
     {
       name: 'Certificate',

@@ -7,7 +7,7 @@
  * (malformed ObjectMeta: upstream's decoder fails there and reports nothing else), or the unknown
  * field paths, in upstream's order, for fieldValidation.
  */
-import type { CompiledSchema } from './compile.ts';
+import type { CompiledSchema, PruneCallOptions } from './compile.ts';
 
 /** What decoding one object found. */
 export interface Decoded {
@@ -29,19 +29,22 @@ export interface Codec {
 }
 
 const noErrors: string[] = [];
+// Pruning with defaulting: the schema's one walk where it allows. Made once, not per call.
+const decodeTracking: PruneCallOptions = { isResourceRoot: true, trackUnknown: true, applyDefaults: true };
+const decodeUntracked: PruneCallOptions = { isResourceRoot: true, trackUnknown: false, applyDefaults: true };
+const decodeStored: PruneCallOptions = { isResourceRoot: true, dropInvalidMetadata: true, applyDefaults: true };
 
 /** The codec of a compiled CRD version schema. */
 export function schemaCodec(compiled: CompiledSchema): Codec {
   return {
     decode(obj, trackUnknown) {
-      const r = compiled.prune(obj, { isResourceRoot: true, trackUnknown });
+      const r = compiled.prune(obj, trackUnknown ? decodeTracking : decodeUntracked);
       if (r.error !== undefined) return { error: r.error, strictErrors: noErrors };
-      compiled.default(obj);
       return { strictErrors: r.prunedPaths.length === 0 ? noErrors : r.prunedPaths.map((p) => `unknown field ${JSON.stringify(p)}`) };
     },
     decodeStored(obj) {
-      compiled.prune(obj, { isResourceRoot: true, dropInvalidMetadata: true });
-      compiled.default(obj);
+      // Defaults apply even to an object whose metadata could not be decoded (pruning stopped there).
+      if (compiled.prune(obj, decodeStored).error !== undefined) compiled.default(obj);
     },
   };
 }

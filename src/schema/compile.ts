@@ -7,11 +7,12 @@
  */
 import { Path } from '../apimachinery/index.ts';
 import { errorString, invalid, type FieldError } from '../apimachinery/index.ts';
-import { compileDefaulter, compileNullPruner } from './default.ts';
+import { compileDefaulter, defaultsBelow } from './default.ts';
 import { compileListSetsAndMaps } from './listtype.ts';
-import { compileCoercer, compileEmbeddedValidator, noEmbeddedResources, unknownObjectMetaPaths, type CoerceResult } from './objectmeta.ts';
+import { compileCoercer, compileEmbeddedValidator, noCoercion, noEmbeddedResources, unknownObjectMetaPaths, type CoerceResult } from './objectmeta.ts';
+import { canonicalObjectMeta } from './objectmeta-canonical.ts';
 import { decodeObjectMeta, encodeObjectMeta } from '../apimachinery/index.ts';
-import { compilePruner } from './prune.ts';
+import { compilePrunerDefaulting, compilePrunerDroppingNulls, type PruneOptions } from './prune.ts';
 import { newStructural, type Structural } from './structural.ts';
 import type { JSONSchemaProps } from './types.ts';
 import { compileValidator, type SchemaValidator } from './validate/validator.ts';
@@ -23,6 +24,11 @@ import { isObject } from './value.ts';
 // getter call, which shows on the validation path.
 const isObj = isObject;
 const noErrors: FieldError[] = [];
+// Option objects made once, not per call.
+const noPruneOptions: PruneCallOptions = {};
+const trackUnknown: PruneOptions = { trackUnknown: true };
+const untracked: PruneOptions = { trackUnknown: false };
+const noPaths: string[] = [];
 
 export interface CompileOptions {
   /** Kubernetes compatibility version choosing the supported string formats ("1.34"). */
@@ -38,6 +44,11 @@ export interface PruneCallOptions {
   trackUnknown?: boolean;
   /** Drop malformed ObjectMeta fields instead of reporting an error (reads from storage). */
   dropInvalidMetadata?: boolean;
+  /**
+   * Default the object too, when it is pruned without error: `default` right after, as the
+   * decoder and the defaulter run back to back (in one walk where the schema allows).
+   */
+  applyDefaults?: boolean;
 }
 
 export interface PruneResult {
@@ -115,7 +126,7 @@ function sharedParts(schema: JSONSchemaProps | null | undefined, opts: CompileOp
 class SchemaParts implements CompiledSchema {
   private built?: Structural | undefined;
   private hasStructural = false;
-  private pruners?: { root: Pruner; nested: Pruner; nulls: (obj: unknown) => void; coerce: Coercer };
+  private pruners?: { root: Pruner; nested: Pruner; coerce: Coercer; rootDefaulting: Pruner | undefined };
   private defaulter?: (obj: unknown) => void;
   private checks?: { validator: SchemaValidator; embedded: EmbeddedValidator; hasEmbedded: boolean; listTypes: ListTypeCheck };
   private statusValidator?: SchemaValidator;
@@ -133,38 +144,53 @@ class SchemaParts implements CompiledSchema {
     return this.built;
   }
 
-  prune(obj: unknown, o: PruneCallOptions = {}): PruneResult {
+  prune(obj: unknown, o: PruneCallOptions = noPruneOptions): PruneResult {
     const isRoot = o.isResourceRoot ?? true;
     const track = o.trackUnknown === true;
-    const p = (this.pruners ??= {
-      root: compilePruner(this.structural, true),
-      nested: compilePruner(this.structural, false),
-      nulls: compileNullPruner(this.structural),
-      coerce: compileCoercer(this.structural, false),
-    });
-    let paths: string[] = [];
+    const dropInvalid = o.dropInvalidMetadata === true;
+    const p = (this.pruners ??= this.compilePruners());
+    // The walk that also defaults, where it gives the same result as defaulting afterwards: not
+    // when a null metadata is dropped, as it comes back (written last) before the root's defaults.
+    const fused = o.applyDefaults === true && isRoot && p.rootDefaulting !== undefined && !(isObj(obj) && obj.metadata === null);
+    let paths = noPaths;
     // unstructuredSchemaCoercer.apply: the root ObjectMeta is decoded first (unknown fields
     // reported as metadata.<field>) and written back last, in its canonical encoding.
     let rootMeta: Record<string, unknown> | undefined;
-    if (isRoot && isObject(obj) && Object.hasOwn(obj, 'metadata')) {
+    if (isRoot && isObj(obj) && Object.hasOwn(obj, 'metadata')) {
       const md = obj.metadata;
-      const d = decodeObjectMeta(md, { dropMalformedFields: o.dropInvalidMetadata === true });
-      if (d.error !== undefined) return { prunedPaths: [], error: d.error };
-      if (track) paths.push(...unknownObjectMetaPaths(md, 'metadata'));
-      rootMeta = encodeObjectMeta(d.meta);
+      rootMeta = canonicalObjectMeta(md);
+      if (rootMeta === undefined) {
+        const d = decodeObjectMeta(md, { dropMalformedFields: dropInvalid });
+        if (d.error !== undefined) return { prunedPaths: [], error: d.error };
+        if (track) paths = unknownObjectMetaPaths(md, 'metadata');
+        rootMeta = encodeObjectMeta(d.meta);
+      }
     }
     if (!this.opts.preserveUnknownFields) {
       // PruneWithOptions sorts its own paths; those of ObjectMeta come before, coercion's after.
-      const pruned = (isRoot ? p.root : p.nested)(obj, { trackUnknown: track });
-      if (pruned.length > 1) pruned.sort();
-      paths.push(...pruned);
-      p.nulls(obj);
+      // Pruning and dropping non-nullable nulls are one walk.
+      const pruned = (fused ? p.rootDefaulting! : isRoot ? p.root : p.nested)(obj, track ? trackUnknown : untracked);
+      if (pruned.length > 0) paths = paths.length === 0 ? pruned : [...paths, ...pruned];
     }
-    const c: CoerceResult = p.coerce(undefined, obj, { dropInvalidFields: o.dropInvalidMetadata, returnUnknownFieldPaths: track });
-    if (c.error !== undefined) return { prunedPaths: [], error: errorString(c.error) };
-    paths.push(...c.unknownFieldPaths);
+    if (p.coerce !== noCoercion) {
+      const c: CoerceResult = p.coerce(undefined, obj, { dropInvalidFields: o.dropInvalidMetadata, returnUnknownFieldPaths: track });
+      if (c.error !== undefined) return { prunedPaths: [], error: errorString(c.error) };
+      if (c.unknownFieldPaths.length > 0) paths = [...paths, ...c.unknownFieldPaths];
+    }
     if (rootMeta !== undefined) (obj as Record<string, unknown>).metadata = rootMeta;
-    return { prunedPaths: paths };
+    if (o.applyDefaults === true && !fused) this.default(obj);
+    return { prunedPaths: paths === noPaths ? [] : paths };
+  }
+
+  private compilePruners(): NonNullable<SchemaParts['pruners']> {
+    const s = this.structural;
+    const coerce = compileCoercer(s, false);
+    return {
+      root: compilePrunerDroppingNulls(s, true),
+      nested: compilePrunerDroppingNulls(s, false),
+      coerce,
+      rootDefaulting: !this.opts.preserveUnknownFields && coerce === noCoercion && !defaultsTypeOrObjectMeta(s) ? compilePrunerDefaulting(s) : undefined,
+    };
   }
 
   default(obj: unknown): void {
@@ -219,7 +245,19 @@ class SchemaParts implements CompiledSchema {
 }
 
 const root = Path.root();
-type Pruner = ReturnType<typeof compilePruner>;
+
+/**
+ * Whether defaulting would touch a resource root's apiVersion, kind or metadata (a default at or
+ * below their schemas, or additionalProperties that default): the decoder writes the root
+ * ObjectMeta back between pruning and defaulting, so such a schema is defaulted after pruning.
+ */
+function defaultsTypeOrObjectMeta(s: Structural | undefined): boolean {
+  if (s === undefined) return false;
+  const memo = new Map<Structural, boolean>();
+  const defaults = (c: Structural | undefined) => c !== undefined && (c.default !== undefined || defaultsBelow(c, memo));
+  return defaults(s.properties?.get('apiVersion')) || defaults(s.properties?.get('kind')) || defaults(s.properties?.get('metadata')) || defaults(s.additionalProperties?.structural);
+}
+type Pruner = ReturnType<typeof compilePrunerDroppingNulls>;
 type Coercer = ReturnType<typeof compileCoercer>;
 type EmbeddedValidator = ReturnType<typeof compileEmbeddedValidator>;
 type ListTypeCheck = ReturnType<typeof compileListSetsAndMaps>;

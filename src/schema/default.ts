@@ -23,8 +23,8 @@ export function applyDefaults(x: unknown, s: Structural | undefined): void {
   compileDefaulter(s)(x);
 }
 
-/** Whether any default occurs strictly below s (cached per call of compileDefaulter). */
-function defaultsBelow(s: Structural, memo: Map<Structural, boolean>): boolean {
+/** Whether any default occurs strictly below s (cached in memo, one per compilation). */
+export function defaultsBelow(s: Structural, memo: Map<Structural, boolean>): boolean {
   let r = memo.get(s);
   if (r !== undefined) return r;
   memo.set(s, false);

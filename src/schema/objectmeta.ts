@@ -12,6 +12,7 @@ import { decodeObjectMeta, encodeObjectMeta, validateObjectMeta } from '../apima
 import { isDNS1035Label, validatePathSegmentName } from '../apimachinery/index.ts';
 import type { Structural } from './structural.ts';
 import { emptyStructural } from './structural.ts';
+import { canonicalObjectMeta } from './objectmeta-canonical.ts';
 import { isObject } from './value.ts';
 
 export interface CoerceOptions {
@@ -84,13 +85,15 @@ export function coerce(pth: Path | undefined, obj: unknown, s: Structural | unde
 /** A coercer compiled for one schema (see coerce). */
 export type Coercer = (pth: Path | undefined, obj: unknown, opts?: CoerceOptions) => CoerceResult;
 
+/** The coercer of a schema without embedded resources: nothing to do. */
+export const noCoercion: Coercer = () => ({ unknownFieldPaths: [] });
+
 /** Compile coerce(·, ·, s, isResourceRoot, ·) once per schema. */
 export function compileCoercer(s: Structural | undefined, isResourceRoot: boolean): Coercer {
   const root = withEmbedded(s, isResourceRoot);
-  const active = root !== undefined && hasEmbedded(root);
+  if (root === undefined || !hasEmbedded(root)) return noCoercion;
   return (pth, obj, opts = {}) => {
     const res: CoerceResult = { unknownFieldPaths: [] };
-    if (!active) return res;
     const err = coerceNode(pth, obj, root, opts, res);
     if (err !== undefined) res.error = err;
     if (res.unknownFieldPaths.length > 1) res.unknownFieldPaths.sort();
@@ -121,11 +124,12 @@ function coerceNode(pth: Path | undefined, x: unknown, s: Structural | undefined
         }
       } else if (k === 'metadata') {
         if (opts.returnUnknownFieldPaths) res.unknownFieldPaths.push(...unknownObjectMetaPaths(v, child(pth, 'metadata').toString()));
-        const d = decodeObjectMeta(v, { dropMalformedFields: opts.dropInvalidFields === true });
-        if (d.error !== undefined) {
+        const fast = canonicalObjectMeta(v);
+        const d = fast === undefined ? decodeObjectMeta(v, { dropMalformedFields: opts.dropInvalidFields === true }) : undefined;
+        if (d?.error !== undefined) {
           if (!opts.dropInvalidFields) return invalid(child(pth, 'metadata'), v, d.error);
         } else {
-          const enc = encodeObjectMeta(d.meta);
+          const enc = fast ?? encodeObjectMeta(d!.meta);
           if (enc.creationTimestamp === null || enc.creationTimestamp === undefined) delete enc.creationTimestamp;
           x.metadata = enc;
         }
