@@ -20,14 +20,20 @@
  *    the ratio of the two is what the built-in write path (typed decoding, defaults, native
  *    validation, Go's JSON shape; the deployment controller making a ReplicaSet for each, as
  *    kube-controller-manager would) costs against the CRD path over the same server;
+ *    At 64 clients each pair is also paired with a run against the node:http floor (a bare
+ *    node:http server in a child process that parses the body and answers 201 with it), right
+ *    after the HTTP run on even runs and before it on odd ones: what the server costs beyond
+ *    HTTP and JSON themselves. Then the growth: the time of 10x the creates against the time of
+ *    the creates (64 clients), so that a cost growing with the stored objects shows.
  * Ends with `built-in http creates/s ratio to registry creates/s: ConfigMap X, Deployment Y`,
- * `deployment creates ratio to custom resource: X` (goal >= 0.5), then
+ * `deployment creates ratio to custom resource: X` (goal >= 0.5),
+ * `http creates/s ratio to node:http floor: X` (goal >= 0.7), then
  * `http creates/s ratio to registry creates/s: X` (the custom resource; goal >= 0.3).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { httpCall } from './lib/http-call.ts';
-import { median, pool, startServer } from './lib/serve.ts';
+import { median, pool, startNodeHttpFloor, startServer } from './lib/serve.ts';
 import { crdManifest } from '../src/server/testing/fixtures.ts';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -201,6 +207,7 @@ async function registryCreates(concurrency: number, n = CREATES): Promise<number
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-http-'));
   const server = await startServer(dir);
+  const floor = await startNodeHttpFloor();
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   try {
     const c = await httpCall(agent, server.base, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
@@ -216,7 +223,11 @@ async function main(): Promise<void> {
     let total = 0;
     await registryCreates(16);
     await httpCreates(server.base, path, CREATES, 16, (i) => `warm-${i}`);
+    await httpCreates(floor.base, path, CREATES, 64, (i) => `warm-${i}`);
     let ratio = 0;
+    const floorRates: number[] = [];
+    const floorRatios: number[] = [];
+    const serverCpuPerCreate: number[] = [];
     for (const concurrency of [1, 16, 64]) {
       const n = concurrency === 1 ? Math.min(CREATES, 1000) : CREATES;
       const regRates: number[] = [];
@@ -226,8 +237,19 @@ async function main(): Promise<void> {
         // Each pair runs back to back, in alternating order, so that both halves see the same load.
         const offset = total;
         const timeHttp = async () => {
+          // At 64 clients the floor runs beside the server, after it on even runs, before on odd ones.
+          const floorRate = async () => (concurrency === 64 ? (n / (await httpCreates(floor.base, path, n, concurrency, (i) => `f-${i}`)).ms) * 1000 : 0);
+          const before = run % 2 === 1 ? await floorRate() : 0;
+          const cpu = server.cpuMs();
           const { ms, lat } = await httpCreates(server.base, path, n, concurrency, (i) => `h${concurrency}-${offset + i}`);
-          httpRuns.push({ rate: (n / ms) * 1000, lat });
+          if (concurrency === 64) serverCpuPerCreate.push(((server.cpuMs() - cpu) * 1000) / n);
+          const rate = (n / ms) * 1000;
+          httpRuns.push({ rate, lat });
+          const f = run % 2 === 0 ? await floorRate() : before;
+          if (f > 0) {
+            floorRates.push(f);
+            floorRatios.push(rate / f);
+          }
         };
         if (run % 2 === 0) {
           regRates.push(await registryCreates(concurrency, n));
@@ -248,6 +270,20 @@ async function main(): Promise<void> {
       // The median of the paired ratios: a change in machine load between pairs cancels out.
       if (concurrency === 64) ratio = median(ratios);
     }
+    console.log(
+      `node:http floor, 64 clients: ${median(floorRates).toFixed(0)}/s; http creates ratio ${median(floorRatios).toFixed(2)}; server CPU ${median(serverCpuPerCreate).toFixed(0)} us per create (medians of ${RUNS})`,
+    );
+
+    // Growth: the same creates ten times over, against one run of them, back to back.
+    // The server's CPU time grows the same way when the machine's load changes in between.
+    const cpu0 = server.cpuMs();
+    const oneRun = await httpCreates(server.base, path, CREATES, 64, (i) => `g1-${i}`);
+    const cpu1 = server.cpuMs();
+    const tenRuns = await httpCreates(server.base, path, 10 * CREATES, 64, (i) => `g10-${i}`);
+    const cpu10 = server.cpuMs() - cpu1;
+    total += 11 * CREATES;
+    const growth = `growth: 10x the creates (${CREATES} -> ${10 * CREATES}, 64 clients) -> ${(tenRuns.ms / oneRun.ms).toFixed(2)}x the time, ${(cpu10 / (cpu1 - cpu0)).toFixed(2)}x the server's CPU time (${((1000 * (cpu1 - cpu0)) / CREATES).toFixed(0)} -> ${((1000 * cpu10) / (10 * CREATES)).toFixed(0)} us per create)`;
+    console.log(growth);
 
     // Built-in kinds against the same floor: the registry's custom-resource creates.
     const builtinRatios: string[] = [];
@@ -347,9 +383,12 @@ async function main(): Promise<void> {
 
     console.log(`built-in http creates/s ratio to registry creates/s: ${builtinRatios.join(', ')}`);
     console.log(`deployment creates ratio to custom resource: ${median(deploymentToCR).toFixed(2)} (median of ${RUNS} paired runs, 64 clients over HTTP)`);
+    console.log(growth);
+    console.log(`http creates/s ratio to node:http floor: ${median(floorRatios).toFixed(2)}`);
     console.log(`http creates/s ratio to registry creates/s: ${ratio.toFixed(2)}`);
   } finally {
     agent.destroy();
+    await floor.stop();
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
   }

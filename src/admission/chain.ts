@@ -13,6 +13,11 @@ export interface Plugin {
   handles(op: Operation): boolean;
   /** Mutating admission: may change `a.object`; throws a StatusError to refuse. */
   admit?(a: AdmissionAttributes): Promise<void>;
+  /**
+   * False when `admit` cannot change `a.object` for this request (it only refuses, or nothing
+   * configured applies): a cheap check, before admit runs. Absent: it may.
+   */
+  mayMutate?(a: AdmissionAttributes): boolean;
   /** Validating admission: throws a StatusError to refuse. */
   validate?(a: AdmissionAttributes): Promise<void>;
 }
@@ -27,6 +32,10 @@ export function admissionChain(plugins: readonly Plugin[]): Admission {
     },
     async validate(a) {
       for (const p of validating) if (p.handles(a.operation)) await p.validate!(a);
+    },
+    mayMutate(a) {
+      for (const p of mutating) if (p.handles(a.operation) && p.mayMutate?.(a) !== false) return true;
+      return false;
     },
   };
 }

@@ -62,6 +62,8 @@ function lifecyclePlugin(gate: NamespaceGate, immortal: ReadonlySet<string>): Pl
   return {
     name: 'NamespaceLifecycle',
     handles: (op) => op === 'CREATE' || op === 'UPDATE' || op === 'DELETE',
+    // Lifecycle refuses, it never changes the object.
+    mayMutate: () => false,
     async admit(a: AdmissionAttributes) {
       const isNamespace = a.kind.group === '' && a.kind.kind === 'Namespace';
       if (a.operation === 'DELETE' && isNamespace && immortal.has(a.name)) {

@@ -11,8 +11,15 @@ const RFC3339Micro = '2006-01-02T15:04:05.000000Z07:00';
 /** Formats an instant as metav1.Time marshals it: RFC 3339, seconds, UTC. */
 export function formatRFC3339(t: Date | number): string {
   const ms = typeof t === 'number' ? t : t.getTime();
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const sec = Math.floor(ms / 1000);
+  // Writes stamp the current second over and over (creationTimestamp, managedFields' time):
+  // the last second's text is kept.
+  if (sec === lastFormatted.sec) return lastFormatted.text;
+  const text = new Date(sec * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  lastFormatted = { sec, text };
+  return text;
 }
+let lastFormatted = { sec: NaN, text: '' };
 
 /** The current time as metav1.Now() serialises it. */
 export function nowRFC3339(): string {

@@ -305,6 +305,11 @@ export class GenericStore implements RESTStore {
    */
   private async admit(attrs: AdmissionAttributes, ctx: RequestContext, obj: Obj, opts: UpdateOptions): Promise<Obj> {
     if (!this.admission) return obj;
+    if (this.admission.mayMutate?.(attrs) === false) {
+      // Nothing configured can change the object: the plugins only get to refuse it.
+      await this.admission.admit(attrs);
+      return obj;
+    }
     const view = opts.admissionView;
     const viewed = view && attrs.object ? JSON.stringify(attrs.object) : undefined;
     const before = this.fieldManagers && attrs.object ? managedFieldsText(attrs.object) : undefined;

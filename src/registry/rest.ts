@@ -96,6 +96,12 @@ export interface AdmissionConvertor {
 export interface Admission {
   admit(a: AdmissionAttributes): Promise<void>;
   validate(a: AdmissionAttributes): Promise<void>;
+  /**
+   * False when no mutating step can change `a.object` (none configured matches): the store then
+   * skips what only a change needs (the managed-fields check after admission, the version view's
+   * comparison). Absent: any may.
+   */
+  mayMutate?(a: AdmissionAttributes): boolean;
 }
 
 /** The user every request runs as while no authentication is served. */

@@ -219,6 +219,7 @@ export function serviceAccountAdmission(opts: ServiceAccountPluginOptions): Plug
   return {
     name: 'ServiceAccount',
     handles: (op) => op === 'CREATE' || op === 'UPDATE',
+    mayMutate: (a) => !ignored(a) && a.operation === 'CREATE',
     async admit(a) {
       if (ignored(a) || a.operation !== 'CREATE') return;
       const pod = a.object!;

@@ -88,6 +88,7 @@ export function mutatingWebhooks(store: Store, opts: WebhookPluginOptions = {}):
     name: 'MutatingAdmissionWebhook',
     synced: Promise.all([ctx.synced, schemas.synced]).then(() => {}),
     handles: () => true,
+    mayMutate: (a) => ctx.webhooksFor(a).length > 0,
     async admit(a) {
       const hooks = ctx.webhooksFor(a);
       if (hooks.length === 0) return;

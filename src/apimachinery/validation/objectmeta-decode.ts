@@ -295,10 +295,15 @@ function decodeTime(v: unknown): string | null {
   if (v === null) return null;
   // metav1.Time.UnmarshalJSON decodes a string with the standard library (no field context).
   if (typeof v !== 'string') throw new HardError(`json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
+  // Every object written in the same second carries the same creationTimestamp: the last
+  // text that decoded is kept with its normalized form.
+  if (v === lastTime.text) return lastTime.normalized;
   const r = parseRFC3339(v);
   if (!r.ok) throw new HardError(r.error);
-  return formatRFC3339(r.epochMs);
+  lastTime = { text: v, normalized: formatRFC3339(r.epochMs) };
+  return lastTime.normalized;
 }
+let lastTime = { text: '', normalized: '' };
 
 export type DecodeResult = { meta: ObjectMeta; error?: undefined } | { meta?: undefined; error: string };
 

@@ -438,7 +438,16 @@ function withManager<T extends WriteOptions>(r: ResourceRequest, opts: T): T & {
   const warnings = (r.warnings ??= []);
   const user = r.user ? { user: r.user } : {};
   if (opts.fieldManager) return { ...opts, manager: opts.fieldManager, warnings, ...user };
-  const ua = (r.req.headers['user-agent'] ?? '').split('/')[0]!;
+  return { ...opts, manager: managerFromUserAgent(r.req.headers['user-agent'] ?? ''), warnings, ...user };
+}
+
+/** The last User-Agent seen and its manager name: a client sends the same one on every request. */
+let lastAgent = { ua: '', manager: '' };
+
+/** The default fieldManager: the User-Agent up to its first `/`, printable characters only, at most 128 bytes. */
+function managerFromUserAgent(header: string): string {
+  if (header === lastAgent.ua) return lastAgent.manager;
+  const ua = header.split('/')[0]!;
   let out = '';
   let bytes = 0;
   for (const ch of ua) {
@@ -448,7 +457,8 @@ function withManager<T extends WriteOptions>(r: ResourceRequest, opts: T): T & {
     out += ch;
     bytes += len;
   }
-  return { ...opts, manager: out, warnings, ...user };
+  lastAgent = { ua: header, manager: out };
+  return out;
 }
 
 /**

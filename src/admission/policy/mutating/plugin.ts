@@ -171,6 +171,7 @@ export function mutatingAdmissionPolicy(store: Store, opts: MutatingAdmissionPol
     name: 'MutatingAdmissionPolicy',
     synced: Promise.all([source.synced, namespaces.synced, schemas.synced]).then(() => {}),
     handles: (op) => op === 'CREATE' || op === 'UPDATE',
+    mayMutate: (a) => !isExemptAdmissionConfiguration(a.kind) && a.object !== undefined && source.hooks().length > 0,
     async admit(a) {
       if (isExemptAdmissionConfiguration(a.kind) || a.object === undefined) return;
       const hooks = source.hooks();

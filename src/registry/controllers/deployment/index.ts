@@ -24,7 +24,8 @@ export function startDeploymentController(deployments: RESTStore, replicaSets: R
     for (const [k, rs] of rsCache) if (k.startsWith(prefix)) out.push(rs);
     return out;
   };
-  const sync = runController(deployments, (key) => syncDeployment({ deployments, replicaSets, replicaSetsIn }, key.namespace!, key.name), {
+  const cachedDeployment = (namespace: string, name: string): Obj | undefined => deploymentCache.get(`${namespace}/${name}`);
+  const sync = runController(deployments, (key) => syncDeployment({ deployments, replicaSets, replicaSetsIn, cachedDeployment }, key.namespace!, key.name), {
     cache: deploymentCache,
     onError: (_k, e) => opts.onError?.(e),
   });

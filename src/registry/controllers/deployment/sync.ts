@@ -30,6 +30,8 @@ export interface SyncStores {
   replicaSets: RESTStore;
   /** The namespace's ReplicaSets as the informer has them. */
   replicaSetsIn(namespace: string): Obj[];
+  /** The Deployment as the informer has it (the lister's Get), undefined when it has none. */
+  cachedDeployment?(namespace: string, name: string): Obj | undefined;
 }
 
 type Result = void | { requeueAfterMs: number };
@@ -428,14 +430,21 @@ class DeploymentSync {
   }
 }
 
-/** Syncs one Deployment (NotFound: nothing to do, its ReplicaSets go by garbage collection). */
+/**
+ * Syncs one Deployment (NotFound: nothing to do, its ReplicaSets go by garbage collection), read
+ * from the informer as upstream's dsLister.Get does; a key queued before the informer has its
+ * object reads the store. A stale read ends in a write conflict, and the newer version's event
+ * queues the key again.
+ */
 export async function syncDeployment(stores: SyncStores, namespace: string, name: string): Promise<Result> {
-  let d: Obj;
-  try {
-    d = await stores.deployments.get(namespace, name);
-  } catch (e) {
-    if (isNotFound(e)) return;
-    throw e;
+  let d: Obj | undefined = stores.cachedDeployment?.(namespace, name);
+  if (d === undefined) {
+    try {
+      d = await stores.deployments.get(namespace, name);
+    } catch (e) {
+      if (isNotFound(e)) return;
+      throw e;
+    }
   }
   return new DeploymentSync(stores, deepCopyJSON(d) as Obj).run();
 }
