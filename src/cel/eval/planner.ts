@@ -29,6 +29,7 @@ import {
   codePointLength,
   equals,
   equality,
+  keepInstanceofFast,
   listContains,
   typeName,
 } from './values.ts';
@@ -59,6 +60,8 @@ export function activationOf(vars: Record<string, Val>): Activation {
 export class EvalCancelled {
   constructor(readonly message: string) {}
 }
+keepInstanceofFast(ObjectActivation);
+keepInstanceofFast(EvalCancelled);
 
 /** The largest list a library function may allocate from a numeric argument (`lists.range(n)`). */
 export const MAX_ALLOCATED_LIST = 2 ** 24;
@@ -66,14 +69,18 @@ export const MAX_ALLOCATED_LIST = 2 ** 24;
 /** The frames of the evaluations in progress (innermost last); see reserveAllocation. */
 const activeFrames: Frame[] = [];
 
-/** Runs `fn` with `f` as the evaluation in progress (Program.eval), for reserveAllocation. */
-export function withActiveFrame<T>(f: Frame, fn: () => T): T {
+/**
+ * Marks `f` as the evaluation in progress (Program.eval), for reserveAllocation; every call is
+ * paired with leaveFrame in a `finally`. (Two calls rather than a wrapper taking a callback: the
+ * callback would be a closure allocated per evaluation.)
+ */
+export function enterFrame(f: Frame): void {
   activeFrames.push(f);
-  try {
-    return fn();
-  } finally {
-    activeFrames.pop();
-  }
+}
+
+/** Ends the evaluation that the matching enterFrame began. */
+export function leaveFrame(): void {
+  activeFrames.pop();
 }
 
 /**
@@ -102,15 +109,42 @@ export class Frame {
   slots: Val[];
   cost = 0;
   iterations = 0;
+  /**
+   * The variables when they are a plain object (read directly, without an Activation's call);
+   * otherwise undefined and `vars` answers.
+   */
+  obj: Record<string, Val> | undefined;
+  vars: Activation;
   constructor(
-    public vars: Activation,
+    vars: Activation,
     nslots: number,
     public costLimit: number,
     readonly iterationLimit: number,
   ) {
+    this.vars = vars;
+    this.obj = vars instanceof ObjectActivation ? vars.vars : undefined;
     this.slots = new Array(nslots).fill(null);
   }
+
+  /** Binds the variables of one evaluation: an Activation (anything with `get`) or a plain object. */
+  bind(vars: Activation | Record<string, Val>): void {
+    if (typeof vars.get === 'function') {
+      this.vars = vars as Activation;
+      this.obj = undefined;
+    } else {
+      this.obj = vars as Record<string, Val>;
+    }
+  }
+
+  /** A global variable's value, or undefined when unbound. */
+  lookup(name: string): Val | undefined {
+    const o = this.obj;
+    if (o !== undefined) return Object.hasOwn(o, name) ? o[name] : undefined;
+    return this.vars.get(name);
+  }
 }
+
+const NO_VARS: Activation = { get: () => undefined };
 
 export type Closure = (f: Frame) => Val;
 
@@ -206,7 +240,7 @@ const ownedLists = new WeakSet<readonly Val[]>();
 const noSuchOverloadPlain = () => new CelError('no such overload');
 
 function isErrOrUnk(v: Val): v is CelError | Unknown {
-  return v instanceof CelError || v instanceof Unknown;
+  return typeof v === 'object' && v !== null && (v instanceof CelError || v instanceof Unknown);
 }
 
 /** Compiles expr into closures. */
@@ -369,7 +403,7 @@ class Planner {
     const fn: Closure = (f) => {
       f.cost += 1 + extra;
       for (const o of options) {
-        let v = f.vars.get(o.name);
+        let v = f.lookup(o.name);
         if (v === undefined) continue;
         for (const r of o.rest) v = select(v, r);
         return v;
@@ -394,13 +428,9 @@ class Planner {
     const cost = 1 + qualifiers;
     return (f) => {
       f.cost += cost;
-      const act = f.vars;
-      // Read plain-object activations here, where the property name is fixed (a monomorphic load).
-      let v: Val | undefined;
-      if (act instanceof ObjectActivation) {
-        const o = act.vars;
-        v = Object.hasOwn(o, qualified) ? o[qualified] : undefined;
-      } else v = act.get(qualified);
+      // Read plain objects here, where the property name is fixed (a monomorphic load).
+      const o = f.obj;
+      const v = o !== undefined ? (Object.hasOwn(o, qualified) ? o[qualified] : undefined) : f.vars.get(qualified);
       return v === undefined ? missing : v;
     };
   }
@@ -827,7 +857,7 @@ class Planner {
 
   /** Evaluates a closure whose inputs are all constants once, at plan time (errors stay runtime). */
   private fold(fn: Closure): Closure {
-    const v = fn(new Frame({ get: () => undefined }, 0, Infinity, Infinity));
+    const v = fn(new Frame(NO_VARS, 0, Infinity, Infinity));
     return v instanceof CelError || v instanceof Unknown ? fn : constant(v);
   }
 
