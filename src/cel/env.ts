@@ -139,7 +139,7 @@ export class Program {
     } catch (e) {
       return { error: new CelError(e instanceof EvalCancelled ? e.message : internalFailure(e)), cost: f.cost };
     } finally {
-      leaveFrame();
+      leaveFrame(f);
       if (reuse) {
         this.busy = false;
         // Hold no reference to the caller's variables between evaluations.
@@ -211,7 +211,7 @@ export class Env {
   check(source: string): { checked?: CheckedExpr; issues?: string } {
     const r = parse(source, this.parseOptions);
     if (!r.parsed) return { issues: r.issues.toString() };
-    const c = check(r.parsed, this.checkEnv);
+    const c = check(r.parsed, this.checkEnv, true);
     return c.checked ? { checked: c.checked } : { issues: c.issues.toString() };
   }
 
@@ -225,7 +225,7 @@ export class Env {
     const r = parse(source, this.parseOptions);
     if (!r.parsed) return { issues: r.issues.toString() };
     if (this.options.disableCheck) return { program: this.planParsed(r.parsed.expr, undefined, DynType) };
-    const c = check(r.parsed, this.checkEnv);
+    const c = check(r.parsed, this.checkEnv, true);
     if (!c.checked) return { issues: c.issues.toString() };
     return { program: this.planChecked(c.checked) };
   }

@@ -66,8 +66,8 @@ keepInstanceofFast(EvalCancelled);
 /** The largest list a library function may allocate from a numeric argument (`lists.range(n)`). */
 export const MAX_ALLOCATED_LIST = 2 ** 24;
 
-/** The frames of the evaluations in progress (innermost last); see reserveAllocation. */
-const activeFrames: Frame[] = [];
+/** The innermost evaluation in progress (each frame links to the one it interrupted); see reserveAllocation. */
+let activeFrame: Frame | undefined;
 
 /**
  * Marks `f` as the evaluation in progress (Program.eval), for reserveAllocation; every call is
@@ -75,12 +75,16 @@ const activeFrames: Frame[] = [];
  * callback would be a closure allocated per evaluation.)
  */
 export function enterFrame(f: Frame): void {
-  activeFrames.push(f);
+  f.outer = activeFrame;
+  f.ownedBase = ownedLists.length;
+  activeFrame = f;
 }
 
-/** Ends the evaluation that the matching enterFrame began. */
-export function leaveFrame(): void {
-  activeFrames.pop();
+/** Ends the evaluation that the matching enterFrame began (also when it was cancelled midway). */
+export function leaveFrame(f: Frame): void {
+  activeFrame = f.outer;
+  f.outer = undefined;
+  ownedLists.length = f.ownedBase;
 }
 
 /**
@@ -90,7 +94,7 @@ export function leaveFrame(): void {
  * error instead of exhausting memory.
  */
 export function reserveAllocation(n: number): void {
-  const f = activeFrames[activeFrames.length - 1];
+  const f = activeFrame;
   if (f && f.cost + n > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
   checkListSize(n);
 }
@@ -115,6 +119,10 @@ export class Frame {
    */
   obj: Record<string, Val> | undefined;
   vars: Activation;
+  /** The evaluation this one interrupted (a library function evaluating another program). */
+  outer: Frame | undefined = undefined;
+  /** How many owned lists were on the stack when this evaluation began. */
+  ownedBase = 0;
   constructor(
     vars: Activation,
     nslots: number,
@@ -222,20 +230,22 @@ export function actualSize(v: Val): number {
   return 1;
 }
 
-/** Closures that yield a constant (cel-go's InterpretableConst), with their value. */
-const constants = new WeakMap<Closure, Val>();
-
-function constant(v: Val): Closure {
-  const c: Closure = () => v;
-  constants.set(c, v);
-  return c;
-}
 
 /** cel-go's type conversion functions, folded over constant arguments by the optimizer. */
 const CONVERSIONS = new Set(['bool', 'bytes', 'double', 'duration', 'dyn', 'int', 'string', 'timestamp', 'type', 'uint']);
 
-/** Lists that a comprehension owns and may append to in place (the accumulator of map/filter). */
-const ownedLists = new WeakSet<readonly Val[]>();
+/**
+ * Lists that a comprehension in progress owns and may append to in place (the accumulators of
+ * map/filter), innermost last: comprehensions nest, so each removes its own from the top when it
+ * ends, and Program.eval cuts the stack back to where it began if evaluation is cancelled. (A stack
+ * rather than a WeakSet: entering a comprehension must cost less than weak-table bookkeeping.)
+ */
+const ownedLists: (readonly Val[])[] = [];
+
+function isOwned(l: readonly Val[]): boolean {
+  for (let i = ownedLists.length - 1; i >= 0; i--) if (ownedLists[i] === l) return true;
+  return false;
+}
 
 const noSuchOverloadPlain = () => new CelError('no such overload');
 
@@ -258,6 +268,18 @@ const IN_PROGRESS = { inProgress: true } as unknown as Val;
 
 class Planner {
   nslots = 0;
+  /**
+   * Closures that yield a constant (cel-go's InterpretableConst), with their value. (A Map owned
+   * by this planning, not a module-wide WeakMap: weak tables cost far more per entry.)
+   */
+  private readonly constants = new Map<Closure, Val>();
+
+  private constant(v: Val): Closure {
+    const c: Closure = () => v;
+    this.constants.set(c, v);
+    return c;
+  }
+
   /** Slots of cel.@block indexes -> their initialisers (filled once planned). */
   private readonly blockSlots = new Map<number, { init?: Closure }>();
   private readonly container: string[];
@@ -280,7 +302,7 @@ class Planner {
           default:
             v = c.value;
         }
-        return constant(v);
+        return this.constant(v);
       }
       case 'ident':
         return this.planIdent(e, sc);
@@ -368,14 +390,14 @@ class Planner {
    */
   private planGlobal(parts: string[], id: number): { fn: Closure; used: number } | undefined {
     const enumValue = this.o.checked?.constants?.get(id);
-    if (enumValue !== undefined) return { fn: constant(enumValue), used: parts.length };
+    if (enumValue !== undefined) return { fn: this.constant(enumValue), used: parts.length };
     const checkedName = this.o.checked?.identNames?.get(id)?.replace(/^\./, '');
     if (checkedName !== undefined) {
       return { fn: this.globalGetter(checkedName, 0, id), used: parts.length };
     }
     if (this.o.checked && parts.length === 1) {
       const t = this.typeValue(parts[0]!);
-      if (t) return { fn: constant(t), used: 1 };
+      if (t) return { fn: this.constant(t), used: 1 };
     }
     const declared = this.o.declaredVars;
     if (declared) {
@@ -422,7 +444,7 @@ class Planner {
     if (!this.o.declaredVars?.has(qualified)) {
       // The checker resolved a type name: cel-go plans it as a constant.
       const t = this.typeValue('.' + qualified) ?? this.typeValue(qualified);
-      if (t) return constant(t);
+      if (t) return this.constant(t);
     }
     const missing = missingAttribute(id, [qualified]);
     const cost = 1 + qualifiers;
@@ -453,7 +475,7 @@ class Planner {
       const chain = this.chainOf(e, sc);
       if (chain) {
         const enumValue = this.o.checked?.constants?.get(e.id);
-        if (enumValue !== undefined) return constant(enumValue);
+        if (enumValue !== undefined) return this.constant(enumValue);
         const checkedName = this.o.checked?.identNames?.get(e.id)?.replace(/^\./, '');
         if (checkedName !== undefined) return this.globalGetter(checkedName, 0, e.id);
         if (!this.o.declaredVars) {
@@ -464,7 +486,7 @@ class Planner {
           const declared = this.o.declaredVars;
           for (const c of this.candidates(chain.join('.'))) if (declared.has(c)) return this.globalGetter(c, chain.length - 1, e.id);
           const t = this.typeValue(chain.join('.'));
-          if (t) return constant(t);
+          if (t) return this.constant(t);
         }
       }
     }
@@ -613,7 +635,7 @@ class Planner {
       else if (cur.kind === 'call' && cur.fn === '_[_]' && !cur.target && cur.args.length === 2) cur = cur.args[0]!;
       else break;
     }
-    if (cur.kind !== 'ident' || constants.has(planned)) return planned;
+    if (cur.kind !== 'ident' || this.constants.has(planned)) return planned;
     if (!sc.has(cur.name) && this.typeValue(cur.name) && !this.o.declaredVars?.has(cur.name)) return planned;
     return (f) => {
       const v = planned(f);
@@ -634,10 +656,10 @@ class Planner {
   }
 
   private planFunction(name: string, receiver: boolean, args: Closure[], e: Expr): Closure {
-    if (this.o.optimize && !receiver && args.length === 1 && CONVERSIONS.has(name) && constants.has(args[0]!)) {
+    if (this.o.optimize && !receiver && args.length === 1 && CONVERSIONS.has(name) && this.constants.has(args[0]!)) {
       return this.fold(this.planFunctionInner(name, receiver, args, e));
     }
-    const constList = args.length === 2 ? constants.get(args[1]!) : undefined;
+    const constList = args.length === 2 ? this.constants.get(args[1]!) : undefined;
     if (this.o.optimize && name === '@in' && !receiver && Array.isArray(constList)) {
       // cel-go's set-membership optimisation: no call is observed, so there is no call cost.
       const x = args[0]!;
@@ -658,13 +680,17 @@ class Planner {
   }
 
   private planFunctionInner(name: string, receiver: boolean, args: Closure[], e: Expr): Closure {
-    let cands = (this.o.registry.get(name) ?? []).filter((o) => o.receiver === receiver && (o.variadic || o.kinds.length === args.length));
     // The checker's choice is tried first; the others stay as cel-go's dynamic dispatch does when a
     // value typed dyn turns out to need another overload (e.g. `dyn(1) < 1u`).
     const ids = this.o.checked?.overloads?.get(e.id);
-    if (ids && ids.length) {
-      cands = [...cands.filter((o) => ids.includes(o.id)), ...cands.filter((o) => !ids.includes(o.id))];
+    const chosen: RtOverload[] = [];
+    const others: RtOverload[] = [];
+    for (const o of this.o.registry.get(name) ?? []) {
+      if (o.receiver !== receiver || (!o.variadic && o.kinds.length !== args.length)) continue;
+      if (ids !== undefined && ids.includes(o.id)) chosen.push(o);
+      else others.push(o);
     }
+    const cands = chosen.length ? chosen.concat(others) : others;
     const display = name;
     if (cands.length === 0) {
       const exists = this.o.registry.has(name);
@@ -786,10 +812,13 @@ class Planner {
     const planned = parts.map((p) => this.plan(p, sc));
     const n = planned.length;
     const vals: Val[] = new Array(n);
+    // Constant strings (the message text around the values) are measured once, here.
+    const fixed = planned.map((p) => this.constants.get(p));
+    const fixedCp = fixed.map((v) => (typeof v === 'string' ? codePointLength(v) : -1));
     return (f) => {
       let allStrings = true;
       for (let i = 0; i < n; i++) {
-        const v = planned[i]!(f);
+        const v = fixedCp[i]! >= 0 ? fixed[i]! : planned[i]!(f);
         vals[i] = v;
         if (typeof v !== 'string') allStrings = false;
       }
@@ -799,12 +828,12 @@ class Planner {
         return acc;
       }
       let acc = vals[0] as string;
-      let accCp = codePointLength(acc);
+      let accCp = fixedCp[0]! >= 0 ? fixedCp[0]! : codePointLength(acc);
       // The last code unit of acc, tracked from the parts (reading it from acc would flatten it).
       let last = acc.length ? acc.charCodeAt(acc.length - 1) : 0;
       for (let i = 1; i < n; i++) {
         const b = vals[i] as string;
-        const bCp = codePointLength(b);
+        const bCp = fixedCp[i]! >= 0 ? fixedCp[i]! : codePointLength(b);
         f.cost += Math.ceil((accCp + bCp) * 0.1);
         if (b.length === 0) continue;
         // A high surrogate ending acc pairs with a low one starting b.
@@ -822,7 +851,7 @@ class Planner {
   private planList(e: Expr & { kind: 'list' }, sc: Scope): Closure {
     const elems = e.elements.map((x) => this.plan(x, sc));
     const fn = this.planListOf(elems, new Set(e.optionalIndices));
-    return this.o.optimize && elems.every((c) => constants.has(c)) ? this.fold(fn) : fn;
+    return this.o.optimize && elems.every((c) => this.constants.has(c)) ? this.fold(fn) : fn;
   }
   /** Slots of comprehension accumulators that start as [] (appended to in place). */
   private readonly ownedAccuSlots = new Set<number>();
@@ -845,7 +874,7 @@ class Planner {
       f.cost += COST_LIST_CREATE + 1;
       if (isErrOrUnk(v)) return v;
       if (Array.isArray(acc)) {
-        if (ownedLists.has(acc)) {
+        if (isOwned(acc)) {
           (acc as Val[]).push(v);
           return acc;
         }
@@ -858,7 +887,7 @@ class Planner {
   /** Evaluates a closure whose inputs are all constants once, at plan time (errors stay runtime). */
   private fold(fn: Closure): Closure {
     const v = fn(new Frame(NO_VARS, 0, Infinity, Infinity));
-    return v instanceof CelError || v instanceof Unknown ? fn : constant(v);
+    return v instanceof CelError || v instanceof Unknown ? fn : this.constant(v);
   }
 
   private planListOf(elems: Closure[], opt: Set<number>): Closure {
@@ -894,7 +923,7 @@ class Planner {
   private planMap(e: Expr & { kind: 'map' }, sc: Scope): Closure {
     const entries = e.entries.map((en) => ({ k: this.plan(en.key, sc), v: this.plan(en.value, sc), opt: en.optional }));
     const fn = this.planMapInner(entries);
-    return this.o.optimize && entries.every((en) => constants.has(en.k) && constants.has(en.v)) ? this.fold(fn) : fn;
+    return this.o.optimize && entries.every((en) => this.constants.has(en.k) && this.constants.has(en.v)) ? this.fold(fn) : fn;
   }
 
   private planMapInner(entries: { k: Closure; v: Closure; opt: boolean }[]): Closure {
@@ -1017,9 +1046,10 @@ class Planner {
       const r = range(f);
       if (isErrOrUnk(r)) return r;
       let accu = accuInit(f);
-      if (ownAccu && Array.isArray(accu)) {
+      const owns = ownAccu && Array.isArray(accu);
+      if (owns) {
         accu = [];
-        ownedLists.add(accu as Val[]);
+        ownedLists.push(accu as Val[]);
       }
       const slots = f.slots;
       slots[sa] = accu;
@@ -1052,10 +1082,11 @@ class Planner {
           if (f.cost > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
         }
       } else {
+        if (owns) ownedLists.pop();
         return new CelError(`unsupported comprehension range type: ${typeName(r)}`, e.id);
       }
+      if (owns) ownedLists.pop();
       const out = result(f);
-      if (ownAccu && Array.isArray(slots[sa])) ownedLists.delete(slots[sa] as Val[]);
       // Also after the result: nested cel.bind (comprehensions without iterations) can double a
       // value per level and would otherwise never reach the check in the loop.
       if (f.cost > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
@@ -1198,7 +1229,7 @@ function fastBinary(name: string): ((x: bigint, y: bigint) => Val) | undefined {
 
 /** Appends in place when the left operand is a comprehension-owned accumulator; else undefined. */
 export function appendOwned(l: Val, r: Val): Val | undefined {
-  if (Array.isArray(l) && Array.isArray(r) && ownedLists.has(l)) {
+  if (Array.isArray(l) && Array.isArray(r) && isOwned(l)) {
     checkListSize(l.length + r.length);
     (l as Val[]).push(...r);
     return l;
