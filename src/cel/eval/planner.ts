@@ -406,7 +406,7 @@ class Planner {
         for (const c of this.candidates(name)) {
           if (declared.has(c)) {
             let fn = this.globalGetter(c, n - 1, id);
-            for (let i = n; i < parts.length; i++) fn = selectClosure(fn, parts[i]!);
+            for (let i = n; i < parts.length; i++) fn = this.selectOf(fn, parts[i]!);
             return { fn, used: parts.length };
           }
         }
@@ -448,12 +448,38 @@ class Planner {
     }
     const missing = missingAttribute(id, [qualified]);
     const cost = 1 + qualifiers;
-    return (f) => {
+    const read: Closure = (f) => {
       f.cost += cost;
       // Read plain objects here, where the property name is fixed (a monomorphic load).
       const o = f.obj;
       const v = o !== undefined ? (Object.hasOwn(o, qualified) ? o[qualified] : undefined) : f.vars.get(qualified);
       return v === undefined ? missing : v;
+    };
+    this.globalReads.set(read, { qualified, cost, missing });
+    return read;
+  }
+
+  /** Closures reading a global variable (globalGetter), with what they read. */
+  private readonly globalReads = new Map<Closure, { qualified: string; cost: number; missing: CelError }>();
+
+  /**
+   * `operand.field`. On a global variable (`self.spec`), one closure reads both, with the same
+   * charges: there is one closure call fewer per evaluation.
+   */
+  private selectOf(operand: Closure, field: string): Closure {
+    const g = this.globalReads.get(operand);
+    if (!g) return selectClosure(operand, field);
+    const { qualified, missing } = g;
+    const cost = g.cost + 1;
+    return (f) => {
+      f.cost += cost;
+      const o = f.obj;
+      const v = o !== undefined ? (Object.hasOwn(o, qualified) ? o[qualified] : undefined) : f.vars.get(qualified);
+      if (v instanceof CelMap) {
+        const x = v.m.get(field);
+        if (x !== undefined) return x;
+      }
+      return select(v === undefined ? missing : v, field);
     };
   }
 
@@ -507,7 +533,7 @@ class Planner {
         return select(v, field);
       };
     }
-    return selectClosure(operand, field);
+    return this.selectOf(operand, field);
   }
 
   // ---- calls -----------------------------------------------------------------------------------
@@ -739,11 +765,20 @@ class Planner {
     if (args.length === 1) {
       const [a] = args as [Closure];
       const table: Record<string, RtOverload | null> = {};
+      // The last kind seen and its overload: a call site nearly always sees one kind.
+      let lastKind = '';
+      let last: RtOverload | null = null;
       return (f) => {
         const x = a(f);
         const k = kindOf(x);
-        let o = table[k];
-        if (o === undefined) o = table[k] = k === '?' ? null : (cands.find((c) => matchesKinds(c, [x])) ?? null);
+        let o: RtOverload | null | undefined;
+        if (k === lastKind) o = last;
+        else {
+          o = table[k];
+          if (o === undefined) o = table[k] = k === '?' ? null : (cands.find((c) => matchesKinds(c, [x])) ?? null);
+          lastKind = k;
+          last = o;
+        }
         if (o === null) {
           f.cost++;
           return noSuchOverload(display, [x]);
@@ -756,6 +791,11 @@ class Planner {
     }
     const [a, b] = args as [Closure, Closure];
     const apply = this.binaryApplier(name, cands, e);
+    if (!callCost) {
+      const c = this.constants.get(b);
+      const inline = typeof c === 'bigint' ? intComparisonWithConstant(name, a, c, apply) : intOperation(name, a, b, apply);
+      if (inline) return inline;
+    }
     return (f) => apply(f, a(f), b(f));
   }
 
@@ -767,6 +807,10 @@ class Planner {
     const callCost = this.o.callCost;
     const fast = callCost ? undefined : fastBinary(name);
     const table: Record<string, Record<string, RtOverload | null>> = {};
+    // The last pair of kinds seen and its overload: a call site nearly always sees one pair.
+    let lastX = '';
+    let lastY = '';
+    let last: RtOverload | null = null;
     return (f, x, y) => {
       if (fast !== undefined && typeof x === 'bigint' && typeof y === 'bigint') {
         f.cost++;
@@ -774,9 +818,16 @@ class Planner {
       }
       const kx = kindOf(x);
       const ky = kindOf(y);
-      const row = (table[kx] ??= {});
-      let o = row[ky];
-      if (o === undefined) o = row[ky] = kx === '?' || ky === '?' ? null : (cands.find((c) => matchesKinds(c, [x, y])) ?? null);
+      let o: RtOverload | null | undefined;
+      if (kx === lastX && ky === lastY) o = last;
+      else {
+        const row = (table[kx] ??= {});
+        o = row[ky];
+        if (o === undefined) o = row[ky] = kx === '?' || ky === '?' ? null : (cands.find((c) => matchesKinds(c, [x, y])) ?? null);
+        lastX = kx;
+        lastY = ky;
+        last = o;
+      }
       if (o === null) {
         f.cost++;
         return noSuchOverload(name, [x, y]);
@@ -1223,6 +1274,85 @@ function fastBinary(name: string): ((x: bigint, y: bigint) => Val) | undefined {
       return (x, y) => x > y;
     case '_>=_':
       return (x, y) => x >= y;
+  }
+  return undefined;
+}
+
+type Applier = (f: Frame, x: Val, y: Val) => Val;
+
+/**
+ * `x op c` for an int constant c and an int comparison: the int case inline (one closure call
+ * fewer than through the applier), anything else through the applier. Costs as the applier's.
+ */
+function intComparisonWithConstant(name: string, a: Closure, c: bigint, apply: Applier): Closure | undefined {
+  switch (name) {
+    case '_<_':
+      return (f) => {
+        const x = a(f);
+        if (typeof x !== 'bigint') return apply(f, x, c);
+        f.cost++;
+        return x < c;
+      };
+    case '_<=_':
+      return (f) => {
+        const x = a(f);
+        if (typeof x !== 'bigint') return apply(f, x, c);
+        f.cost++;
+        return x <= c;
+      };
+    case '_>_':
+      return (f) => {
+        const x = a(f);
+        if (typeof x !== 'bigint') return apply(f, x, c);
+        f.cost++;
+        return x > c;
+      };
+    case '_>=_':
+      return (f) => {
+        const x = a(f);
+        if (typeof x !== 'bigint') return apply(f, x, c);
+        f.cost++;
+        return x >= c;
+      };
+  }
+  return intOperation(name, a, () => c, apply);
+}
+
+/** `x op y` with the int x int case of a comparison or `+`, `-`, `*` inline; else undefined. */
+function intOperation(name: string, a: Closure, b: Closure, apply: Applier): Closure | undefined {
+  switch (name) {
+    case '_<_':
+      return (f) => {
+        const x = a(f);
+        const y = b(f);
+        if (typeof x !== 'bigint' || typeof y !== 'bigint') return apply(f, x, y);
+        f.cost++;
+        return x < y;
+      };
+    case '_<=_':
+      return (f) => {
+        const x = a(f);
+        const y = b(f);
+        if (typeof x !== 'bigint' || typeof y !== 'bigint') return apply(f, x, y);
+        f.cost++;
+        return x <= y;
+      };
+    case '_>_':
+      return (f) => {
+        const x = a(f);
+        const y = b(f);
+        if (typeof x !== 'bigint' || typeof y !== 'bigint') return apply(f, x, y);
+        f.cost++;
+        return x > y;
+      };
+    case '_>=_':
+      return (f) => {
+        const x = a(f);
+        const y = b(f);
+        if (typeof x !== 'bigint' || typeof y !== 'bigint') return apply(f, x, y);
+        f.cost++;
+        return x >= y;
+      };
   }
   return undefined;
 }
