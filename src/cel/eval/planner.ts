@@ -84,7 +84,8 @@ export function enterFrame(f: Frame): void {
 export function leaveFrame(f: Frame): void {
   activeFrame = f.outer;
   f.outer = undefined;
-  ownedLists.length = f.ownedBase;
+  // Only after a cancellation is there anything to cut (and setting an array's length is slow).
+  if (ownedLists.length !== f.ownedBase) ownedLists.length = f.ownedBase;
 }
 
 /**
@@ -391,7 +392,7 @@ class Planner {
   private planGlobal(parts: string[], id: number): { fn: Closure; used: number } | undefined {
     const enumValue = this.o.checked?.constants?.get(id);
     if (enumValue !== undefined) return { fn: this.constant(enumValue), used: parts.length };
-    const checkedName = this.o.checked?.identNames?.get(id)?.replace(/^\./, '');
+    const checkedName = unrooted(this.o.checked?.identNames?.get(id));
     if (checkedName !== undefined) {
       return { fn: this.globalGetter(checkedName, 0, id), used: parts.length };
     }
@@ -502,7 +503,7 @@ class Planner {
       if (chain) {
         const enumValue = this.o.checked?.constants?.get(e.id);
         if (enumValue !== undefined) return this.constant(enumValue);
-        const checkedName = this.o.checked?.identNames?.get(e.id)?.replace(/^\./, '');
+        const checkedName = unrooted(this.o.checked?.identNames?.get(e.id));
         if (checkedName !== undefined) return this.globalGetter(checkedName, 0, e.id);
         if (!this.o.declaredVars) {
           const g = this.planGlobal(chain, e.id);
@@ -729,39 +730,9 @@ class Planner {
     }
     const nonStrict = cands.some((o) => o.nonStrict);
     const callCost = this.o.callCost;
-    const charge = (f: Frame, o: RtOverload, vals: Val[], r: Val) => {
-      const custom = callCost?.(display, o.id, vals, r);
-      f.cost += custom ?? (o.cost ? o.cost(vals, r) : 1);
-      // Size-dependent costs can jump: stop before the next step builds on an oversized value.
-      if (f.cost > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
-    };
-    const finish = (f: Frame, vals: Val[]): Val => {
-      if (!nonStrict) {
-        for (const v of vals) {
-          if (isErrOrUnk(v)) {
-            f.cost++;
-            return noSuchOverload(display, vals);
-          }
-        }
-      }
-      let o: RtOverload | undefined;
-      for (const c of cands) {
-        if (matchesKinds(c, vals)) {
-          o = c;
-          break;
-        }
-      }
-      if (!o) {
-        f.cost++;
-        return noSuchOverload(display, vals);
-      }
-      const r = o.impl(...vals);
-      charge(f, o, vals, r);
-      return r;
-    };
-    if (nonStrict || args.length > 2) return (f) => finish(f, args.map((x) => x(f)));
+    if (nonStrict || args.length > 2) return (f) => callAny(f, display, cands, nonStrict, callCost, args.map((x) => x(f)));
     // Overload choice depends only on the argument kinds: cache it per call site.
-    if (args.length === 0) return (f) => finish(f, []);
+    if (args.length === 0) return (f) => callAny(f, display, cands, nonStrict, callCost, []);
     if (args.length === 1) {
       const [a] = args as [Closure];
       const table: Record<string, RtOverload | null> = {};
@@ -784,7 +755,7 @@ class Planner {
           return noSuchOverload(display, [x]);
         }
         const r = o.impl(x);
-        if (o.cost || callCost) charge(f, o, [x], r);
+        if (o.cost || callCost) charge(f, display, callCost, o, [x], r);
         else f.cost++;
         return r;
       };
@@ -1146,6 +1117,11 @@ class Planner {
   }
 }
 
+/** A checked name without its leading dot (`.x` names x in the root namespace). */
+function unrooted(name: string | undefined): string | undefined {
+  return name !== undefined && name.charCodeAt(0) === 46 ? name.slice(1) : name;
+}
+
 /** cel-go's error for an unbound variable: the attribute's id and candidate names, as Go prints them. */
 function missingAttribute(id: number, names: string[]): CelError {
   return new CelError(`no such attribute(s): id: ${id}, names: [${names.join(' ')}]`, id);
@@ -1276,6 +1252,42 @@ function fastBinary(name: string): ((x: bigint, y: bigint) => Val) | undefined {
       return (x, y) => x >= y;
   }
   return undefined;
+}
+
+type CallCostFn = PlanOptions['callCost'];
+
+/** Charges a call's cost (the estimator's figure, else the overload's, else 1). */
+function charge(f: Frame, fn: string, callCost: CallCostFn, o: RtOverload, vals: Val[], r: Val): void {
+  const custom = callCost?.(fn, o.id, vals, r);
+  f.cost += custom ?? (o.cost ? o.cost(vals, r) : 1);
+  // Size-dependent costs can jump: stop before the next step builds on an oversized value.
+  if (f.cost > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
+}
+
+/** A call dispatched on its argument values: the first candidate whose kinds match. */
+function callAny(f: Frame, fn: string, cands: RtOverload[], nonStrict: boolean, callCost: CallCostFn, vals: Val[]): Val {
+  if (!nonStrict) {
+    for (const v of vals) {
+      if (isErrOrUnk(v)) {
+        f.cost++;
+        return noSuchOverload(fn, vals);
+      }
+    }
+  }
+  let o: RtOverload | undefined;
+  for (const c of cands) {
+    if (matchesKinds(c, vals)) {
+      o = c;
+      break;
+    }
+  }
+  if (!o) {
+    f.cost++;
+    return noSuchOverload(fn, vals);
+  }
+  const r = o.impl(...vals);
+  charge(f, fn, callCost, o, vals, r);
+  return r;
 }
 
 type Applier = (f: Frame, x: Val, y: Val) => Val;
