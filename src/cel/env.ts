@@ -258,6 +258,7 @@ export class Env {
       presenceTestHasCost: this.options.presenceTestHasCost,
       optimize: this.options.optimize ?? true,
       callCost: this.options.callCost,
+      candidateCache: this.candidates,
     });
     return new Program(p, type, checked, costLimit, iterationLimit);
   }
@@ -265,7 +266,11 @@ export class Env {
   /** Adds runtime overloads (for libraries implemented outside the declaration format). */
   addOverloads(ovs: Iterable<RtOverload>): void {
     addOverloads(this.registry, ovs);
+    this.candidates.clear();
   }
+
+  /** Call sites' candidate overloads, shared by this environment's plans (PlanOptions.candidateCache). */
+  private readonly candidates = new Map<string, readonly RtOverload[]>();
 }
 
 /** cel-go's display name of a value's runtime type or a checked type. */

@@ -193,6 +193,12 @@ export interface PlanOptions {
    * returns the cost of the call, or undefined to fall back.
    */
   callCost?: (fn: string, overloadId: string, args: Val[], result: Val) => number | undefined;
+  /**
+   * The candidate overloads of call sites already planned against this registry (by function,
+   * receiver style, arity and the checker's choice), shared by the programs of one environment;
+   * cleared by its owner whenever the registry changes. Never modified by the planner.
+   */
+  candidateCache?: Map<string, readonly RtOverload[]>;
 }
 
 export interface Plan {
@@ -710,14 +716,20 @@ class Planner {
     // The checker's choice is tried first; the others stay as cel-go's dynamic dispatch does when a
     // value typed dyn turns out to need another overload (e.g. `dyn(1) < 1u`).
     const ids = this.o.checked?.overloads?.get(e.id);
-    const chosen: RtOverload[] = [];
-    const others: RtOverload[] = [];
-    for (const o of this.o.registry.get(name) ?? []) {
-      if (o.receiver !== receiver || (!o.variadic && o.kinds.length !== args.length)) continue;
-      if (ids !== undefined && ids.includes(o.id)) chosen.push(o);
-      else others.push(o);
+    const cache = this.o.candidateCache;
+    const key = cache && `${name}\0${receiver}\0${args.length}\0${ids ? ids.join('\0') : ''}`;
+    let cands = key !== undefined ? cache!.get(key) : undefined;
+    if (cands === undefined) {
+      const chosen: RtOverload[] = [];
+      const others: RtOverload[] = [];
+      for (const o of this.o.registry.get(name) ?? []) {
+        if (o.receiver !== receiver || (!o.variadic && o.kinds.length !== args.length)) continue;
+        if (ids !== undefined && ids.includes(o.id)) chosen.push(o);
+        else others.push(o);
+      }
+      cands = chosen.length ? chosen.concat(others) : others;
+      if (key !== undefined) cache!.set(key, cands);
     }
-    const cands = chosen.length ? chosen.concat(others) : others;
     const display = name;
     if (cands.length === 0) {
       const exists = this.o.registry.has(name);
@@ -774,7 +786,7 @@ class Planner {
    * Applies a two-argument function to values: the int fast path, then the overload cached for the
    * argument kinds, charging the call cost.
    */
-  private binaryApplier(name: string, cands: RtOverload[], _e: Expr): (f: Frame, x: Val, y: Val) => Val {
+  private binaryApplier(name: string, cands: readonly RtOverload[], _e: Expr): (f: Frame, x: Val, y: Val) => Val {
     const callCost = this.o.callCost;
     const fast = callCost ? undefined : fastBinary(name);
     const table: Record<string, Record<string, RtOverload | null>> = {};
@@ -1265,7 +1277,7 @@ function charge(f: Frame, fn: string, callCost: CallCostFn, o: RtOverload, vals:
 }
 
 /** A call dispatched on its argument values: the first candidate whose kinds match. */
-function callAny(f: Frame, fn: string, cands: RtOverload[], nonStrict: boolean, callCost: CallCostFn, vals: Val[]): Val {
+function callAny(f: Frame, fn: string, cands: readonly RtOverload[], nonStrict: boolean, callCost: CallCostFn, vals: Val[]): Val {
   if (!nonStrict) {
     for (const v of vals) {
       if (isErrOrUnk(v)) {
