@@ -15,11 +15,11 @@ import {
   type Activation,
   type CheckedInfo,
   EvalCancelled,
+  enterFrame,
   Frame,
-  ObjectActivation,
+  leaveFrame,
   type Plan,
   plan,
-  withActiveFrame,
 } from './eval/planner.ts';
 import { CelError, type Val, typeOfValue } from './eval/values.ts';
 import type { Library } from './lib/decls.ts';
@@ -95,62 +95,68 @@ const EMPTY: Record<string, Val> = Object.freeze({}) as Record<string, Val>;
 
 /** A compiled expression. Reusable and safe to evaluate concurrently (each eval has its own frame). */
 export class Program {
+  private readonly root: Plan['root'];
+  private readonly nslots: number;
   /** @internal */
   constructor(
-    private readonly p: Plan,
+    p: Plan,
     /** The checked result type (dyn when unchecked). */
     readonly type: Type,
     /** The checked AST, when the checker ran. */
     readonly checked: CheckedExpr | undefined,
     private readonly costLimit: number,
     private readonly iterationLimit: number,
-  ) {}
+  ) {
+    this.root = p.root;
+    this.nslots = p.nslots;
+  }
 
   /**
    * Evaluates against an activation (anything with `get(name)`, e.g. a Map) or a plain object of
    * CEL values. Never throws: errors and
    * cancellation (cost or iteration limits) come back as `error`.
    */
-  eval(vars: Activation | Record<string, Val> = {}, opts: { costLimit?: number } = {}): EvalResult {
-    const limit = opts.costLimit ?? this.costLimit;
-    // One frame (and activation wrapper) is reused across evaluations; a re-entrant call (a library
-    // function evaluating this same program) gets fresh ones.
-    let f: Frame;
+  eval(vars?: Activation | Record<string, Val>, opts?: { costLimit?: number }): EvalResult {
+    const limit = opts?.costLimit ?? this.costLimit;
+    // One frame is reused across evaluations (nothing is allocated per evaluation but the result);
+    // a re-entrant call (a library function evaluating this same program) gets a fresh one.
     const reuse = !this.busy;
-    if (reuse) {
-      f = this.frame ??= new Frame(this.objAct, this.p.nslots, limit, this.iterationLimit);
+    let f = this.frame;
+    if (!reuse || f === undefined) {
+      f = new Frame(NONE, this.nslots, limit, this.iterationLimit);
+      if (reuse) this.frame = f;
+    } else {
       f.cost = 0;
       f.iterations = 0;
       f.costLimit = limit;
-    } else f = new Frame(this.objAct, this.p.nslots, limit, this.iterationLimit);
-    if (typeof (vars as Activation).get === 'function') f.vars = vars as Activation; // an Activation, a Map or a CelMap
-    else if (reuse) {
-      this.objAct.vars = vars as Record<string, Val>;
-      f.vars = this.objAct;
-    } else f.vars = new ObjectActivation(vars as Record<string, Val>);
+    }
+    f.bind(vars ?? EMPTY);
     this.busy = true;
+    enterFrame(f);
     let v: Val;
     try {
-      v = withActiveFrame(f, () => this.p.root(f));
+      v = this.root(f);
     } catch (e) {
-      if (e instanceof EvalCancelled) return { error: new CelError(e.message), cost: f.cost };
-      return { error: new CelError(internalFailure(e)), cost: f.cost };
+      return { error: new CelError(e instanceof EvalCancelled ? e.message : internalFailure(e)), cost: f.cost };
     } finally {
+      leaveFrame(f);
       if (reuse) {
         this.busy = false;
-        this.objAct.vars = EMPTY;
-        f.vars = this.objAct;
+        // Hold no reference to the caller's variables between evaluations.
+        f.obj = EMPTY;
+        f.vars = NONE;
       }
     }
     if (f.cost > limit) return { error: new CelError('operation cancelled: actual cost limit exceeded'), cost: f.cost };
-    if (v instanceof CelError) return { error: v, cost: f.cost };
+    if (typeof v === 'object' && v instanceof CelError) return { error: v, cost: f.cost };
     return { value: v, cost: f.cost };
   }
 
   private busy = false;
   private frame: Frame | undefined;
-  private readonly objAct = new ObjectActivation(EMPTY);
 }
+
+const NONE: Activation = { get: () => undefined };
 
 /**
  * The message of an exception escaping evaluation: JS engine limits (stack depth, string and array
@@ -205,7 +211,7 @@ export class Env {
   check(source: string): { checked?: CheckedExpr; issues?: string } {
     const r = parse(source, this.parseOptions);
     if (!r.parsed) return { issues: r.issues.toString() };
-    const c = check(r.parsed, this.checkEnv);
+    const c = check(r.parsed, this.checkEnv, true);
     return c.checked ? { checked: c.checked } : { issues: c.issues.toString() };
   }
 
@@ -219,7 +225,7 @@ export class Env {
     const r = parse(source, this.parseOptions);
     if (!r.parsed) return { issues: r.issues.toString() };
     if (this.options.disableCheck) return { program: this.planParsed(r.parsed.expr, undefined, DynType) };
-    const c = check(r.parsed, this.checkEnv);
+    const c = check(r.parsed, this.checkEnv, true);
     if (!c.checked) return { issues: c.issues.toString() };
     return { program: this.planChecked(c.checked) };
   }
@@ -252,6 +258,7 @@ export class Env {
       presenceTestHasCost: this.options.presenceTestHasCost,
       optimize: this.options.optimize ?? true,
       callCost: this.options.callCost,
+      candidateCache: this.candidates,
     });
     return new Program(p, type, checked, costLimit, iterationLimit);
   }
@@ -259,7 +266,11 @@ export class Env {
   /** Adds runtime overloads (for libraries implemented outside the declaration format). */
   addOverloads(ovs: Iterable<RtOverload>): void {
     addOverloads(this.registry, ovs);
+    this.candidates.clear();
   }
+
+  /** Call sites' candidate overloads, shared by this environment's plans (PlanOptions.candidateCache). */
+  private readonly candidates = new Map<string, readonly RtOverload[]>();
 }
 
 /** cel-go's display name of a value's runtime type or a checked type. */

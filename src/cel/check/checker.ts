@@ -58,23 +58,37 @@ export interface CheckedExpr {
 /**
  * Type-checks a parsed expression, then runs the environment's validators. Never throws for bad
  * input: problems are returned as issues (rendered with `issues.toString()` exactly as cel-go's
- * ToDisplayString); `checked` is present only when there are none. The input is not modified.
+ * ToDisplayString); `checked` is present only when there are none. The input is not modified,
+ * unless `owned` says the caller hands it over (Env.compile, which parsed it for this check only):
+ * the checked expression then reuses its nodes instead of a copy.
  */
-export function check(parsed: ParsedExpr, env: CheckEnv): { checked?: CheckedExpr; issues: Issues } {
-  const expr = cloneExpr(parsed.expr);
+export function check(parsed: ParsedExpr, env: CheckEnv, owned = false): { checked?: CheckedExpr; issues: Issues } {
+  const expr = owned ? parsed.expr : cloneExpr(parsed.expr);
   const info = parsed.sourceInfo;
   const issues = new Issues(new CelSource(info.source, info.description));
   const c = new Checker(env, info, issues);
   c.check(expr);
-  for (const [id, t] of c.typeMap) c.typeMap.set(id, substitute(c.mappings, t, true));
+  if (c.mappings.size) {
+    for (const [id, t] of c.typeMap) {
+      const s = substitute(c.mappings, t, true);
+      if (s !== t) c.typeMap.set(id, s);
+    }
+  } else for (const [id, t] of c.typeMap) if (hasTypeParam(t)) c.typeMap.set(id, substitute(c.mappings, t, true));
   if (issues.hasErrors()) return { issues };
-  // Drop positions of nodes the rewrite removed (cel-go's ClearUnusedIDs).
-  const ids = new Set<number>();
-  collectIds(expr, ids);
-  const positions = new Map<number, number>();
-  for (const [id, off] of info.positions) if (ids.has(id)) positions.set(id, off);
-  const macroCalls = new Map<number, Expr>();
-  for (const [id, call] of info.macroCalls) if (ids.has(id)) macroCalls.set(id, call);
+  let positions = info.positions;
+  let macroCalls = info.macroCalls;
+  if (c.rewritten) {
+    // Drop positions of nodes the rewrite removed (cel-go's ClearUnusedIDs).
+    const ids = new Set<number>();
+    collectIds(expr, ids);
+    positions = new Map<number, number>();
+    for (const [id, off] of info.positions) if (ids.has(id)) positions.set(id, off);
+    macroCalls = new Map<number, Expr>();
+    for (const [id, call] of info.macroCalls) if (ids.has(id)) macroCalls.set(id, call);
+  } else if (!owned) {
+    positions = new Map(positions);
+    macroCalls = new Map(macroCalls);
+  }
   const checked: CheckedExpr = {
     expr,
     sourceInfo: { ...info, positions, macroCalls },
@@ -106,6 +120,8 @@ class Checker {
   readonly typeMap = new Map<number, Type>();
   readonly referenceMap = new Map<number, Reference>();
   mappings: Mapping = new Map();
+  /** Whether a qualified name was rewritten into one node (its inner nodes are gone). */
+  rewritten = false;
   private freeTypeVarCounter = 0;
   private scope: Scope | undefined;
   /**
@@ -170,6 +186,7 @@ class Checker {
         this.setType(e, ident.decl.type);
         this.setReference(e, this.identReference(name));
         rewrite(e, { id: e.id, kind: 'ident', name });
+        this.rewritten = true;
         return;
       }
     }
@@ -250,6 +267,7 @@ class Checker {
       const fn = this.env.lookupFunction(`${prefix}.${e.fn}`);
       if (fn) {
         rewrite(e, { id: e.id, kind: 'call', fn: fn.name, args });
+        this.rewritten = true;
         this.resolveOverloadOrError(e, fn, undefined, args);
         return;
       }
@@ -553,6 +571,8 @@ class Checker {
   }
 
   private isAssignable(t1: Type, t2: Type): boolean {
+    // Only type parameters bind: without any, the mappings cannot change and need no copy.
+    if (!hasTypeParam(t1) && !hasTypeParam(t2)) return internalIsAssignable(this.mappings, t1, t2);
     const m = new Map(this.mappings);
     if (internalIsAssignable(m, t1, t2)) {
       this.mappings = m;
@@ -562,6 +582,7 @@ class Checker {
   }
 
   private isAssignableList(l1: Type[], l2: Type[]): boolean {
+    if (!l1.some(hasTypeParam) && !l2.some(hasTypeParam)) return internalIsAssignableList(this.mappings, l1, l2);
     const m = new Map(this.mappings);
     if (internalIsAssignableList(m, l1, l2)) {
       this.mappings = m;
@@ -716,6 +737,24 @@ function isValidTypeSubstitution(m: Mapping, t1: Type, t2: Type): [boolean, bool
     return [true, false];
   }
   return [false, false];
+}
+
+/** Whether a type parameter occurs anywhere in t (only then can assignability bind one). */
+function hasTypeParam(t: Type): boolean {
+  switch (t.kind) {
+    case 'typeParam':
+      return true;
+    case 'list':
+      return hasTypeParam(t.elem);
+    case 'map':
+      return hasTypeParam(t.key) || hasTypeParam(t.value);
+    case 'type':
+      return t.param !== undefined && hasTypeParam(t.param);
+    case 'opaque':
+      return t.params.some(hasTypeParam);
+    default:
+      return false;
+  }
 }
 
 function internalIsAssignableList(m: Mapping, l1: Type[], l2: Type[]): boolean {

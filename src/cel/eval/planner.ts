@@ -29,6 +29,7 @@ import {
   codePointLength,
   equals,
   equality,
+  keepInstanceofFast,
   listContains,
   typeName,
 } from './values.ts';
@@ -59,21 +60,32 @@ export function activationOf(vars: Record<string, Val>): Activation {
 export class EvalCancelled {
   constructor(readonly message: string) {}
 }
+keepInstanceofFast(ObjectActivation);
+keepInstanceofFast(EvalCancelled);
 
 /** The largest list a library function may allocate from a numeric argument (`lists.range(n)`). */
 export const MAX_ALLOCATED_LIST = 2 ** 24;
 
-/** The frames of the evaluations in progress (innermost last); see reserveAllocation. */
-const activeFrames: Frame[] = [];
+/** The innermost evaluation in progress (each frame links to the one it interrupted); see reserveAllocation. */
+let activeFrame: Frame | undefined;
 
-/** Runs `fn` with `f` as the evaluation in progress (Program.eval), for reserveAllocation. */
-export function withActiveFrame<T>(f: Frame, fn: () => T): T {
-  activeFrames.push(f);
-  try {
-    return fn();
-  } finally {
-    activeFrames.pop();
-  }
+/**
+ * Marks `f` as the evaluation in progress (Program.eval), for reserveAllocation; every call is
+ * paired with leaveFrame in a `finally`. (Two calls rather than a wrapper taking a callback: the
+ * callback would be a closure allocated per evaluation.)
+ */
+export function enterFrame(f: Frame): void {
+  f.outer = activeFrame;
+  f.ownedBase = ownedLists.length;
+  activeFrame = f;
+}
+
+/** Ends the evaluation that the matching enterFrame began (also when it was cancelled midway). */
+export function leaveFrame(f: Frame): void {
+  activeFrame = f.outer;
+  f.outer = undefined;
+  // Only after a cancellation is there anything to cut (and setting an array's length is slow).
+  if (ownedLists.length !== f.ownedBase) ownedLists.length = f.ownedBase;
 }
 
 /**
@@ -83,7 +95,7 @@ export function withActiveFrame<T>(f: Frame, fn: () => T): T {
  * error instead of exhausting memory.
  */
 export function reserveAllocation(n: number): void {
-  const f = activeFrames[activeFrames.length - 1];
+  const f = activeFrame;
   if (f && f.cost + n > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
   checkListSize(n);
 }
@@ -102,15 +114,46 @@ export class Frame {
   slots: Val[];
   cost = 0;
   iterations = 0;
+  /**
+   * The variables when they are a plain object (read directly, without an Activation's call);
+   * otherwise undefined and `vars` answers.
+   */
+  obj: Record<string, Val> | undefined;
+  vars: Activation;
+  /** The evaluation this one interrupted (a library function evaluating another program). */
+  outer: Frame | undefined = undefined;
+  /** How many owned lists were on the stack when this evaluation began. */
+  ownedBase = 0;
   constructor(
-    public vars: Activation,
+    vars: Activation,
     nslots: number,
     public costLimit: number,
     readonly iterationLimit: number,
   ) {
+    this.vars = vars;
+    this.obj = vars instanceof ObjectActivation ? vars.vars : undefined;
     this.slots = new Array(nslots).fill(null);
   }
+
+  /** Binds the variables of one evaluation: an Activation (anything with `get`) or a plain object. */
+  bind(vars: Activation | Record<string, Val>): void {
+    if (typeof vars.get === 'function') {
+      this.vars = vars as Activation;
+      this.obj = undefined;
+    } else {
+      this.obj = vars as Record<string, Val>;
+    }
+  }
+
+  /** A global variable's value, or undefined when unbound. */
+  lookup(name: string): Val | undefined {
+    const o = this.obj;
+    if (o !== undefined) return Object.hasOwn(o, name) ? o[name] : undefined;
+    return this.vars.get(name);
+  }
 }
+
+const NO_VARS: Activation = { get: () => undefined };
 
 export type Closure = (f: Frame) => Val;
 
@@ -150,6 +193,12 @@ export interface PlanOptions {
    * returns the cost of the call, or undefined to fall back.
    */
   callCost?: (fn: string, overloadId: string, args: Val[], result: Val) => number | undefined;
+  /**
+   * The candidate overloads of call sites already planned against this registry (by function,
+   * receiver style, arity and the checker's choice), shared by the programs of one environment;
+   * cleared by its owner whenever the registry changes. Never modified by the planner.
+   */
+  candidateCache?: Map<string, readonly RtOverload[]>;
 }
 
 export interface Plan {
@@ -188,25 +237,27 @@ export function actualSize(v: Val): number {
   return 1;
 }
 
-/** Closures that yield a constant (cel-go's InterpretableConst), with their value. */
-const constants = new WeakMap<Closure, Val>();
-
-function constant(v: Val): Closure {
-  const c: Closure = () => v;
-  constants.set(c, v);
-  return c;
-}
 
 /** cel-go's type conversion functions, folded over constant arguments by the optimizer. */
 const CONVERSIONS = new Set(['bool', 'bytes', 'double', 'duration', 'dyn', 'int', 'string', 'timestamp', 'type', 'uint']);
 
-/** Lists that a comprehension owns and may append to in place (the accumulator of map/filter). */
-const ownedLists = new WeakSet<readonly Val[]>();
+/**
+ * Lists that a comprehension in progress owns and may append to in place (the accumulators of
+ * map/filter), innermost last: comprehensions nest, so each removes its own from the top when it
+ * ends, and Program.eval cuts the stack back to where it began if evaluation is cancelled. (A stack
+ * rather than a WeakSet: entering a comprehension must cost less than weak-table bookkeeping.)
+ */
+const ownedLists: (readonly Val[])[] = [];
+
+function isOwned(l: readonly Val[]): boolean {
+  for (let i = ownedLists.length - 1; i >= 0; i--) if (ownedLists[i] === l) return true;
+  return false;
+}
 
 const noSuchOverloadPlain = () => new CelError('no such overload');
 
 function isErrOrUnk(v: Val): v is CelError | Unknown {
-  return v instanceof CelError || v instanceof Unknown;
+  return typeof v === 'object' && v !== null && (v instanceof CelError || v instanceof Unknown);
 }
 
 /** Compiles expr into closures. */
@@ -224,6 +275,18 @@ const IN_PROGRESS = { inProgress: true } as unknown as Val;
 
 class Planner {
   nslots = 0;
+  /**
+   * Closures that yield a constant (cel-go's InterpretableConst), with their value. (A Map owned
+   * by this planning, not a module-wide WeakMap: weak tables cost far more per entry.)
+   */
+  private readonly constants = new Map<Closure, Val>();
+
+  private constant(v: Val): Closure {
+    const c: Closure = () => v;
+    this.constants.set(c, v);
+    return c;
+  }
+
   /** Slots of cel.@block indexes -> their initialisers (filled once planned). */
   private readonly blockSlots = new Map<number, { init?: Closure }>();
   private readonly container: string[];
@@ -246,7 +309,7 @@ class Planner {
           default:
             v = c.value;
         }
-        return constant(v);
+        return this.constant(v);
       }
       case 'ident':
         return this.planIdent(e, sc);
@@ -334,14 +397,14 @@ class Planner {
    */
   private planGlobal(parts: string[], id: number): { fn: Closure; used: number } | undefined {
     const enumValue = this.o.checked?.constants?.get(id);
-    if (enumValue !== undefined) return { fn: constant(enumValue), used: parts.length };
-    const checkedName = this.o.checked?.identNames?.get(id)?.replace(/^\./, '');
+    if (enumValue !== undefined) return { fn: this.constant(enumValue), used: parts.length };
+    const checkedName = unrooted(this.o.checked?.identNames?.get(id));
     if (checkedName !== undefined) {
       return { fn: this.globalGetter(checkedName, 0, id), used: parts.length };
     }
     if (this.o.checked && parts.length === 1) {
       const t = this.typeValue(parts[0]!);
-      if (t) return { fn: constant(t), used: 1 };
+      if (t) return { fn: this.constant(t), used: 1 };
     }
     const declared = this.o.declaredVars;
     if (declared) {
@@ -350,7 +413,7 @@ class Planner {
         for (const c of this.candidates(name)) {
           if (declared.has(c)) {
             let fn = this.globalGetter(c, n - 1, id);
-            for (let i = n; i < parts.length; i++) fn = selectClosure(fn, parts[i]!);
+            for (let i = n; i < parts.length; i++) fn = this.selectOf(fn, parts[i]!);
             return { fn, used: parts.length };
           }
         }
@@ -369,7 +432,7 @@ class Planner {
     const fn: Closure = (f) => {
       f.cost += 1 + extra;
       for (const o of options) {
-        let v = f.vars.get(o.name);
+        let v = f.lookup(o.name);
         if (v === undefined) continue;
         for (const r of o.rest) v = select(v, r);
         return v;
@@ -388,20 +451,42 @@ class Planner {
     if (!this.o.declaredVars?.has(qualified)) {
       // The checker resolved a type name: cel-go plans it as a constant.
       const t = this.typeValue('.' + qualified) ?? this.typeValue(qualified);
-      if (t) return constant(t);
+      if (t) return this.constant(t);
     }
     const missing = missingAttribute(id, [qualified]);
     const cost = 1 + qualifiers;
+    const read: Closure = (f) => {
+      f.cost += cost;
+      // Read plain objects here, where the property name is fixed (a monomorphic load).
+      const o = f.obj;
+      const v = o !== undefined ? (Object.hasOwn(o, qualified) ? o[qualified] : undefined) : f.vars.get(qualified);
+      return v === undefined ? missing : v;
+    };
+    this.globalReads.set(read, { qualified, cost, missing });
+    return read;
+  }
+
+  /** Closures reading a global variable (globalGetter), with what they read. */
+  private readonly globalReads = new Map<Closure, { qualified: string; cost: number; missing: CelError }>();
+
+  /**
+   * `operand.field`. On a global variable (`self.spec`), one closure reads both, with the same
+   * charges: there is one closure call fewer per evaluation.
+   */
+  private selectOf(operand: Closure, field: string): Closure {
+    const g = this.globalReads.get(operand);
+    if (!g) return selectClosure(operand, field);
+    const { qualified, missing } = g;
+    const cost = g.cost + 1;
     return (f) => {
       f.cost += cost;
-      const act = f.vars;
-      // Read plain-object activations here, where the property name is fixed (a monomorphic load).
-      let v: Val | undefined;
-      if (act instanceof ObjectActivation) {
-        const o = act.vars;
-        v = Object.hasOwn(o, qualified) ? o[qualified] : undefined;
-      } else v = act.get(qualified);
-      return v === undefined ? missing : v;
+      const o = f.obj;
+      const v = o !== undefined ? (Object.hasOwn(o, qualified) ? o[qualified] : undefined) : f.vars.get(qualified);
+      if (v instanceof CelMap) {
+        const x = v.m.get(field);
+        if (x !== undefined) return x;
+      }
+      return select(v === undefined ? missing : v, field);
     };
   }
 
@@ -423,8 +508,8 @@ class Planner {
       const chain = this.chainOf(e, sc);
       if (chain) {
         const enumValue = this.o.checked?.constants?.get(e.id);
-        if (enumValue !== undefined) return constant(enumValue);
-        const checkedName = this.o.checked?.identNames?.get(e.id)?.replace(/^\./, '');
+        if (enumValue !== undefined) return this.constant(enumValue);
+        const checkedName = unrooted(this.o.checked?.identNames?.get(e.id));
         if (checkedName !== undefined) return this.globalGetter(checkedName, 0, e.id);
         if (!this.o.declaredVars) {
           const g = this.planGlobal(chain, e.id);
@@ -434,7 +519,7 @@ class Planner {
           const declared = this.o.declaredVars;
           for (const c of this.candidates(chain.join('.'))) if (declared.has(c)) return this.globalGetter(c, chain.length - 1, e.id);
           const t = this.typeValue(chain.join('.'));
-          if (t) return constant(t);
+          if (t) return this.constant(t);
         }
       }
     }
@@ -455,7 +540,7 @@ class Planner {
         return select(v, field);
       };
     }
-    return selectClosure(operand, field);
+    return this.selectOf(operand, field);
   }
 
   // ---- calls -----------------------------------------------------------------------------------
@@ -583,7 +668,7 @@ class Planner {
       else if (cur.kind === 'call' && cur.fn === '_[_]' && !cur.target && cur.args.length === 2) cur = cur.args[0]!;
       else break;
     }
-    if (cur.kind !== 'ident' || constants.has(planned)) return planned;
+    if (cur.kind !== 'ident' || this.constants.has(planned)) return planned;
     if (!sc.has(cur.name) && this.typeValue(cur.name) && !this.o.declaredVars?.has(cur.name)) return planned;
     return (f) => {
       const v = planned(f);
@@ -604,10 +689,10 @@ class Planner {
   }
 
   private planFunction(name: string, receiver: boolean, args: Closure[], e: Expr): Closure {
-    if (this.o.optimize && !receiver && args.length === 1 && CONVERSIONS.has(name) && constants.has(args[0]!)) {
+    if (this.o.optimize && !receiver && args.length === 1 && CONVERSIONS.has(name) && this.constants.has(args[0]!)) {
       return this.fold(this.planFunctionInner(name, receiver, args, e));
     }
-    const constList = args.length === 2 ? constants.get(args[1]!) : undefined;
+    const constList = args.length === 2 ? this.constants.get(args[1]!) : undefined;
     if (this.o.optimize && name === '@in' && !receiver && Array.isArray(constList)) {
       // cel-go's set-membership optimisation: no call is observed, so there is no call cost.
       const x = args[0]!;
@@ -628,12 +713,22 @@ class Planner {
   }
 
   private planFunctionInner(name: string, receiver: boolean, args: Closure[], e: Expr): Closure {
-    let cands = (this.o.registry.get(name) ?? []).filter((o) => o.receiver === receiver && (o.variadic || o.kinds.length === args.length));
     // The checker's choice is tried first; the others stay as cel-go's dynamic dispatch does when a
     // value typed dyn turns out to need another overload (e.g. `dyn(1) < 1u`).
     const ids = this.o.checked?.overloads?.get(e.id);
-    if (ids && ids.length) {
-      cands = [...cands.filter((o) => ids.includes(o.id)), ...cands.filter((o) => !ids.includes(o.id))];
+    const cache = this.o.candidateCache;
+    const key = cache && `${name}\0${receiver}\0${args.length}\0${ids ? ids.join('\0') : ''}`;
+    let cands = key !== undefined ? cache!.get(key) : undefined;
+    if (cands === undefined) {
+      const chosen: RtOverload[] = [];
+      const others: RtOverload[] = [];
+      for (const o of this.o.registry.get(name) ?? []) {
+        if (o.receiver !== receiver || (!o.variadic && o.kinds.length !== args.length)) continue;
+        if (ids !== undefined && ids.includes(o.id)) chosen.push(o);
+        else others.push(o);
+      }
+      cands = chosen.length ? chosen.concat(others) : others;
+      if (key !== undefined) cache!.set(key, cands);
     }
     const display = name;
     if (cands.length === 0) {
@@ -647,59 +742,43 @@ class Planner {
     }
     const nonStrict = cands.some((o) => o.nonStrict);
     const callCost = this.o.callCost;
-    const charge = (f: Frame, o: RtOverload, vals: Val[], r: Val) => {
-      const custom = callCost?.(display, o.id, vals, r);
-      f.cost += custom ?? (o.cost ? o.cost(vals, r) : 1);
-      // Size-dependent costs can jump: stop before the next step builds on an oversized value.
-      if (f.cost > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
-    };
-    const finish = (f: Frame, vals: Val[]): Val => {
-      if (!nonStrict) {
-        for (const v of vals) {
-          if (isErrOrUnk(v)) {
-            f.cost++;
-            return noSuchOverload(display, vals);
-          }
-        }
-      }
-      let o: RtOverload | undefined;
-      for (const c of cands) {
-        if (matchesKinds(c, vals)) {
-          o = c;
-          break;
-        }
-      }
-      if (!o) {
-        f.cost++;
-        return noSuchOverload(display, vals);
-      }
-      const r = o.impl(...vals);
-      charge(f, o, vals, r);
-      return r;
-    };
-    if (nonStrict || args.length > 2) return (f) => finish(f, args.map((x) => x(f)));
+    if (nonStrict || args.length > 2) return (f) => callAny(f, display, cands, nonStrict, callCost, args.map((x) => x(f)));
     // Overload choice depends only on the argument kinds: cache it per call site.
-    if (args.length === 0) return (f) => finish(f, []);
+    if (args.length === 0) return (f) => callAny(f, display, cands, nonStrict, callCost, []);
     if (args.length === 1) {
       const [a] = args as [Closure];
       const table: Record<string, RtOverload | null> = {};
+      // The last kind seen and its overload: a call site nearly always sees one kind.
+      let lastKind = '';
+      let last: RtOverload | null = null;
       return (f) => {
         const x = a(f);
         const k = kindOf(x);
-        let o = table[k];
-        if (o === undefined) o = table[k] = k === '?' ? null : (cands.find((c) => matchesKinds(c, [x])) ?? null);
+        let o: RtOverload | null | undefined;
+        if (k === lastKind) o = last;
+        else {
+          o = table[k];
+          if (o === undefined) o = table[k] = k === '?' ? null : (cands.find((c) => matchesKinds(c, [x])) ?? null);
+          lastKind = k;
+          last = o;
+        }
         if (o === null) {
           f.cost++;
           return noSuchOverload(display, [x]);
         }
         const r = o.impl(x);
-        if (o.cost || callCost) charge(f, o, [x], r);
+        if (o.cost || callCost) charge(f, display, callCost, o, [x], r);
         else f.cost++;
         return r;
       };
     }
     const [a, b] = args as [Closure, Closure];
     const apply = this.binaryApplier(name, cands, e);
+    if (!callCost) {
+      const c = this.constants.get(b);
+      const inline = typeof c === 'bigint' ? intComparisonWithConstant(name, a, c, apply) : intOperation(name, a, b, apply);
+      if (inline) return inline;
+    }
     return (f) => apply(f, a(f), b(f));
   }
 
@@ -707,10 +786,14 @@ class Planner {
    * Applies a two-argument function to values: the int fast path, then the overload cached for the
    * argument kinds, charging the call cost.
    */
-  private binaryApplier(name: string, cands: RtOverload[], _e: Expr): (f: Frame, x: Val, y: Val) => Val {
+  private binaryApplier(name: string, cands: readonly RtOverload[], _e: Expr): (f: Frame, x: Val, y: Val) => Val {
     const callCost = this.o.callCost;
     const fast = callCost ? undefined : fastBinary(name);
     const table: Record<string, Record<string, RtOverload | null>> = {};
+    // The last pair of kinds seen and its overload: a call site nearly always sees one pair.
+    let lastX = '';
+    let lastY = '';
+    let last: RtOverload | null = null;
     return (f, x, y) => {
       if (fast !== undefined && typeof x === 'bigint' && typeof y === 'bigint') {
         f.cost++;
@@ -718,9 +801,16 @@ class Planner {
       }
       const kx = kindOf(x);
       const ky = kindOf(y);
-      const row = (table[kx] ??= {});
-      let o = row[ky];
-      if (o === undefined) o = row[ky] = kx === '?' || ky === '?' ? null : (cands.find((c) => matchesKinds(c, [x, y])) ?? null);
+      let o: RtOverload | null | undefined;
+      if (kx === lastX && ky === lastY) o = last;
+      else {
+        const row = (table[kx] ??= {});
+        o = row[ky];
+        if (o === undefined) o = row[ky] = kx === '?' || ky === '?' ? null : (cands.find((c) => matchesKinds(c, [x, y])) ?? null);
+        lastX = kx;
+        lastY = ky;
+        last = o;
+      }
       if (o === null) {
         f.cost++;
         return noSuchOverload(name, [x, y]);
@@ -756,10 +846,13 @@ class Planner {
     const planned = parts.map((p) => this.plan(p, sc));
     const n = planned.length;
     const vals: Val[] = new Array(n);
+    // Constant strings (the message text around the values) are measured once, here.
+    const fixed = planned.map((p) => this.constants.get(p));
+    const fixedCp = fixed.map((v) => (typeof v === 'string' ? codePointLength(v) : -1));
     return (f) => {
       let allStrings = true;
       for (let i = 0; i < n; i++) {
-        const v = planned[i]!(f);
+        const v = fixedCp[i]! >= 0 ? fixed[i]! : planned[i]!(f);
         vals[i] = v;
         if (typeof v !== 'string') allStrings = false;
       }
@@ -769,12 +862,12 @@ class Planner {
         return acc;
       }
       let acc = vals[0] as string;
-      let accCp = codePointLength(acc);
+      let accCp = fixedCp[0]! >= 0 ? fixedCp[0]! : codePointLength(acc);
       // The last code unit of acc, tracked from the parts (reading it from acc would flatten it).
       let last = acc.length ? acc.charCodeAt(acc.length - 1) : 0;
       for (let i = 1; i < n; i++) {
         const b = vals[i] as string;
-        const bCp = codePointLength(b);
+        const bCp = fixedCp[i]! >= 0 ? fixedCp[i]! : codePointLength(b);
         f.cost += Math.ceil((accCp + bCp) * 0.1);
         if (b.length === 0) continue;
         // A high surrogate ending acc pairs with a low one starting b.
@@ -792,7 +885,7 @@ class Planner {
   private planList(e: Expr & { kind: 'list' }, sc: Scope): Closure {
     const elems = e.elements.map((x) => this.plan(x, sc));
     const fn = this.planListOf(elems, new Set(e.optionalIndices));
-    return this.o.optimize && elems.every((c) => constants.has(c)) ? this.fold(fn) : fn;
+    return this.o.optimize && elems.every((c) => this.constants.has(c)) ? this.fold(fn) : fn;
   }
   /** Slots of comprehension accumulators that start as [] (appended to in place). */
   private readonly ownedAccuSlots = new Set<number>();
@@ -815,7 +908,7 @@ class Planner {
       f.cost += COST_LIST_CREATE + 1;
       if (isErrOrUnk(v)) return v;
       if (Array.isArray(acc)) {
-        if (ownedLists.has(acc)) {
+        if (isOwned(acc)) {
           (acc as Val[]).push(v);
           return acc;
         }
@@ -827,8 +920,8 @@ class Planner {
 
   /** Evaluates a closure whose inputs are all constants once, at plan time (errors stay runtime). */
   private fold(fn: Closure): Closure {
-    const v = fn(new Frame({ get: () => undefined }, 0, Infinity, Infinity));
-    return v instanceof CelError || v instanceof Unknown ? fn : constant(v);
+    const v = fn(new Frame(NO_VARS, 0, Infinity, Infinity));
+    return v instanceof CelError || v instanceof Unknown ? fn : this.constant(v);
   }
 
   private planListOf(elems: Closure[], opt: Set<number>): Closure {
@@ -864,7 +957,7 @@ class Planner {
   private planMap(e: Expr & { kind: 'map' }, sc: Scope): Closure {
     const entries = e.entries.map((en) => ({ k: this.plan(en.key, sc), v: this.plan(en.value, sc), opt: en.optional }));
     const fn = this.planMapInner(entries);
-    return this.o.optimize && entries.every((en) => constants.has(en.k) && constants.has(en.v)) ? this.fold(fn) : fn;
+    return this.o.optimize && entries.every((en) => this.constants.has(en.k) && this.constants.has(en.v)) ? this.fold(fn) : fn;
   }
 
   private planMapInner(entries: { k: Closure; v: Closure; opt: boolean }[]): Closure {
@@ -987,9 +1080,10 @@ class Planner {
       const r = range(f);
       if (isErrOrUnk(r)) return r;
       let accu = accuInit(f);
-      if (ownAccu && Array.isArray(accu)) {
+      const owns = ownAccu && Array.isArray(accu);
+      if (owns) {
         accu = [];
-        ownedLists.add(accu as Val[]);
+        ownedLists.push(accu as Val[]);
       }
       const slots = f.slots;
       slots[sa] = accu;
@@ -1022,16 +1116,22 @@ class Planner {
           if (f.cost > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
         }
       } else {
+        if (owns) ownedLists.pop();
         return new CelError(`unsupported comprehension range type: ${typeName(r)}`, e.id);
       }
+      if (owns) ownedLists.pop();
       const out = result(f);
-      if (ownAccu && Array.isArray(slots[sa])) ownedLists.delete(slots[sa] as Val[]);
       // Also after the result: nested cel.bind (comprehensions without iterations) can double a
       // value per level and would otherwise never reach the check in the loop.
       if (f.cost > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
       return out;
     };
   }
+}
+
+/** A checked name without its leading dot (`.x` names x in the root namespace). */
+function unrooted(name: string | undefined): string | undefined {
+  return name !== undefined && name.charCodeAt(0) === 46 ? name.slice(1) : name;
 }
 
 /** cel-go's error for an unbound variable: the attribute's id and candidate names, as Go prints them. */
@@ -1166,9 +1266,124 @@ function fastBinary(name: string): ((x: bigint, y: bigint) => Val) | undefined {
   return undefined;
 }
 
+type CallCostFn = PlanOptions['callCost'];
+
+/** Charges a call's cost (the estimator's figure, else the overload's, else 1). */
+function charge(f: Frame, fn: string, callCost: CallCostFn, o: RtOverload, vals: Val[], r: Val): void {
+  const custom = callCost?.(fn, o.id, vals, r);
+  f.cost += custom ?? (o.cost ? o.cost(vals, r) : 1);
+  // Size-dependent costs can jump: stop before the next step builds on an oversized value.
+  if (f.cost > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
+}
+
+/** A call dispatched on its argument values: the first candidate whose kinds match. */
+function callAny(f: Frame, fn: string, cands: readonly RtOverload[], nonStrict: boolean, callCost: CallCostFn, vals: Val[]): Val {
+  if (!nonStrict) {
+    for (const v of vals) {
+      if (isErrOrUnk(v)) {
+        f.cost++;
+        return noSuchOverload(fn, vals);
+      }
+    }
+  }
+  let o: RtOverload | undefined;
+  for (const c of cands) {
+    if (matchesKinds(c, vals)) {
+      o = c;
+      break;
+    }
+  }
+  if (!o) {
+    f.cost++;
+    return noSuchOverload(fn, vals);
+  }
+  const r = o.impl(...vals);
+  charge(f, fn, callCost, o, vals, r);
+  return r;
+}
+
+type Applier = (f: Frame, x: Val, y: Val) => Val;
+
+/**
+ * `x op c` for an int constant c and an int comparison: the int case inline (one closure call
+ * fewer than through the applier), anything else through the applier. Costs as the applier's.
+ */
+function intComparisonWithConstant(name: string, a: Closure, c: bigint, apply: Applier): Closure | undefined {
+  switch (name) {
+    case '_<_':
+      return (f) => {
+        const x = a(f);
+        if (typeof x !== 'bigint') return apply(f, x, c);
+        f.cost++;
+        return x < c;
+      };
+    case '_<=_':
+      return (f) => {
+        const x = a(f);
+        if (typeof x !== 'bigint') return apply(f, x, c);
+        f.cost++;
+        return x <= c;
+      };
+    case '_>_':
+      return (f) => {
+        const x = a(f);
+        if (typeof x !== 'bigint') return apply(f, x, c);
+        f.cost++;
+        return x > c;
+      };
+    case '_>=_':
+      return (f) => {
+        const x = a(f);
+        if (typeof x !== 'bigint') return apply(f, x, c);
+        f.cost++;
+        return x >= c;
+      };
+  }
+  return intOperation(name, a, () => c, apply);
+}
+
+/** `x op y` with the int x int case of a comparison or `+`, `-`, `*` inline; else undefined. */
+function intOperation(name: string, a: Closure, b: Closure, apply: Applier): Closure | undefined {
+  switch (name) {
+    case '_<_':
+      return (f) => {
+        const x = a(f);
+        const y = b(f);
+        if (typeof x !== 'bigint' || typeof y !== 'bigint') return apply(f, x, y);
+        f.cost++;
+        return x < y;
+      };
+    case '_<=_':
+      return (f) => {
+        const x = a(f);
+        const y = b(f);
+        if (typeof x !== 'bigint' || typeof y !== 'bigint') return apply(f, x, y);
+        f.cost++;
+        return x <= y;
+      };
+    case '_>_':
+      return (f) => {
+        const x = a(f);
+        const y = b(f);
+        if (typeof x !== 'bigint' || typeof y !== 'bigint') return apply(f, x, y);
+        f.cost++;
+        return x > y;
+      };
+    case '_>=_':
+      return (f) => {
+        const x = a(f);
+        const y = b(f);
+        if (typeof x !== 'bigint' || typeof y !== 'bigint') return apply(f, x, y);
+        f.cost++;
+        return x >= y;
+      };
+  }
+  return undefined;
+}
+
 /** Appends in place when the left operand is a comprehension-owned accumulator; else undefined. */
 export function appendOwned(l: Val, r: Val): Val | undefined {
-  if (Array.isArray(l) && Array.isArray(r) && ownedLists.has(l)) {
+  if (Array.isArray(l) && Array.isArray(r) && isOwned(l)) {
     checkListSize(l.length + r.length);
     (l as Val[]).push(...r);
     return l;

@@ -5,6 +5,7 @@
  * Compiled patterns are cached: rules and schemas reuse a handful of patterns on every request.
  */
 import { RE2JS } from 're2js';
+import { keepInstanceofFast } from '../eval/values.ts';
 
 export interface CompiledRegex {
   readonly source: string;
@@ -22,6 +23,8 @@ export class RegexSyntaxError extends Error {
     this.name = 'RegexSyntaxError';
   }
 }
+// compileRegex tests every cached entry against this class.
+keepInstanceofFast(RegexSyntaxError);
 
 const MAX_CACHE = 1024;
 const cache = new Map<string, CompiledRegex | RegexSyntaxError>();
