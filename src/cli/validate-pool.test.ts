@@ -68,7 +68,9 @@ test('the pool prints what one thread prints, in input order, with the same exit
   const one = validate('--jobs', '1', '-o', 'json', ...withProblems);
   assert.equal(one.code, 2);
   const lines = one.stdout.trim().split('\n').map((l) => JSON.parse(l) as { file: string; document?: number });
-  assert.equal(lines.length, 63);
+  // 62 documents and the 3 unreadable inputs (a document, a missing file, a broken separator).
+  assert.equal(lines.length, 65);
+  assert.ok(lines.some((l) => l.file === missing && l.document === undefined), one.stdout);
   // f1.yaml's documents come first, in order, as the inputs were given.
   assert.deepEqual(lines.slice(0, 6).map((l) => [l.file.endsWith('f1.yaml'), l.document]), [1, 2, 3, 4, 5, 6].map((d) => [true, d]));
   const pool = validate('--jobs', '2', '-o', 'json', ...withProblems);
