@@ -23,6 +23,7 @@
  * (Remembering per list, not per item: registering every item in a WeakMap costs more than
  * serializing it.)
  */
+import { stringifyJSON } from '../apimachinery/index.ts';
 import type { KeyValue } from '../storage/index.ts';
 import { insertSorted, objectMetaOrder, reencode, scanObject } from './objectmeta-text.ts';
 import type { Obj } from './rest.ts';
@@ -87,7 +88,7 @@ function servedAs(d: Decoder, kv: KeyValue, decoded?: (obj: Obj) => void): MetaA
   let e = memo.get(kv);
   if (e !== undefined) return e;
   const obj = d.decode(kv);
-  const text = JSON.stringify(obj);
+  const text = stringifyJSON(obj); // objects may nest deeper than JSON.stringify recurses
   const at = obj.apiVersion === d.apiVersion && obj.kind === d.info.kind ? metaAt(kv, text) : -1;
   e = at >= 0 ? at : { frozen: deepFreeze(obj), text };
   memo.set(kv, e);
