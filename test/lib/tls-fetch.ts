@@ -39,7 +39,7 @@ export function tlsFetch(tls: ClientTLS): { fetch: typeof fetch; agent: Agent } 
     for (const [k, v] of headerPairs(init.headers)) headers[k.toLowerCase()] = v;
     const body = await bodyBytes(init.body);
     if (body !== undefined) headers['content-length'] = String(body.length);
-    return new Promise<Response>((resolve, reject) => {
+    const send = (retried: boolean) => new Promise<Response>((resolve, reject) => {
       const req = request(url, { method: init.method ?? 'GET', headers, agent, ...(init.signal ? { signal: init.signal } : {}) }, (res) => {
         const h = new Headers();
         for (const [k, v] of Object.entries(res.headers)) {
@@ -51,9 +51,16 @@ export function tlsFetch(tls: ClientTLS): { fetch: typeof fetch; agent: Agent } 
         if (noBody) res.resume();
         resolve(new Response(noBody ? null : (Readable.toWeb(res) as ReadableStream), { status, statusText: res.statusMessage ?? '', headers: h }));
       });
-      req.on('error', (e) => reject(new TypeError('fetch failed', { cause: e })));
+      req.on('error', (e: NodeJS.ErrnoException) => {
+        // A kept-alive socket the server closed as idle just as this request went out: the
+        // request never reached it, so it is sent once more on a new connection (as node's docs
+        // advise for req.reusedSocket, and as browsers do).
+        if (!retried && req.reusedSocket && (e.code === 'ECONNRESET' || e.code === 'EPIPE')) resolve(send(true));
+        else reject(new TypeError('fetch failed', { cause: e }));
+      });
       req.end(body);
     });
+    return send(false);
   };
   return { fetch: f as typeof fetch, agent };
 }
