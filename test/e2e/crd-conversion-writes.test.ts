@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { kubectl, manifest, startServer, type ServerProcess } from './harness.ts';
 import { makeTestCA, type TestCA } from '../lib/certs.ts';
 import { jsonPatch, startWebhookServer, type WebhookServer } from '../lib/webhook-server.ts';
+import { convertCronTab } from './crontab-conversion.ts';
 
 let s: ServerProcess;
 let ca: TestCA;
@@ -23,17 +24,9 @@ const G = 'stable.example.com';
 /** The desired versions the webhook refuses to convert to (the tests switch it). */
 const refusing = new Set<string>();
 
+/** The CronTab conversion, marking each object with the version it was converted to. */
 function convertOne(o: Obj, desired: string): Obj {
-  const out = structuredClone(o);
-  const spec = (out.spec ??= {}) as Obj;
-  if (desired === `${G}/v1` && 'cronSpec' in spec) {
-    spec.schedule = spec.cronSpec;
-    delete spec.cronSpec;
-  } else if (desired === `${G}/v1beta1` && 'schedule' in spec) {
-    spec.cronSpec = spec.schedule;
-    delete spec.schedule;
-  }
-  out.apiVersion = desired;
+  const out = convertCronTab(o, desired);
   out.metadata = { ...out.metadata, labels: { ...(out.metadata?.labels ?? {}), 'converted-to': desired.split('/')[1] } };
   return out;
 }

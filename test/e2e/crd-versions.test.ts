@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { kubectl, manifest, startServer, type ServerProcess } from './harness.ts';
 import { makeTestCA, type TestCA } from '../lib/certs.ts';
 import { startWebhookServer, type Review, type WebhookServer } from '../lib/webhook-server.ts';
+import { convertCronTab } from './crontab-conversion.ts';
 
 let s: ServerProcess;
 let ca: TestCA;
@@ -28,20 +29,7 @@ const G = 'stable.example.com';
 /** What the webhook does with a review; the tests switch it. */
 let behaviour: (review: Obj) => Obj = convertAll;
 
-/** The test's conversion: v1beta1's `spec.cronSpec` is v1's `spec.schedule`. */
-function convertOne(o: Obj, desired: string): Obj {
-  const out = structuredClone(o);
-  const spec = (out.spec ??= {}) as Obj;
-  if (desired === `${G}/v1` && 'cronSpec' in spec) {
-    spec.schedule = spec.cronSpec;
-    delete spec.cronSpec;
-  } else if (desired === `${G}/v1beta1` && 'schedule' in spec) {
-    spec.cronSpec = spec.schedule;
-    delete spec.schedule;
-  }
-  out.apiVersion = desired;
-  return out;
-}
+const convertOne = convertCronTab;
 
 function convertAll(review: Obj, edit: (o: Obj, i: number) => Obj = (o) => o): Obj {
   const req = review.request as Obj;
