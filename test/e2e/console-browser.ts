@@ -112,8 +112,33 @@ async function proxied(s: ServerProcess): Promise<ServerProcess & { direct: Serv
 
 /** A server with the Gateway API and cert-manager CRDs created and Established, and the bundle built. */
 export async function consoleServer(): Promise<ServerProcess> {
-  const [server] = await Promise.all([startServer(), ensureBundle()]);
-  const s = await proxied(server);
+  const [started, bundled] = await Promise.allSettled([startServer(), ensureBundle()]);
+  if (started.status === 'rejected') throw started.reason;
+  if (bundled.status === 'rejected') {
+    await started.value.stop().catch(() => undefined);
+    throw bundled.reason;
+  }
+  const server = started.value;
+  let s: ServerProcess & { direct: ServerProcess };
+  try {
+    s = await proxied(server);
+  } catch (e) {
+    await server.stop().catch(() => undefined);
+    throw e;
+  }
+  try {
+    await loadCRDs(s);
+  } catch (e) {
+    // A failed setup must not leave the server (and the proxy) running: the test file's process
+    // would never exit, and the whole run would hang there.
+    await s.stop().catch(() => undefined);
+    throw e;
+  }
+  return s;
+}
+
+/** Creates the Gateway API and cert-manager CRDs and waits until each is Established. */
+async function loadCRDs(s: ServerProcess): Promise<void> {
   const names: string[] = [];
   for (const crd of crdDocuments()) {
     const r = await api(s, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
@@ -129,5 +154,16 @@ export async function consoleServer(): Promise<ServerProcess> {
       await new Promise((res) => setTimeout(res, 100));
     }
   }
-  return s;
+}
+
+/**
+ * Starts a suite's server and browser together. When either fails, what did start is stopped
+ * before the error is thrown, so that a failed `before` leaves no process behind.
+ */
+export async function startSuite(): Promise<{ s: ServerProcess; browser: Browser }> {
+  const [server, browser] = await Promise.allSettled([consoleServer(), launch()]);
+  if (server.status === 'fulfilled' && browser.status === 'fulfilled') return { s: server.value, browser: browser.value };
+  if (browser.status === 'fulfilled') await browser.value.close().catch(() => undefined);
+  if (server.status === 'fulfilled') await server.value.stop().catch(() => undefined);
+  throw server.status === 'rejected' ? server.reason : (browser as PromiseRejectedResult).reason;
 }

@@ -13,9 +13,9 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { stringify } from 'yaml';
 import { readYAMLDocuments } from '../../src/apimachinery/index.ts';
-import { bundleDir, ensureBundle } from '../../src/console/index.ts';
+import { bundleDir } from '../../src/console/index.ts';
 import { decodeState, encodeState, type PlaygroundState } from '../../src/console/web/playground/url-state.ts';
-import { consoleServer, crdDocuments, launch, newPage, skipReason, withScreenshot } from './console-browser.ts';
+import { crdDocuments, newPage, skipReason, startSuite, withScreenshot } from './console-browser.ts';
 import type { ServerProcess } from './harness.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -37,7 +37,7 @@ describe('CEL playground', { skip: skipReason }, () => {
   let logs: string[];
 
   before(async () => {
-    [s, browser] = await Promise.all([consoleServer(), launch(), ensureBundle()]);
+    ({ s, browser } = await startSuite());
     ({ page, logs } = await newPage(browser));
   });
 

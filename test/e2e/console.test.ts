@@ -9,7 +9,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { api, consoleServer, launch, newPage, skipReason, withScreenshot } from './console-browser.ts';
+import { api, newPage, skipReason, startSuite, withScreenshot } from './console-browser.ts';
 import type { ServerProcess } from './harness.ts';
 
 const route = (name: string, hostname: string) => ({
@@ -28,7 +28,7 @@ describe('web console', { skip: skipReason }, () => {
   let logs: string[];
 
   before(async () => {
-    [s, browser] = await Promise.all([consoleServer(), launch()]);
+    ({ s, browser } = await startSuite());
     ({ page, logs } = await newPage(browser));
     const r = await api(s, 'POST', '/apis/gateway.networking.k8s.io/v1/namespaces/default/httproutes', route('web', 'web.example.com'));
     assert.equal(r.status, 201, JSON.stringify(r.body));
