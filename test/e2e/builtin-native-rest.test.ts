@@ -119,3 +119,16 @@ test('resource.k8s.io: device selectors are compiled with the DRA environment an
   const slice = await apply('slice.yaml', 'apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\nspec:\n  driver: gpu.example.com\n  pool: {name: p, resourceSliceCount: 1}\n  allNodes: true\n  nodeName: node-1\n');
   assert.equal(slice.stderr.trim(), 'The ResourceSlice "s" is invalid: spec: Invalid value: "{`nodeName`, `allNodes`}": exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required, but multiple fields are set');
 });
+
+const affinityPod = (name: string, affinity: string) =>
+  `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}, namespace: default}\nspec:\n  containers: [{name: c, image: nginx}]\n  affinity:\n    nodeAffinity:\n${affinity}`;
+
+test('a pod: a required node affinity with a bad label value or field expression is refused, a preferred one may have bad label values', async () => {
+  const bad = await apply('aff-bad.yaml', affinityPod('aff-bad', '      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n        - matchExpressions: [{key: zone, operator: In, values: [-bad-]}]\n          matchFields: [{key: metadata.namespace, operator: In, values: [x]}]\n'));
+  assert.notEqual(bad.code, 0);
+  const p = 'spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]';
+  assert.match(bad.stderr, new RegExp(`The Pod "aff-bad" is invalid: \\n\\* ${p.replace(/[.[\]]/g, '\\$&')}\\.matchExpressions\\[0\\]\\.values\\[0\\]: Invalid value: "-bad-": a valid label must be an empty string`));
+  assert.match(bad.stderr, /matchFields\[0\]\.key: Invalid value: "metadata\.namespace": not a valid field selector key\n$/);
+  const soft = await apply('aff-soft.yaml', affinityPod('aff-soft', '      preferredDuringSchedulingIgnoredDuringExecution:\n      - weight: 5\n        preference:\n          matchExpressions: [{key: zone, operator: In, values: [-bad-]}]\n'));
+  assert.equal(soft.code, 0, soft.stderr);
+});

@@ -16,6 +16,7 @@ import {
 import { validateNonnegative } from '../../core/podspec/probes.ts';
 import { validatePodTemplateSpec } from '../../core/podspec/validation.ts';
 import { leftToDefault, num, optNum, rec, servedPodValidation, str, type PodValidationOptions, type Rec } from '../../core/podspec/values.ts';
+import { podUpdateValidation } from '../../core/podspec/scheduling.ts';
 import { controllerWarnings } from '../../core/pod/warnings.ts';
 
 const specPath = Path.of('spec');
@@ -82,7 +83,7 @@ const templateOf = (o: Obj): Rec | undefined => rec(rec(o.spec)?.template);
 export const daemonSetRules: NativeRules = {
   validate: (_ctx, obj) => validateDaemonSetSpec(obj, servedPodValidation),
   validateUpdate: (_ctx, obj, old) => [
-    ...validateDaemonSetSpec(obj, servedPodValidation),
+    ...validateDaemonSetSpec(obj, podUpdateValidation(servedPodValidation, rec(rec(old.spec)?.template)?.spec)),
     ...validateImmutable(rec(obj.spec)?.selector, rec(old.spec)?.selector, specPath.child('selector'), selectorValue(rec(rec(obj.spec)?.selector))),
   ],
   warningsOnCreate: (_ctx, obj) => controllerWarnings(obj, specPath.child('template'), templateOf(obj)),

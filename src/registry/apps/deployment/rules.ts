@@ -15,6 +15,7 @@ import {
 } from '../../core/podspec/controller.ts';
 import { validateNonnegative } from '../../core/podspec/probes.ts';
 import { leftToDefault, num, optNum, rec, servedPodValidation, str, type PodValidationOptions, type Rec } from '../../core/podspec/values.ts';
+import { podUpdateValidation } from '../../core/podspec/scheduling.ts';
 import { controllerWarnings } from '../../core/pod/warnings.ts';
 import { GoJSONText, jsonEqual } from '../../../apimachinery/index.ts';
 
@@ -102,7 +103,7 @@ export const deploymentRules: NativeRules = {
   },
   validate: (_ctx, obj) => validateDeploymentSpec(obj, servedPodValidation),
   validateUpdate: (_ctx, obj, old) => [
-    ...validateDeploymentSpec(obj, servedPodValidation),
+    ...validateDeploymentSpec(obj, podUpdateValidation(servedPodValidation, rec(rec(old.spec)?.template)?.spec)),
     ...validateImmutable(rec(obj.spec)?.selector, rec(old.spec)?.selector, specPath.child('selector'), selectorValue(rec(rec(obj.spec)?.selector))),
   ],
   warningsOnCreate: (_ctx, obj) => controllerWarnings(obj, specPath.child('template'), templateOf(obj)),

@@ -11,6 +11,7 @@ import {
 } from '../../core/podspec/controller.ts';
 import { validateNonnegative } from '../../core/podspec/probes.ts';
 import { num, rec, servedPodValidation, type PodValidationOptions, type Rec } from '../../core/podspec/values.ts';
+import { podUpdateValidation } from '../../core/podspec/scheduling.ts';
 import { controllerWarnings } from '../../core/pod/warnings.ts';
 
 const specPath = Path.of('spec');
@@ -45,7 +46,7 @@ const templateOf = (o: Obj): Rec | undefined => rec(rec(o.spec)?.template);
 export const replicaSetRules: NativeRules = {
   validate: (_ctx, obj) => validateReplicaSetSpec(obj, servedPodValidation),
   validateUpdate: (_ctx, obj, old) => [
-    ...validateReplicaSetSpec(obj, servedPodValidation),
+    ...validateReplicaSetSpec(obj, podUpdateValidation(servedPodValidation, rec(rec(old.spec)?.template)?.spec)),
     ...validateImmutable(rec(obj.spec)?.selector, rec(old.spec)?.selector, specPath.child('selector'), selectorValue(rec(rec(obj.spec)?.selector))),
   ],
   warningsOnCreate: (_ctx, obj) => controllerWarnings(obj, specPath.child('template'), templateOf(obj)),

@@ -18,6 +18,7 @@ import {
 import { validateNonnegative } from '../../core/podspec/probes.ts';
 import { validatePodSpec } from '../../core/podspec/validation.ts';
 import { leftToDefault, num, optNum, rec, recs, semanticEqual, servedPodValidation, str, strMap, type PodValidationOptions, type Rec } from '../../core/podspec/values.ts';
+import { podUpdateValidation } from '../../core/podspec/scheduling.ts';
 import { controllerWarnings } from '../../core/pod/warnings.ts';
 
 const specPath = Path.of('spec');
@@ -139,7 +140,7 @@ const templateOf = (o: Obj): Rec | undefined => rec(rec(o.spec)?.template);
 export const statefulSetRules: NativeRules = {
   validate: (_ctx, obj) => validateStatefulSetSpec(obj, servedPodValidation),
   validateUpdate: (_ctx, obj, old) => [
-    ...validateStatefulSetSpec(obj, servedPodValidation),
+    ...validateStatefulSetSpec(obj, podUpdateValidation(servedPodValidation, rec(rec(old.spec)?.template)?.spec)),
     ...validateStatefulSetSpecUpdate(obj, old),
     ...validateImmutable(rec(obj.spec)?.selector, rec(old.spec)?.selector, specPath.child('selector'), selectorValue(rec(rec(obj.spec)?.selector))),
   ],

@@ -11,6 +11,7 @@ import type { Obj } from '../../rest.ts';
 import { selectorValue } from '../../core/podspec/controller.ts';
 import { validateNonnegative } from '../../core/podspec/probes.ts';
 import { leftToDefault, optNum, rec, servedPodValidation, str, type PodValidationOptions, type Rec } from '../../core/podspec/values.ts';
+import { podUpdateValidation } from '../../core/podspec/scheduling.ts';
 import { controllerWarnings } from '../../core/pod/warnings.ts';
 import { validateJobSpecCommon } from '../job/spec.ts';
 import { parseStandardSchedule } from './schedule.ts';
@@ -91,7 +92,7 @@ export const cronJobRules: NativeRules = {
     if (name.length > 52) errs.push(invalid(Path.of('metadata', 'name'), name, 'must be no more than 52 characters'));
     return errs;
   },
-  validateUpdate: (_ctx, obj, old) => validateCronJobSpec(obj.spec, old.spec ?? {}, servedPodValidation),
+  validateUpdate: (_ctx, obj, old) => validateCronJobSpec(obj.spec, old.spec ?? {}, podUpdateValidation(servedPodValidation, rec(rec(rec(rec(old.spec)?.jobTemplate)?.spec)?.template)?.spec)),
   warningsOnCreate: (_ctx, obj) => controllerWarnings(obj, templatePath, templateOf(obj)),
   warningsOnUpdate: (_ctx, obj, old) => controllerWarnings(obj, templatePath, templateOf(obj), { obj: old, template: templateOf(old) }),
 };

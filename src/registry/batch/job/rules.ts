@@ -13,6 +13,7 @@ import { metaOf } from '../../meta.ts';
 import type { Obj } from '../../rest.ts';
 import { selectorValue, validateImmutable, validateStatusCounters } from '../../core/podspec/controller.ts';
 import { optNum, rec, servedPodValidation, str, strMap, type PodValidationOptions, type Rec } from '../../core/podspec/values.ts';
+import { podUpdateValidation } from '../../core/podspec/scheduling.ts';
 import { controllerWarnings } from '../../core/pod/warnings.ts';
 import { validateJobSpec } from './spec.ts';
 
@@ -146,7 +147,7 @@ export const jobRules: NativeRules = {
     if (!manualSelector(obj)) generateSelector(obj);
   },
   validate: (_ctx, obj) => validateJob(obj, servedPodValidation),
-  validateUpdate: (_ctx, obj, old) => [...validateJobSpec(rec(obj.spec) ?? {}, specPath, servedPodValidation), ...validateJobUpdateRules(obj, old)],
+  validateUpdate: (_ctx, obj, old) => [...validateJobSpec(rec(obj.spec) ?? {}, specPath, podUpdateValidation(servedPodValidation, rec(rec(old.spec)?.template)?.spec)), ...validateJobUpdateRules(obj, old)],
   warningsOnCreate: (_ctx, obj) => controllerWarnings(obj, specPath.child('template'), templateOf(obj)),
   warningsOnUpdate(_ctx, obj, old) {
     const g = metaOf(obj).generation;

@@ -4,7 +4,7 @@
  * them: at least one term; label expressions with a known operator, a label-name key and, unless
  * the stored object already had bad ones, label values; field expressions on metadata.name only.
  * Also the warnings a term gets for deprecated node labels (pkg/api/node GetWarningsForNodeSelectorTerm).
- * Pod specs check their node affinity's requirements here too.
+ * Pod specs check their node affinity's terms here too.
  */
 import { Path, forbidden, invalid, isValidLabelValue, nameIsDNSSubdomain, required, validateLabelName, type FieldError } from '../../../apimachinery/index.ts';
 import { list, ptr, rec, str, strings } from '../../fieldvalues/fields.ts';
@@ -56,18 +56,20 @@ function validateFieldRequirement(r: Rec, fldPath: Path): FieldError[] {
   return errs;
 }
 
-/** ValidateNodeSelector of a required selector (a PersistentVolume's spec.nodeAffinity.required). */
+/** ValidateNodeSelectorTerm: its label expressions, then its field expressions. */
+export function validateNodeSelectorTerm(term: Rec, allowInvalidLabelValue: boolean, fldPath: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  expressions(term, 'matchExpressions').forEach((r, j) => errs.push(...validateNodeSelectorRequirement(r, allowInvalidLabelValue, fldPath.child('matchExpressions').index(j))));
+  expressions(term, 'matchFields').forEach((r, j) => errs.push(...validateFieldRequirement(r, fldPath.child('matchFields').index(j))));
+  return errs;
+}
+
+/** ValidateNodeSelector of a required selector (a PersistentVolume's spec.nodeAffinity.required, a pod's required node affinity). */
 export function validateNodeSelector(selector: Rec, allowInvalidLabelValue: boolean, fldPath: Path): FieldError[] {
   const termPath = fldPath.child('nodeSelectorTerms');
   const ts = terms(selector);
   if (ts.length === 0) return [required(termPath, 'must have at least one node selector term')];
-  const errs: FieldError[] = [];
-  ts.forEach((t, i) => {
-    const p = termPath.index(i);
-    expressions(t, 'matchExpressions').forEach((r, j) => errs.push(...validateNodeSelectorRequirement(r, allowInvalidLabelValue, p.child('matchExpressions').index(j))));
-    expressions(t, 'matchFields').forEach((r, j) => errs.push(...validateFieldRequirement(r, p.child('matchFields').index(j))));
-  });
-  return errs;
+  return ts.flatMap((t, i) => validateNodeSelectorTerm(t, allowInvalidLabelValue, termPath.index(i)));
 }
 
 /** True when a stored selector has label values the rules now refuse (an update may keep them). */

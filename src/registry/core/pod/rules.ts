@@ -11,6 +11,7 @@ import type { Obj } from '../../rest.ts';
 import { validateContainersOnlyForPod } from '../podspec/validate-containers.ts';
 import { validatePodSpec } from '../podspec/validation.ts';
 import { list, rec, recs, str, servedPodValidation, type PodValidationOptions, type Rec } from '../podspec/values.ts';
+import { podUpdateValidation } from '../podspec/scheduling.ts';
 import { computePodQOS } from './qos.ts';
 import { validatePodStatusRules } from './status.ts';
 import { validatePodUpdateRules } from './update.ts';
@@ -98,7 +99,7 @@ export const podRules: NativeRules = {
     metaOf(obj).generation = jsonEqual(obj.spec, old.spec) ? gen : gen + 1;
   },
   validate: (_ctx, obj) => validatePodCreate(obj, servedPodValidation),
-  validateUpdate: (_ctx, obj, old) => validatePodUpdate(obj, old, servedPodValidation),
+  validateUpdate: (_ctx, obj, old) => validatePodUpdate(obj, old, podUpdateValidation(servedPodValidation, old.spec)),
   warningsOnCreate: (_ctx, obj) => warnings(obj),
   warningsOnUpdate(_ctx, obj, old) {
     const before = new Set(warnings(old));

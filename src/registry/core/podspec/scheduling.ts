@@ -6,9 +6,9 @@
 import {
   Path, duplicate, invalid, isValidLabelValue, notSupported, required, validateLabelName, type FieldError,
 } from '../../../apimachinery/index.ts';
-import { validateNodeSelectorRequirement } from '../nodeselector/validation.ts';
+import { hasInvalidLabelValues, validateNodeSelector, validateNodeSelectorTerm } from '../nodeselector/validation.ts';
 import { validateMetaLabelSelector } from './selectors.ts';
-import { num, optNum, rec, recs, str, type Rec } from './values.ts';
+import { num, optNum, rec, recs, str, type PodValidationOptions, type Rec } from './values.ts';
 
 const taintEffects = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 
@@ -78,11 +78,12 @@ export function validateTopologySpreadConstraints(constraints: unknown, fldPath:
 }
 
 /**
- * validateAffinity: node affinity's required terms (the pod (anti-)affinity terms' selectors too).
- * Their requirements' label values and matchFields are not checked yet (upstream checks them,
- * allowing bad values an update keeps).
+ * validateAffinity: node affinity (validateNodeAffinity: the required selector's label values
+ * checked unless the stored spec already had bad ones; preferred terms' label values never, as a
+ * preference can still be met on a one-node cluster; field expressions always), then the pod
+ * (anti-)affinity terms.
  */
-export function validateAffinity(affinity: unknown, fldPath: Path): FieldError[] {
+export function validateAffinity(affinity: unknown, fldPath: Path, opts: PodValidationOptions): FieldError[] {
   const a = rec(affinity);
   if (!a) return [];
   const errs: FieldError[] = [];
@@ -90,18 +91,13 @@ export function validateAffinity(affinity: unknown, fldPath: Path): FieldError[]
   const req = rec(na?.requiredDuringSchedulingIgnoredDuringExecution);
   if (req) {
     const rp = fldPath.child('nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution');
-    const terms = recs(req.nodeSelectorTerms);
-    if (terms.length === 0) errs.push(required(rp.child('nodeSelectorTerms'), 'must have at least one node selector term'));
-    terms.forEach((t, i) => {
-      const tp = rp.child('nodeSelectorTerms').index(i);
-      recs(t.matchExpressions).forEach((r, j) => errs.push(...validateNodeSelectorRequirement(r, true, tp.child('matchExpressions').index(j))));
-    });
+    errs.push(...validateNodeSelector(req, opts.allowInvalidLabelValueInRequiredNodeAffinity === true, rp));
   }
   recs(na?.preferredDuringSchedulingIgnoredDuringExecution).forEach((t, i) => {
     const tp = fldPath.child('nodeAffinity', 'preferredDuringSchedulingIgnoredDuringExecution').index(i);
     const w = num(t.weight);
     if (w <= 0 || w > 100) errs.push(invalid(tp.child('weight'), w, 'must be in the range 1-100'));
-    recs(rec(t.preference)?.matchExpressions).forEach((r, j) => errs.push(...validateNodeSelectorRequirement(r, true, tp.child('preference', 'matchExpressions').index(j))));
+    errs.push(...validateNodeSelectorTerm(rec(t.preference) ?? {}, true, tp.child('preference')));
   });
   for (const kind of ['podAffinity', 'podAntiAffinity']) {
     const pa = rec(a[kind]);
@@ -156,4 +152,13 @@ export function validateOS(os: unknown, fldPath: Path): FieldError[] {
   if (name === '') return [required(fldPath.child('name'), '')];
   if (name !== 'linux' && name !== 'windows') return [notSupported(fldPath.child('name'), name, ['linux', 'windows'])];
   return [];
+}
+
+/**
+ * The options an update validates a pod spec with, from the stored spec
+ * (GetValidationOptionsFromPodSpecAndMeta's hasInvalidLabelValueInRequiredNodeAffinity).
+ */
+export function podUpdateValidation(opts: PodValidationOptions, oldSpec: unknown): PodValidationOptions {
+  const required = rec(rec(rec(rec(oldSpec)?.affinity)?.nodeAffinity)?.requiredDuringSchedulingIgnoredDuringExecution);
+  return hasInvalidLabelValues(required) ? { ...opts, allowInvalidLabelValueInRequiredNodeAffinity: true } : opts;
 }

@@ -172,7 +172,7 @@ export function validatePodSpec(specValue: unknown, fldPath: Path, opts: PodVali
   errs.push(...validateLabels(strMap(spec.nodeSelector), fldPath.child('nodeSelector')));
   errs.push(...validatePodSecurityContext(rec(spec.securityContext), fldPath.child('securityContext')));
   errs.push(...validateImagePullSecrets(spec.imagePullSecrets, fldPath.child('imagePullSecrets')));
-  errs.push(...validateAffinity(spec.affinity, fldPath.child('affinity')));
+  errs.push(...validateAffinity(spec.affinity, fldPath.child('affinity'), opts));
   errs.push(...validateDNSConfig(rec(spec.dnsConfig), str(spec.dnsPolicy), fldPath.child('dnsConfig')));
   errs.push(...validateReadinessGates(spec.readinessGates, fldPath.child('readinessGates')));
   errs.push(...validateSchedulingGates(spec.schedulingGates, fldPath.child('schedulingGates')));

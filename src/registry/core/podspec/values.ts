@@ -61,6 +61,11 @@ export interface PodValidationOptions {
    * served, an absent defaulted field is taken as the default the server would have set.
    */
   defaultsApplied: boolean;
+  /**
+   * Label values of the required node affinity's expressions are not checked: the stored pod
+   * spec already had invalid ones (GetValidationOptionsFromPodSpecAndMeta), so an update may keep them.
+   */
+  allowInvalidLabelValueInRequiredNodeAffinity?: boolean;
 }
 
 /**

@@ -10,6 +10,7 @@ import type { Obj } from '../../rest.ts';
 import { validateStatusCounters, validateTemplateForReplicas } from '../podspec/controller.ts';
 import { validateNonnegative } from '../podspec/probes.ts';
 import { num, rec, servedPodValidation, strMap, type PodValidationOptions } from '../podspec/values.ts';
+import { podUpdateValidation } from '../podspec/scheduling.ts';
 import { controllerWarnings } from '../pod/warnings.ts';
 
 const specPath = Path.of('spec');
@@ -33,7 +34,7 @@ const counters = ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availabl
 
 export const replicationControllerRules: NativeRules = {
   validate: (_ctx, obj) => validateRCSpec(obj, servedPodValidation),
-  validateUpdate: (_ctx, obj) => validateRCSpec(obj, servedPodValidation),
+  validateUpdate: (_ctx, obj, old) => validateRCSpec(obj, podUpdateValidation(servedPodValidation, rec(rec(old.spec)?.template)?.spec)),
   warningsOnCreate: (_ctx, obj) => controllerWarnings(obj, specPath.child('template'), rec(rec(obj.spec)?.template)),
   warningsOnUpdate: (_ctx, obj, old) =>
     controllerWarnings(obj, specPath.child('template'), rec(rec(obj.spec)?.template), { obj: old, template: rec(rec(old.spec)?.template) }),
