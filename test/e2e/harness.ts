@@ -46,7 +46,12 @@ export async function startServer(opts: { dir?: string; args?: readonly string[]
   proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${out}`)), 20000);
+    // A minute: a loaded 2-core machine can take over 20 s to start tsx and the server. A server
+    // that does not start is killed, so that the test file's process can still exit.
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`server did not start in time:\n${out}`));
+    }, 60_000);
     const check = (): void => {
       const m = /listening on (https?:\/\/\S+)/.exec(out);
       if (m) {
