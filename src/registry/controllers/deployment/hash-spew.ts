@@ -8,9 +8,9 @@
  * an empty slice or map is nil (protobuf cannot tell them apart), a pointer field is nil only when
  * absent, and every Quantity is ParseQuantity of its canonical string (what protobuf carries),
  * with its internal form (int64 amount or inf.Dec, the cached string, the format) spelled out.
- * A non-zero metav1.Time is written as a UTC time (wall 0, ext the seconds since year 1, no
- * location); a controller whose local zone is not UTC prints its location, so templates with a
- * creationTimestamp hash differently there.
+ * A non-zero metav1.Time is written as Go's UTC value of it (wall 0, ext the seconds since year 1,
+ * no location); the controller's value is in its local zone (time.Local, a location even when
+ * that is UTC), so a template with a creationTimestamp does not get a cluster's hash.
  */
 import { readFileSync } from 'node:fs';
 import { parseQuantity, Quantity } from '../../../cel/index.ts';
