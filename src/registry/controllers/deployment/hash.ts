@@ -1,13 +1,13 @@
 /**
  * The pod-template-hash of a Deployment's ReplicaSets (kube-controller-manager's
- * controller.ComputeHash): FNV-32a over the pod template, then the collision count as 8
- * little-endian bytes, its decimal value encoded with apimachinery's SafeEncodeString alphabet.
- *
- * Upstream hashes the spew dump of the Go struct; here the template is hashed as JSON with
- * sorted keys, so a name is stable and collision-counted the same way, but not the same string
- * a cluster would pick for the same template.
+ * controller.ComputeHash): FNV-32a over go-spew's `%#v` of the template's Go value
+ * (hash-spew.ts), then the collision count as 8 little-endian bytes, the decimal sum encoded with
+ * apimachinery's SafeEncodeString alphabet. The same template gives the string a cluster gives
+ * (`web-68d995574f` for `kubectl create deployment web --image=nginx`), checked against the Go
+ * code's results in testdata/k8s-native/pod-template-hash/.
  */
 import type { Obj } from '../../rest.ts';
+import { spewPodTemplate } from './hash-spew.ts';
 
 /** rand.SafeEncodeString's alphabet: no vowels (no words) and no look-alike characters. */
 const alphanums = 'bcdfghjklmnpqrstvwxz2456789';
@@ -19,28 +19,17 @@ export function safeEncodeString(s: string): string {
   return out;
 }
 
-/** JSON with object keys sorted: the same template always gives the same bytes. */
-function canonicalJSON(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJSON).join(',')}]`;
-  if (v !== null && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJSON(o[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
-
 function fnv32a(bytes: Uint8Array, h = 0x811c9dc5): number {
-  for (const b of bytes) {
-    h ^= b;
+  for (let i = 0; i < bytes.length; i++) {
+    h ^= bytes[i]!;
     h = Math.imul(h, 0x01000193) >>> 0;
   }
   return h >>> 0;
 }
 
-/** ComputeHash(template, collisionCount). */
+/** ComputeHash(template, collisionCount): the template as the server stored it (JSON). */
 export function computeHash(template: Obj | undefined, collisionCount?: number): string {
-  let h = fnv32a(Buffer.from(canonicalJSON(template ?? {}), 'utf8'));
+  let h = fnv32a(Buffer.from(spewPodTemplate(template ?? {}), 'utf8'));
   if (collisionCount !== undefined) {
     const extra = new Uint8Array(8);
     new DataView(extra.buffer).setUint32(0, collisionCount >>> 0, true);
