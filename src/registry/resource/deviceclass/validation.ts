@@ -4,8 +4,9 @@
  * unchecked, as upstream treats them as stored), opaque configurations, and an extended resource
  * name when one is given.
  */
-import { Path, invalid, isQualifiedName, jsonEqual, type FieldError } from '../../../apimachinery/index.ts';
+import { Path, invalid, isQualifiedName, type FieldError } from '../../../apimachinery/index.ts';
 import { dropDisabledClassFields } from './drop-disabled.ts';
+import { countGeneration, startGeneration } from '../generation.ts';
 import type { NativeRules } from '../../builtin/native.ts';
 import { ptr, rec, semanticEqual } from '../../fieldvalues/fields.ts';
 import type { Obj } from '../../rest.ts';
@@ -30,16 +31,16 @@ export function validateDeviceClassSpec(spec: Rec, oldSpec: Rec | undefined): Fi
   return errs;
 }
 
-/** MUTATES obj: the dropped fields, and the generation kept when only dropped fields changed (upstream drops before it counts). */
-function prepareClassUpdate(obj: Obj, old: Obj): void {
-  const before = JSON.stringify(obj.spec);
-  dropDisabledClassFields(ptr(obj.spec), ptr(old.spec));
-  if (JSON.stringify(obj.spec) !== before && jsonEqual(obj.spec, old.spec)) rec(obj.metadata).generation = rec(old.metadata).generation;
-}
-
 export const deviceClassRules: NativeRules = {
-  prepareForCreate: (_ctx, obj) => dropDisabledClassFields(ptr(obj.spec), undefined),
-  prepareForUpdate: (_ctx, obj, old) => prepareClassUpdate(obj, old),
+  prepareForCreate: (_ctx, obj) => {
+    dropDisabledClassFields(ptr(obj.spec), undefined);
+    startGeneration(obj);
+  },
+  // Upstream drops first, then counts: adding only a dropped field changes nothing.
+  prepareForUpdate: (_ctx, obj, old) => {
+    dropDisabledClassFields(ptr(obj.spec), ptr(old.spec));
+    countGeneration(obj, old);
+  },
   validate: (_ctx, obj: Obj) => validateDeviceClassSpec(rec(obj.spec), undefined),
   validateUpdate: (_ctx, obj, old) => validateDeviceClassSpec(rec(obj.spec), ptr(old.spec) ?? {}),
 };

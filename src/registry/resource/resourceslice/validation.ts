@@ -14,6 +14,7 @@ import { immutableField, list, ptr, rec, semanticEqual, str } from '../../fieldv
 import type { Obj } from '../../rest.ts';
 import { validateBindingConditions } from '../device/binding-conditions.ts';
 import { dropDisabledSliceFields } from './drop-disabled.ts';
+import { countGeneration, startGeneration } from '../generation.ts';
 import { validateNodeSelector } from '../../core/nodeselector/validation.ts';
 import { limits, validateAttributeName, validateDNSLabel, validateDriverName, validatePoolName, validateSet, validateSlice, type Rec } from '../device/validation.ts';
 
@@ -172,9 +173,15 @@ export function validateResourceSliceSpec(spec: Rec, oldSpec: Rec | undefined): 
 }
 
 export const resourceSliceRules: NativeRules = {
-  prepareForCreate: (_ctx, obj) => dropDisabledSliceFields(ptr(obj.spec), undefined),
-  // Upstream counts the generation before it drops fields, as the common strategy has here.
-  prepareForUpdate: (_ctx, obj, old) => dropDisabledSliceFields(ptr(obj.spec), ptr(old.spec)),
+  prepareForCreate: (_ctx, obj) => {
+    startGeneration(obj);
+    dropDisabledSliceFields(ptr(obj.spec), undefined);
+  },
+  // Upstream counts the generation before it drops fields: a write of only dropped fields counts.
+  prepareForUpdate: (_ctx, obj, old) => {
+    countGeneration(obj, old);
+    dropDisabledSliceFields(ptr(obj.spec), ptr(old.spec));
+  },
   validate: (_ctx, obj: Obj) => validateResourceSliceSpec(rec(obj.spec), undefined),
   validateUpdate: (_ctx, obj, old) => validateResourceSliceSpec(rec(obj.spec), rec(old.spec)),
 };
