@@ -3,7 +3,7 @@
  * typed structs would (a pointer or slice is set when its key holds a non-null value), and
  * clearing a field the way assigning nil does (the key goes).
  */
-import { list, rec } from '../fieldvalues/fields.ts';
+import { list } from '../fieldvalues/fields.ts';
 import type { Rec } from './device/validation.ts';
 
 /** `x != nil` of a pointer, slice or map field. */
@@ -27,6 +27,3 @@ export const child = (o: Rec | undefined, key: string): Rec | undefined => {
   const v = o?.[key];
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : undefined;
 };
-
-/** A struct field's fields ({} when absent): Go's value-typed structs. */
-export const fieldsOf = (o: Rec | undefined, key: string): Rec => rec(o?.[key]);

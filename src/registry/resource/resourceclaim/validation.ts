@@ -4,8 +4,10 @@
  * selectors, an allocation mode and count, tolerations) or `firstAvailable` subrequests;
  * constraints and configs that name known requests; the spec fixed after creation; in status,
  * consumers with resource, name and uid, only on an allocated claim and (while deleting) none
- * added, an allocation that is fixed once set and whose results and configs name known requests,
- * and device statuses only of allocated devices.
+ * added, an allocation that is fixed once set and whose results (with their binding conditions
+ * and share IDs) and configs name known requests, and device statuses (device-status.ts). Before
+ * validation the strategies drop the fields of alpha gates (drop-disabled.ts); a status update's
+ * admin-access errors (found by the claim's update hook, admin-access.ts) come first.
  */
 import { GoJSONText, Path, forbidden, invalid, notSupported, required, type FieldError } from '../../../apimachinery/index.ts';
 import type { NativeRules } from '../../builtin/native.ts';
