@@ -1,7 +1,8 @@
 /**
- * The DRA admin-access namespace check as data (testdata/k8s-native/dra-admin-access/): each case
- * is created through the kind's real store over a real SQLite store holding upstream's two
- * namespaces, and read once more through authorizedForAdmin to count the namespace reads.
+ * The DRA admin-access namespace check as data (testdata/k8s-native/dra-admin-access/): each create
+ * case is created through the kind's real store over a real SQLite store holding upstream's two
+ * namespaces, and read once more through authorizedForAdmin to count the namespace reads; each
+ * status case runs the claim's update hook over that store, then the real status strategy.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +12,11 @@ import { builtinRegistry } from '../kinds.ts';
 import type { KindDefinition } from '../kind.ts';
 import type { Obj } from '../rest.ts';
 import { openTempStore, type TempStore } from '../testing.ts';
-import { authorizedForAdmin, storedNamespaces, type NamespaceReader } from './admin-access.ts';
+import { authorizedForAdmin, authorizedForAdminStatus, resourceWriteHooks, storedNamespaces, type NamespaceReader } from './admin-access.ts';
+import { builtinResources } from '../builtin/catalog.ts';
+import { BuiltinStrategy } from '../builtin/strategy.ts';
+import type { RequestContext } from '../strategy.ts';
+import { errorString } from '../../apimachinery/index.ts';
 
 interface Case {
   name: string;
@@ -90,4 +95,56 @@ test('a namespace that cannot be read is an internal error of the request asking
   const failing: NamespaceReader = () => Promise.reject(new Error('database is locked'));
   const [e] = await authorizedForAdmin(requests, 'default', failing);
   assert.equal(e?.detail, 'could not retrieve namespace to verify admin access: database is locked');
+});
+
+interface StatusCase {
+  name: string;
+  old: Obj;
+  object: Obj;
+  errors: string[];
+  namespaceReads: number;
+}
+
+const statusVectors = JSON.parse(readFileSync(new URL('../../../testdata/k8s-native/dra-admin-access/strategy-status-update.json', import.meta.url), 'utf8')) as {
+  source: string;
+  minCases: number;
+  cases: StatusCase[];
+  skipped: { name: string; reason: string }[];
+};
+
+const results = (o: Obj) => ((o.status as { allocation?: { devices: { results: unknown[] } } }).allocation?.devices.results);
+
+test(`dra-admin-access status updates (${statusVectors.source})`, async () => {
+  assert.ok(statusVectors.cases.length >= statusVectors.minCases && statusVectors.minCases >= 10, `only ${statusVectors.cases.length} cases`);
+  for (const s of statusVectors.skipped) assert.ok(s.reason.trim() !== '', `${s.name} is skipped without a reason`);
+  const r = builtinResources().find((x) => x.group === 'resource.k8s.io' && x.resource === 'resourceclaims')!;
+  const status = new BuiltinStrategy(r, () => {
+    throw new Error('resourceclaims fell back to its OpenAPI schema');
+  }).subresourceStrategy('status')!;
+  const hooks = resourceWriteHooks.resourceclaims!(t.store);
+  for (const c of statusVectors.cases) {
+    const ctx: RequestContext = { warnings: [], fieldValidation: 'Strict', dryRun: false, subresource: 'status' };
+    const obj = structuredClone(c.object);
+    const finish = await hooks.beginUpdate!(ctx, obj, c.old);
+    status.prepareForUpdate(ctx, obj, c.old);
+    assert.deepEqual(status.validateUpdate(ctx, obj, c.old).map(errorString), c.errors, c.name);
+    await finish(true);
+    let reads = 0;
+    const stored = storedNamespaces(t.store);
+    await authorizedForAdminStatus(results(c.object), results(c.old), (c.old.metadata as { namespace: string }).namespace, (name) => (reads++, stored(name)));
+    assert.equal(reads, c.namespaceReads, `${c.name} (namespace reads)`);
+  }
+});
+
+test('a claim update through the main endpoint leaves its status unchecked (the spec is immutable and the status is the stored one)', async () => {
+  const hooks = resourceWriteHooks.resourceclaims!(t.store);
+  const c = statusVectors.cases.find((x) => x.name === 'keep-fields-admin-access-NonAdminNamespace')!;
+  const ctx: RequestContext = { warnings: [], fieldValidation: 'Strict', dryRun: false };
+  await hooks.beginUpdate!(ctx, structuredClone(c.object), c.old);
+  // Had the hook found anything for this request, the claim's rules would report it here.
+  const r = builtinResources().find((x) => x.group === 'resource.k8s.io' && x.resource === 'resourceclaims')!;
+  const status = new BuiltinStrategy(r, () => {
+    throw new Error('resourceclaims fell back to its OpenAPI schema');
+  }).subresourceStrategy('status')!;
+  assert.deepEqual(status.validateUpdate(ctx, structuredClone(c.old), c.old).map(errorString), []);
 });

@@ -5,7 +5,12 @@
  * `resource.kubernetes.io/admin-access: "true"`. Upstream's strategies read the namespace with a
  * client inside Validate; strategies here are synchronous, so the kind's create hook reads the
  * namespace from storage first and the native rules put what it found in front of their own
- * errors, as upstream's Validate does. Updates need no check: the spec is immutable.
+ * errors, as upstream's Validate does. Spec updates need no check: the spec is immutable.
+ *
+ * A claim's status update is checked too (AuthorizedForAdminStatus, in the status strategy's
+ * ValidateUpdate): an allocation whose results grant admin access needs the label, unless the
+ * stored allocation had granted it already (an allocation is fixed once set). Its errors come
+ * first, at `status.allocation.devices.results[i].adminAccess`; the update hook finds them.
  */
 import { Path, forbidden, internalError, type FieldError } from '../../apimachinery/index.ts';
 import type { Store } from '../../storage/index.ts';
@@ -43,7 +48,11 @@ function adminRequestPath(requests: unknown): Path | undefined {
  * cannot be read.
  */
 export async function authorizedForAdmin(requests: unknown, namespace: string, read: NamespaceReader): Promise<FieldError[]> {
-  const p = adminRequestPath(requests);
+  return namespaceAllows(adminRequestPath(requests), namespace, read);
+}
+
+/** The errors of admin access asked for at `p` (none when undefined: nothing is read) in the namespace. */
+async function namespaceAllows(p: Path | undefined, namespace: string, read: NamespaceReader): Promise<FieldError[]> {
   if (p === undefined) return [];
   let ns: Obj | undefined;
   try {
@@ -56,21 +65,50 @@ export async function authorizedForAdmin(requests: unknown, namespace: string, r
   return [forbidden(p, `admin access to devices requires the \`${adminAccessLabel}: true\` label on the containing namespace`)];
 }
 
+/** The path of the first allocation result granting admin access (adminRequested). */
+function adminResultPath(results: unknown): Path | undefined {
+  const i = list(results).findIndex((r) => rec(r).adminAccess === true);
+  return i < 0 ? undefined : Path.of('status', 'allocation', 'devices', 'results').index(i).child('adminAccess');
+}
+
+/**
+ * AuthorizedForAdminStatus: no error when the stored results granted admin access already or the
+ * new ones grant none (the namespace is then not read); otherwise AuthorizedForAdmin's errors at
+ * the first result granting it.
+ */
+export async function authorizedForAdminStatus(results: unknown, oldResults: unknown, namespace: string, read: NamespaceReader): Promise<FieldError[]> {
+  if (adminResultPath(oldResults) !== undefined) return [];
+  return namespaceAllows(adminResultPath(results), namespace, read);
+}
+
+const allocationResults = (obj: Obj) => rec(rec(rec(obj.status).allocation).devices).results;
+
 /** What a create's hook found, until the strategy's Validate of the same request takes it. */
 const found = new WeakMap<RequestContext, FieldError[]>();
 
 const done: FinishWrite = async () => {};
 
-/** The create hook of a kind whose device requests are at `requestsOf(obj)`. */
-export function adminAccessHooks(read: NamespaceReader, requestsOf: (obj: Obj) => unknown): WriteHooks {
-  return {
-    beginCreate: async (ctx, obj) => {
-      const errs = await authorizedForAdmin(requestsOf(obj), getNamespace(obj), read);
-      if (errs.length > 0) found.set(ctx, errs);
-      else found.delete(ctx);
-      return done;
-    },
+/** Keeps what a hook found for the strategy's Validate of the same request. */
+function remember(ctx: RequestContext, errs: FieldError[]): FinishWrite {
+  if (errs.length > 0) found.set(ctx, errs);
+  else found.delete(ctx);
+  return done;
+}
+
+/**
+ * The hooks of a kind whose device requests are at `requestsOf(obj)`: the create hook; for a
+ * claim (`checkStatus`), the hook of a status update too. The namespace is the stored object's:
+ * an update's body may leave it out, and it cannot change.
+ */
+export function adminAccessHooks(read: NamespaceReader, requestsOf: (obj: Obj) => unknown, checkStatus = false): WriteHooks {
+  const hooks: WriteHooks = {
+    beginCreate: async (ctx, obj) => remember(ctx, await authorizedForAdmin(requestsOf(obj), getNamespace(obj), read)),
   };
+  if (checkStatus) {
+    hooks.beginUpdate = async (ctx, obj, old) =>
+      remember(ctx, ctx.subresource === 'status' ? await authorizedForAdminStatus(allocationResults(obj), allocationResults(old), getNamespace(old), read) : []);
+  }
+  return hooks;
 }
 
 /** The admin-access errors the create hook found for this request (once), then `errs`. */
@@ -86,6 +124,6 @@ const templateRequests = (obj: Obj) => rec(rec(rec(obj.spec).spec).devices).requ
 
 /** The resource.k8s.io kinds' write hooks over `store`, by resource. */
 export const resourceWriteHooks: Readonly<Record<string, (store: Store) => WriteHooks>> = {
-  resourceclaims: (store) => adminAccessHooks(storedNamespaces(store), claimRequests),
+  resourceclaims: (store) => adminAccessHooks(storedNamespaces(store), claimRequests, true),
   resourceclaimtemplates: (store) => adminAccessHooks(storedNamespaces(store), templateRequests),
 };

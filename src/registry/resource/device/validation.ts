@@ -80,7 +80,7 @@ export function validateSelector(selector: Rec, p: Path, stored: boolean): Field
 export const validateSelectors = (v: unknown, p: Path, stored: boolean): FieldError[] => validateSlice(v, limits.selectors, (s, sp) => validateSelector(s, sp, stored), p);
 
 /** validateRawExtension: present, within its size on create, a JSON object. */
-function validateRawExtension(v: unknown, p: Path, stored: boolean, maxLength: number): FieldError[] {
+export function validateRawExtension(v: unknown, p: Path, stored: boolean, maxLength: number): FieldError[] {
   if (v === undefined || v === null) return [required(p, '')];
   const raw = JSON.stringify(v);
   if (!stored && Buffer.byteLength(raw, 'utf8') > maxLength) return [tooLong(p, '', maxLength)];

@@ -5,6 +5,8 @@
  * name when one is given.
  */
 import { Path, invalid, isQualifiedName, type FieldError } from '../../../apimachinery/index.ts';
+import { dropDisabledClassFields } from './drop-disabled.ts';
+import { countGeneration, startGeneration } from '../generation.ts';
 import type { NativeRules } from '../../builtin/native.ts';
 import { ptr, rec, semanticEqual } from '../../fieldvalues/fields.ts';
 import type { Obj } from '../../rest.ts';
@@ -30,6 +32,15 @@ export function validateDeviceClassSpec(spec: Rec, oldSpec: Rec | undefined): Fi
 }
 
 export const deviceClassRules: NativeRules = {
+  prepareForCreate: (_ctx, obj) => {
+    dropDisabledClassFields(ptr(obj.spec), undefined);
+    startGeneration(obj);
+  },
+  // Upstream drops first, then counts: adding only a dropped field changes nothing.
+  prepareForUpdate: (_ctx, obj, old) => {
+    dropDisabledClassFields(ptr(obj.spec), ptr(old.spec));
+    countGeneration(obj, old);
+  },
   validate: (_ctx, obj: Obj) => validateDeviceClassSpec(rec(obj.spec), undefined),
   validateUpdate: (_ctx, obj, old) => validateDeviceClassSpec(rec(obj.spec), ptr(old.spec) ?? {}),
 };

@@ -4,15 +4,21 @@
  * selectors, an allocation mode and count, tolerations) or `firstAvailable` subrequests;
  * constraints and configs that name known requests; the spec fixed after creation; in status,
  * consumers with resource, name and uid, only on an allocated claim and (while deleting) none
- * added, an allocation that is fixed once set and whose results and configs name known requests,
- * and device statuses only of allocated devices.
+ * added, an allocation that is fixed once set and whose results (with their binding conditions
+ * and share IDs) and configs name known requests, and device statuses (device-status.ts). Before
+ * validation the strategies drop the fields of alpha gates (drop-disabled.ts); a status update's
+ * admin-access errors (found by the claim's update hook, admin-access.ts) come first.
  */
-import { GoJSONText, Path, forbidden, invalid, notSupported, required, validateConditions, type FieldError } from '../../../apimachinery/index.ts';
+import { GoJSONText, Path, forbidden, invalid, notSupported, required, type FieldError } from '../../../apimachinery/index.ts';
 import type { NativeRules } from '../../builtin/native.ts';
 import { list, ptr, rec, semanticEqual, str } from '../../fieldvalues/fields.ts';
 import type { Obj } from '../../rest.ts';
 import { validateNodeSelector } from '../../core/nodeselector/validation.ts';
 import { withAdminAccessErrors } from '../admin-access.ts';
+import { validateBindingConditions } from '../device/binding-conditions.ts';
+import { validateUID } from '../device/uid.ts';
+import { validateDeviceStatuses } from './device-status.ts';
+import { dropDeallocatedStatusDevices, dropDisabledSpecFields, dropDisabledStatusFields } from './drop-disabled.ts';
 import {
   gatherRequestNames, limits, validateDeviceClassRef, validateDeviceConfiguration, validateDNSLabel, validateDriverName, validateFullyQualifiedName,
   validatePoolName, validateRequestNameRef, validateRequestRefs, validateSelectors, validateSet, validateSlice, validateTolerations,
@@ -91,9 +97,6 @@ export function validateResourceClaimUpdate(obj: Obj, old: Obj): FieldError[] {
   return errs;
 }
 
-/** A device's identity in the claim: driver/pool/device, with its share ID if any. */
-const deviceID = (d: Rec) => `${str(d.driver)}/${str(d.pool)}/${str(d.device)}${typeof d.shareID === 'string' ? `/${d.shareID}` : ''}`;
-
 function validateAllocationResult(allocation: Rec, p: Path, names: RequestNames): FieldError[] {
   const devices = rec(allocation.devices);
   const dp = p.child('devices');
@@ -105,7 +108,8 @@ function validateAllocationResult(allocation: Rec, p: Path, names: RequestNames)
       ...validateDriverName(str(r.driver), rp.child('driver')),
       ...validatePoolName(str(r.pool), rp.child('pool')),
       ...validateDNSLabel(str(r.device), rp.child('device')),
-      ...validateTolerations(r.tolerations, rp.child('tolerations')),
+      ...validateBindingConditions(r.bindingConditions, r.bindingFailureConditions, rp),
+      ...(typeof r.shareID === 'string' ? validateUID(r.shareID, rp.child('shareID')) : []),
     ],
     dp.child('results'),
   );
@@ -143,22 +147,7 @@ export function validateResourceClaimStatusUpdate(obj: Obj, old: Obj): FieldErro
     p.child('reservedFor'),
   );
   const allocation = ptr(status.allocation);
-  const allocated = new Set(list(rec(allocation?.devices).results).map((r) => deviceID(rec(r))));
-  errs.push(
-    ...validateSet<unknown>(
-      status.devices,
-      -1,
-      (v, dp) => {
-        const d = rec(v);
-        const e = [...validateDriverName(str(d.driver), dp.child('driver')), ...validatePoolName(str(d.pool), dp.child('pool')), ...validateDNSLabel(str(d.device), dp.child('device'))];
-        if (!allocated.has(deviceID(d))) e.push(invalid(dp, deviceID(d), 'must be an allocated device in the claim'));
-        e.push(...validateConditions(d.conditions, dp.child('conditions')));
-        return e;
-      },
-      (v) => deviceID(rec(v)),
-      p.child('devices'),
-    ),
-  );
+  errs.push(...validateDeviceStatuses(status.devices, p.child('devices'), allocation));
   const reserved = list(status.reservedFor);
   if (reserved.length > 0) {
     if (allocation === undefined) errs.push(forbidden(p.child('reservedFor'), 'may not be specified when `allocated` is not set'));
@@ -177,9 +166,16 @@ export function validateResourceClaimStatusUpdate(obj: Obj, old: Obj): FieldErro
 }
 
 export const resourceClaimRules: NativeRules = {
+  prepareForCreate: (_ctx, obj) => dropDisabledSpecFields(ptr(obj.spec), undefined),
   validate: (ctx, obj) => withAdminAccessErrors(ctx, validateResourceClaimSpec(rec(obj.spec), specPath, false)),
+  prepareForUpdate: (_ctx, obj, old) => dropDisabledSpecFields(ptr(obj.spec), ptr(old.spec)),
   validateUpdate: (_ctx, obj, old) => validateResourceClaimUpdate(obj, old),
   status: {
-    validateUpdate: (_ctx, obj, old) => validateResourceClaimStatusUpdate(obj, old),
+    prepareForUpdate: (_ctx, obj, old) => {
+      dropDisabledStatusFields(obj, old);
+      // After the drop: a share ID just dropped no longer tells devices apart.
+      dropDeallocatedStatusDevices(obj, old);
+    },
+    validateUpdate: (ctx, obj, old) => withAdminAccessErrors(ctx, validateResourceClaimStatusUpdate(obj, old)),
   },
 };

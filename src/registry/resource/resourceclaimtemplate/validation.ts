@@ -5,9 +5,11 @@
  */
 import { GoJSONText, Path, forbidden, invalid, validateAnnotations, validateLabels, type FieldError } from '../../../apimachinery/index.ts';
 import type { NativeRules } from '../../builtin/native.ts';
-import { rec, semanticEqual } from '../../fieldvalues/fields.ts';
+import { ptr, rec, semanticEqual } from '../../fieldvalues/fields.ts';
 import { validateResourceClaimSpec } from '../resourceclaim/validation.ts';
 import { withAdminAccessErrors } from '../admin-access.ts';
+import { dropDisabledSpecFields } from '../resourceclaim/drop-disabled.ts';
+import type { Obj } from '../../rest.ts';
 
 const specPath = Path.of('spec');
 
@@ -29,7 +31,11 @@ function validateTemplateObjectMeta(meta: Record<string, unknown>, p: Path): Fie
   return errs;
 }
 
+const claimSpec = (obj: Obj) => ptr(rec(obj.spec).spec);
+
 export const resourceClaimTemplateRules: NativeRules = {
+  prepareForCreate: (_ctx, obj) => dropDisabledSpecFields(claimSpec(obj), undefined),
+  prepareForUpdate: (_ctx, obj, old) => dropDisabledSpecFields(claimSpec(obj), claimSpec(old)),
   validate: (ctx, obj) => {
     const spec = rec(obj.spec);
     return withAdminAccessErrors(ctx, [...validateTemplateObjectMeta(rec(spec.metadata), specPath.child('metadata')), ...validateResourceClaimSpec(rec(spec.spec), specPath.child('spec'), false)]);

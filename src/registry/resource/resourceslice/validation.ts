@@ -12,6 +12,9 @@ import { nameIsDNSSubdomain } from '../../../apimachinery/index.ts';
 import type { NativeRules } from '../../builtin/native.ts';
 import { immutableField, list, ptr, rec, semanticEqual, str } from '../../fieldvalues/fields.ts';
 import type { Obj } from '../../rest.ts';
+import { validateBindingConditions } from '../device/binding-conditions.ts';
+import { dropDisabledSliceFields } from './drop-disabled.ts';
+import { countGeneration, startGeneration } from '../generation.ts';
 import { validateNodeSelector } from '../../core/nodeselector/validation.ts';
 import { limits, validateAttributeName, validateDNSLabel, validateDriverName, validatePoolName, validateSet, validateSlice, type Rec } from '../device/validation.ts';
 
@@ -100,6 +103,7 @@ function validateDevice(d: Rec, old: Rec | undefined, p: Path, perDevice: boolea
   } else if (d.nodeName !== undefined || d.nodeSelector !== undefined || d.allNodes !== undefined) {
     errs.push(invalid(p, null, '`nodeName`, `nodeSelector` and `allNodes` can only be set if `perDeviceNodeSelection` is set to true in the ResourceSlice spec'));
   }
+  errs.push(...validateBindingConditions(d.bindingConditions, d.bindingFailureConditions, p));
   return errs;
 }
 
@@ -169,6 +173,15 @@ export function validateResourceSliceSpec(spec: Rec, oldSpec: Rec | undefined): 
 }
 
 export const resourceSliceRules: NativeRules = {
+  prepareForCreate: (_ctx, obj) => {
+    startGeneration(obj);
+    dropDisabledSliceFields(ptr(obj.spec), undefined);
+  },
+  // Upstream counts the generation before it drops fields: a write of only dropped fields counts.
+  prepareForUpdate: (_ctx, obj, old) => {
+    countGeneration(obj, old);
+    dropDisabledSliceFields(ptr(obj.spec), ptr(old.spec));
+  },
   validate: (_ctx, obj: Obj) => validateResourceSliceSpec(rec(obj.spec), undefined),
   validateUpdate: (_ctx, obj, old) => validateResourceSliceSpec(rec(obj.spec), rec(old.spec)),
 };
