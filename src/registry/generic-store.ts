@@ -88,6 +88,13 @@ export type FinishWrite = (success: boolean) => Promise<void>;
 export interface WriteHooks {
   beginCreate?(ctx: RequestContext, obj: Obj): Promise<FinishWrite>;
   beginUpdate?(ctx: RequestContext, obj: Obj, old: Obj): Promise<FinishWrite>;
+  /**
+   * An update through the status strategy. Upstream's status stores are copies of the main store
+   * made before its BeginUpdate is set (a Service's status write allocates nothing), so the main
+   * hook does not run there; a kind whose status strategy needs a read of its own (a
+   * ResourceClaim's admin-access check) says so here.
+   */
+  beginStatusUpdate?(ctx: RequestContext, obj: Obj, old: Obj): Promise<FinishWrite>;
   /** After an object is removed from storage (not on dry runs). */
   afterDelete?(obj: Obj): Promise<void>;
 }
@@ -655,7 +662,7 @@ export class GenericStore implements RESTStore {
     } else if (newRV !== BigInt(kv.modRevision)) {
       throw newConflict(this.gr, name, optimisticLockErrorMsg);
     }
-    const finish = strategy === this.strategy ? await this.hooks?.beginUpdate?.(ctx, obj, existing) : undefined;
+    const finish = strategy === this.strategy ? await this.hooks?.beginUpdate?.(ctx, obj, existing) : await this.hooks?.beginStatusUpdate?.(ctx, obj, existing);
     if (!finish) return this.updateChecked(ctx, strategy, ns, key, kv, existing, obj, attrs);
     let ok = false;
     try {

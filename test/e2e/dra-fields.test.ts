@@ -91,9 +91,6 @@ test('fields behind alpha gates are dropped on write; share IDs and binding cond
 
 test(
   'a status update whose allocation grants admin access needs the namespace label',
-  // Passes once the status endpoint runs the kind's update hook (generic-store.ts calls beginUpdate
-  // for the main strategy only, so the namespace is never read for a status write).
-  { todo: 'the status endpoint runs no update hook yet' },
   async () => {
     await ok(['create', '-f', manifest(s, 'admin.yaml', claim('admin'))]);
     const refused = await kubectl(s, [...statusPatch({ allocation: { devices: { results: [result({ adminAccess: true })] } } }), 'admin']);

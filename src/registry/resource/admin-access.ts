@@ -105,8 +105,8 @@ export function adminAccessHooks(read: NamespaceReader, requestsOf: (obj: Obj) =
     beginCreate: async (ctx, obj) => remember(ctx, await authorizedForAdmin(requestsOf(obj), getNamespace(obj), read)),
   };
   if (checkStatus) {
-    hooks.beginUpdate = async (ctx, obj, old) =>
-      remember(ctx, ctx.subresource === 'status' ? await authorizedForAdminStatus(allocationResults(obj), allocationResults(old), getNamespace(old), read) : []);
+    hooks.beginStatusUpdate = async (ctx, obj, old) =>
+      remember(ctx, await authorizedForAdminStatus(allocationResults(obj), allocationResults(old), getNamespace(old), read));
   }
   return hooks;
 }
