@@ -124,7 +124,9 @@ function startObjectCache(store: Store, prefix: string, opts: { relistDelayMs?: 
     if (stopped) return;
     synced = false;
     try {
-      const list = await store.range(prefix);
+      // From the watch cache when there is one (a consistent read): the texts kept are then the
+      // cache's own strings.
+      const list = await store.range(prefix, { resourcePrefix: prefix });
       if (stopped) return;
       objects.clear();
       for (const kv of list.items) put(kv.key.slice(prefix.length), kv.value);

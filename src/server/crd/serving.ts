@@ -45,29 +45,29 @@ export function fromBootList<T extends RESTStore>(crds: T, boot: BootList | unde
 /** What a GenericStore offers beside RESTStore: its storage, its key layout and its decoding. */
 interface StorageReader {
   readonly store: Store;
-  readonly keys: { root(ns: string | undefined): string };
+  readonly keys: { readonly prefix: string };
   decode(kv: KeyValue): Obj;
 }
 
 function readsStorage(s: RESTStore): s is RESTStore & StorageReader {
   const r = s as Partial<StorageReader>;
-  return typeof r.decode === 'function' && typeof r.keys?.root === 'function' && r.store !== undefined;
+  return typeof r.decode === 'function' && typeof r.keys?.prefix === 'string' && r.store !== undefined;
 }
 
 /**
- * Every CRD at the current revision, each decoded once. Read from storage itself rather than
- * through the watch cache: the cache works out for each object it serves first how to serve it
- * from its text (a decode, a serialization and a comparison) and hands out lazy items that decode
- * again on first use, three decodes of every CRD where the serving flow and the controllers
- * sharing its list need one (with 500 CRDs, about a second before the socket could listen).
+ * Every CRD at the current revision (a consistent read, from the watch cache when there is one),
+ * each decoded once from its stored text. Not through the store's list: for each object a list
+ * from the cache serves first, the cache works out how to serve it from its text (a decode, a
+ * serialization and a comparison) and hands out a lazy item that decodes it again on first use,
+ * three decodes of every CRD where the serving flow and the controllers sharing its list need one
+ * (with 500 CRDs, about a second before the socket could listen).
  */
 export async function listCRDs(crds: RESTStore): Promise<BootList> {
   if (!readsStorage(crds)) {
     const list = await crds.list(undefined, {});
     return { items: list.items, resourceVersion: list.metadata.resourceVersion ?? '' };
   }
-  // No resourcePrefix: the watch cache passes the range to the store (a consistent read).
-  const res = await crds.store.range(crds.keys.root(undefined));
+  const res = await crds.store.range(crds.keys.prefix, { resourcePrefix: crds.keys.prefix });
   return { items: res.items.map((kv) => crds.decode(kv)), resourceVersion: String(res.revision) };
 }
 
