@@ -21,7 +21,12 @@
  *
  * Ends with `restart to ready with N CRDs: X s` and `server RSS with N CRDs: X MB` for the largest
  * count. Options: `-- --counts 50,500`, `--cold-samples 20`; `--validate-only N` runs only the
- * `validate --crds` row, N times per count, and prints the medians (no server is started).
+ * `validate --crds` row, N times per count, and prints the medians (no server is started);
+ * `--restart-only N` runs only the restart row, N times per count, over a data dir made once
+ * (`--data-dir DIR` keeps it for the next run), with the CPU time (user+system) the process had
+ * used when `/readyz` first answered 200, and `--checkouts A,B` alternates the runs between
+ * checkouts (each run's `serve` from that directory, over the same data). `BENCH_SERVE_NODE_FLAGS`
+ * adds node flags to the `serve` processes (`--cpu-prof --cpu-prof-dir=DIR`).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -43,6 +48,8 @@ function flag(name: string, dflt: string): string {
 const COUNTS = flag('counts', '50,500').split(',').map(Number);
 const COLD_SAMPLES = Number(flag('cold-samples', '20'));
 const VALIDATE_ONLY = Number(flag('validate-only', '0'));
+const RESTART_ONLY = Number(flag('restart-only', '0'));
+const SERVE_NODE_FLAGS = (process.env.BENCH_SERVE_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
 
 // ---- the CRDs ----
 
@@ -108,14 +115,16 @@ interface Server {
   pid: number;
   /** ms from spawn to the first 200 of /readyz. */
   readyMs: number;
+  /** CPU time (user+system, ms) the process had used by then. */
+  readyCPUMs: number;
   stop(): Promise<void>;
 }
 
 /** Spawns `serve` on a free port and waits for /readyz. */
-async function startServer(dir: string): Promise<Server> {
+async function startServer(dir: string, checkout = root): Promise<Server> {
   const t0 = performance.now();
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--plain-http', '--listen', '127.0.0.1:0', '--data-dir', dir], {
-    cwd: root,
+  const proc = spawn(process.execPath, [...SERVE_NODE_FLAGS, '--import', 'tsx', 'src/cli/main.ts', 'serve', '--plain-http', '--listen', '127.0.0.1:0', '--data-dir', dir], {
+    cwd: checkout,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let exited = false;
@@ -140,6 +149,7 @@ async function startServer(dir: string): Promise<Server> {
     base,
     pid: proc.pid!,
     readyMs,
+    readyCPUMs: cpuMs(proc.pid!),
     stop: () =>
       new Promise<void>((r) => {
         if (exited) return r();
@@ -147,6 +157,12 @@ async function startServer(dir: string): Promise<Server> {
         proc.kill('SIGTERM');
       }),
   };
+}
+
+/** User+system CPU time a process has used, in ms (/proc/PID/stat, clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
 }
 
 /** Resident set size of a process, in MB. */
@@ -350,12 +366,55 @@ function validateOnly(real: Obj[]): void {
   }
 }
 
+/** The data dir holding `crds` (made by a server given them over HTTP, unless it holds them already). */
+async function dataWith(crds: Obj[], dir: string): Promise<void> {
+  const marker = join(dir, `bench-crds-${crds.length}`);
+  if (existsSync(marker)) return;
+  rmSync(dir, { recursive: true, force: true });
+  const s = await startServer(dir);
+  await createAll(s.base, crds);
+  await s.stop();
+  writeFileSync(marker, '');
+}
+
+/** `--restart-only N`: the restart row alone, N runs per count (alternating between checkouts), medians. */
+async function restartOnly(real: Obj[]): Promise<void> {
+  const checkouts = flag('checkouts', root).split(',');
+  for (const n of COUNTS) {
+    const keep = flag('data-dir', '');
+    const work = keep ? '' : mkdtempSync(join(tmpdir(), 'bench-crds-restart-'));
+    const data = keep || join(work, 'data');
+    try {
+      await dataWith(crdSet(real, n), data);
+      const runs = new Map<string, { wall: number; cpu: number }[]>(checkouts.map((c) => [c, []]));
+      for (let i = 0; i < RESTART_ONLY; i++) {
+        for (const c of checkouts) {
+          const s = await startServer(data, c);
+          await s.stop();
+          runs.get(c)!.push({ wall: s.readyMs, cpu: s.readyCPUMs });
+        }
+      }
+      for (const [c, rs] of runs) {
+        const list = (k: 'wall' | 'cpu') => rs.map((r) => (r[k] / 1000).toFixed(2)).join(', ');
+        console.log(`${n} CRDs, ${c}: restart to ready: wall median ${(median(rs.map((r) => r.wall)) / 1000).toFixed(2)} s (${list('wall')}), CPU median ${(median(rs.map((r) => r.cpu)) / 1000).toFixed(2)} s (${list('cpu')})`);
+      }
+    } finally {
+      if (work) rmSync(work, { recursive: true, force: true });
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const real = realCRDs();
   const groups = new Set(real.map((c) => c.spec.group));
   console.log(`real CRDs: ${real.length} in ${groups.size} groups, ${yamlMB(real).toFixed(1)} MB as JSON; counts ${COUNTS.join(', ')}`);
   if (VALIDATE_ONLY > 0) {
     validateOnly(real);
+    return;
+  }
+  if (RESTART_ONLY > 0) {
+    await restartOnly(real);
+    agent.destroy();
     return;
   }
 

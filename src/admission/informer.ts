@@ -2,7 +2,7 @@
  * A watch-fed cache of the objects under one storage prefix (upstream's informer and lister, as
  * the admission plugins use them: namespaces, policies, bindings, params, CRDs): list, then
  * watch from the list's revision, relisting when the watch fails. Objects are decoded once per
- * change; `version` grows with every change so that compiled artefacts can tell they are stale.
+ * change, when first asked for; `version` grows with every change so that compiled artefacts can tell they are stale.
  * The store publishes a commit's events before the writer hears back, so an object written through
  * this process is in the cache by the time its writer's request returns. As upstream's admission
  * plugins take their informers from one shared factory, callers asking for the same store and
@@ -62,26 +62,49 @@ export function objectCache(store: Store, prefix: string, opts: { relistDelayMs?
   };
 }
 
+/**
+ * An object as the cache holds it: its stored text until someone first asks for it, then the
+ * decoded object (null: the text is not a JSON object). Most cached objects are never asked for
+ * (a CRD is read by the admission plugins only for a policy or webhook that matches its kinds), so
+ * decoding every one at start cost the seconds and the memory of a second copy of every CRD; the
+ * text is the watch cache's own string, not a copy.
+ */
+type Entry = { text: string; obj?: Obj | null };
+
+function decoded(e: Entry): Obj | undefined {
+  if (e.obj === undefined) {
+    e.obj = decode(e.text);
+    e.text = '';
+  }
+  return e.obj ?? undefined;
+}
+
+function decode(value: string): Obj | null {
+  try {
+    const o = JSON.parse(value) as unknown;
+    return o !== null && typeof o === 'object' && !Array.isArray(o) ? (o as Obj) : null;
+  } catch {
+    return null;
+  }
+}
+
+function* decodedEntries(entries: Map<string, Entry>): IterableIterator<[string, Obj]> {
+  for (const [key, e] of entries) {
+    const o = decoded(e);
+    if (o !== undefined) yield [key, o];
+  }
+}
+
 function startObjectCache(store: Store, prefix: string, opts: { relistDelayMs?: number }): ObjectCache {
-  const objects = new Map<string, Obj>();
+  const objects = new Map<string, Entry>();
   let synced = false;
   let stopped = false;
   let watch: Watch | undefined;
   let timer: NodeJS.Timeout | undefined;
   let version = 0;
 
-  const decode = (value: string): Obj | undefined => {
-    try {
-      const o = JSON.parse(value) as unknown;
-      return o !== null && typeof o === 'object' && !Array.isArray(o) ? (o as Obj) : undefined;
-    } catch {
-      return undefined;
-    }
-  };
   const put = (key: string, value: string) => {
-    const o = decode(value);
-    if (o === undefined) objects.delete(key);
-    else objects.set(key, o);
+    objects.set(key, { text: value });
   };
   const onEvent = (ev: WatchEvent) => {
     const key = ev.kv.key.slice(prefix.length);
@@ -101,7 +124,9 @@ function startObjectCache(store: Store, prefix: string, opts: { relistDelayMs?: 
     if (stopped) return;
     synced = false;
     try {
-      const list = await store.range(prefix);
+      // From the watch cache when there is one (a consistent read): the texts kept are then the
+      // cache's own strings.
+      const list = await store.range(prefix, { resourcePrefix: prefix });
       if (stopped) return;
       objects.clear();
       for (const kv of list.items) put(kv.key.slice(prefix.length), kv.value);
@@ -124,8 +149,11 @@ function startObjectCache(store: Store, prefix: string, opts: { relistDelayMs?: 
   return {
     synced: first,
     isSynced: () => synced,
-    get: (key) => objects.get(key),
-    entries: () => objects.entries(),
+    get: (key) => {
+      const e = objects.get(key);
+      return e && decoded(e);
+    },
+    entries: () => decodedEntries(objects),
     get version() {
       return version;
     },

@@ -134,6 +134,8 @@ export class ApiServer {
   readonly openapi: OpenAPIService;
   readonly crdServing: CRDServing;
   private controllers: Controller[] = [];
+  /** The next post-start step queued (runPostStart). */
+  private postStart: NodeJS.Immediate | undefined;
   private kubernetesService: { stop(): void } | undefined;
   private elector: LeaderElector | undefined;
   readonly http: Server | SecureServer;
@@ -208,13 +210,16 @@ export class ApiServer {
     });
   }
 
-  /** Starts the CRD and Namespace controllers and listens; resolves with the bound address (`host:port`). */
+  /**
+   * Serves every stored CRD, listens, then starts the controllers; resolves with the bound address
+   * (`host:port`) once the socket listens and every stored CRD is served (what /readyz answers
+   * for), with the controllers' start queued behind it.
+   */
   async listen(host: string, port: number): Promise<{ host: string; port: number }> {
     // The RBAC bootstrap policy (rbac/bootstrap-roles), then the authorizer's cache, before serving.
     await reconcileBootstrapPolicy(this.rbacStores);
     await this.rbac.start();
     await this.crdServing.start();
-    this.startControllersOnce();
     try {
       await new Promise<void>((resolve, reject) => {
         this.http.once('error', reject);
@@ -232,7 +237,25 @@ export class ApiServer {
     const bound = typeof addr === 'object' && addr ? { host, port: addr.port } : { host, port };
     this.serverAddress = `${bound.host}:${bound.port}`;
     await this.startKubernetesService(bound);
+    this.startControllersOnce();
     return bound;
+  }
+
+  /**
+   * Runs `steps` one per turn of the event loop, as kube-apiserver runs its post-start hooks
+   * beside serving: each controller's first list and reconciles take the event loop for a while
+   * (with hundreds of CRDs, hundreds of milliseconds), and requests arriving meanwhile (the first
+   * /readyz) are answered between two of them instead of after all. Stops when the server does.
+   */
+  private runPostStart(steps: (() => void)[]): void {
+    const next = (): void => {
+      this.postStart = undefined;
+      const step = steps.shift();
+      if (step === undefined) return;
+      step();
+      if (steps.length > 0) this.postStart = setImmediate(next);
+    };
+    this.postStart = setImmediate(next);
   }
 
   /**
@@ -258,6 +281,8 @@ export class ApiServer {
   }
 
   private stopControllers(): void {
+    if (this.postStart) clearImmediate(this.postStart);
+    this.postStart = undefined;
     for (const c of this.controllers) c.stop();
     this.controllers = [];
   }
@@ -271,6 +296,12 @@ export class ApiServer {
    */
   private startControllers(boot?: BootList): void {
     const { crds, namespaces } = this.registry;
+    // Started in this order, one per turn of the event loop (runPostStart): the CRD controllers
+    // first, the garbage collector (which lists every served kind) last.
+    const steps: (() => void)[] = [];
+    const start = (f: () => Controller): void => {
+      steps.push(() => this.controllers.push(f()));
+    };
     const contentStores = (): RESTStore[] => {
       const seen = new Set<string>();
       const out: RESTStore[] = [];
@@ -283,8 +314,8 @@ export class ApiServer {
       }
       return out;
     };
-    this.controllers.push(startCRDStatusController(fromBootList(crds, boot)));
-    this.controllers.push(
+    start(() => startCRDStatusController(fromBootList(crds, boot)));
+    start(() =>
       // At boot the finalizer has work only for CRDs being deleted; the others it would each read
       // back from storage to find nothing to do. Their later changes reach it through the watch.
       startCRDFinalizer(fromBootList(crds, boot, (crd) => isObject(crd.metadata) && crd.metadata.deletionTimestamp !== undefined), {
@@ -296,26 +327,28 @@ export class ApiServer {
         },
       }),
     );
-    this.controllers.push(startNamespaceController(namespaces, { contentStores }));
+    start(() => startNamespaceController(namespaces, { contentStores }));
     const serviceAccounts = this.table.get('', 'v1', 'serviceaccounts');
-    if (serviceAccounts) this.controllers.push(startServiceAccountController(namespaces, serviceAccounts.store));
+    if (serviceAccounts) start(() => startServiceAccountController(namespaces, serviceAccounts.store));
     const secrets = this.table.get('', 'v1', 'secrets');
     if (serviceAccounts && secrets) {
-      this.controllers.push(startServiceAccountTokensController(serviceAccounts.store, secrets.store, { generator: this.serviceAccountTokens.generator, ...(this.deps.rootCA ? { rootCA: this.deps.rootCA } : {}) }));
+      start(() => startServiceAccountTokensController(serviceAccounts.store, secrets.store, { generator: this.serviceAccountTokens.generator, ...(this.deps.rootCA ? { rootCA: this.deps.rootCA } : {}) }));
     }
     const configMaps = this.table.get('', 'v1', 'configmaps');
-    if (configMaps && this.deps.rootCA) this.controllers.push(startRootCAPublisher(namespaces, configMaps.store, this.deps.rootCA));
+    const rootCA = this.deps.rootCA;
+    if (configMaps && rootCA) start(() => startRootCAPublisher(namespaces, configMaps.store, rootCA));
     const deployments = this.table.get('apps', 'v1', 'deployments');
     const replicaSets = this.table.get('apps', 'v1', 'replicasets');
-    if (deployments && replicaSets) this.controllers.push(startDeploymentController(deployments.store, replicaSets.store));
+    if (deployments && replicaSets) start(() => startDeploymentController(deployments.store, replicaSets.store));
     const policies = this.table.get('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicies');
     if (policies) {
       // Type checking reads the CRDs served when a policy changes (as upstream's RESTMapper does).
       const typeChecker = admissionPolicyTypeChecker(async () => (await crds.list(undefined, {})).items);
-      this.controllers.push(startPolicyStatusController(policies.store, { typeChecker }));
+      start(() => startPolicyStatusController(policies.store, { typeChecker }));
     }
-    this.controllers.push(startGarbageCollector(this.table, { events: this.table.get('', 'v1', 'events')?.store }));
-    this.controllers.push(startClusterRoleAggregation(this.rbacStores.clusterRoles));
+    start(() => startClusterRoleAggregation(this.rbacStores.clusterRoles));
+    start(() => startGarbageCollector(this.table, { events: this.table.get('', 'v1', 'events')?.store }));
+    this.runPostStart(steps);
   }
 
   /** The `kubernetes` Service in `default`, naming this server (kube-apiserver's kubernetesservice controller, run by every server). */

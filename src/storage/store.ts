@@ -143,6 +143,14 @@ export interface Store {
   delete(key: string, expectedModRevision: number): Promise<KeyValue>;
   /** Watch keys under a prefix. CompactedError via onError (or thrown) if afterRevision < compacted. */
   watch(prefix: string, opts: WatchOptions): Watch;
+  /**
+   * Optional, for a watch cache starting with a byte-bounded backlog: the oldest revision R >=
+   * afterRevision such that the events under `prefix` after R (each counted as its key, value and
+   * previous value's lengths plus `perEvent`) come to at most `maxBytes`, the newest always
+   * counted in; afterRevision when all of them do. Counts characters, so it never answers a later
+   * revision than the caller's own count of UTF-16 units would.
+   */
+  historyStart?(prefix: string, afterRevision: number, maxBytes: number, perEvent: number): Promise<number>;
   /** Drop history older than `revision` (keeping the latest version of live keys). */
   compact(revision: number): Promise<void>;
   close(): Promise<void>;

@@ -87,12 +87,54 @@ export function calculateNamesAndConditions(crd: Obj, others: Obj[]) {
   return { names, namesAccepted: cond, established };
 }
 
+/**
+ * The controller's watch-fed cache of CRDs by key, indexed by group as it is filled (upstream's
+ * indexer): at startup every CRD is reconciled, and filtering the whole cache for each one's group
+ * was quadratic in the number of CRDs.
+ */
+class GroupedCRDs extends Map<string, Obj> {
+  private readonly groups = new Map<string, Map<string, Obj>>();
+
+  override set(key: string, crd: Obj): this {
+    this.unindex(key);
+    super.set(key, crd);
+    const g = groupOf(crd);
+    let members = this.groups.get(g);
+    if (!members) this.groups.set(g, (members = new Map()));
+    members.set(key, crd);
+    return this;
+  }
+
+  override delete(key: string): boolean {
+    this.unindex(key);
+    return super.delete(key);
+  }
+
+  override clear(): void {
+    this.groups.clear();
+    super.clear();
+  }
+
+  /** The CRDs of `group`. */
+  inGroup(group: string): Obj[] {
+    return [...(this.groups.get(group)?.values() ?? [])];
+  }
+
+  private unindex(key: string): void {
+    const old = super.get(key);
+    if (old === undefined) return;
+    const members = this.groups.get(groupOf(old));
+    members?.delete(key);
+    if (members?.size === 0) this.groups.delete(groupOf(old));
+  }
+}
+
 /** Runs the controller over the CRD store; writes go through the status subresource. */
 export function startCRDStatusController(crds: CRDStore, opts: { onError?: (err: unknown) => void } = {}): Controller {
   // The other CRDs of a group are read from the watch-fed cache (upstream's lister), not listed per
   // reconcile: with hundreds of CRDs a list each time made startup quadratic.
-  const cache = new Map<string, Obj>();
-  const inGroup = (group: string) => [...cache.values()].filter((o) => groupOf(o) === group);
+  const cache = new GroupedCRDs();
+  const inGroup = (group: string) => cache.inGroup(group);
   return runController(
     crds,
     async (key) => {

@@ -31,7 +31,7 @@ import {
   type WriteOptions,
 } from '../store.ts';
 import { WatcherEvictedError } from './cache-watcher.ts';
-import { defaultRingSizing, EventRing, type RingSizing } from './event-ring.ts';
+import { defaultRingSizing, eventOverhead, EventRing, type RingSizing } from './event-ring.ts';
 import { WatchCache } from './watch-cache.ts';
 
 /** The root every cached key lives under. */
@@ -136,7 +136,12 @@ export class Cacher implements Store {
   private async startWatch(): Promise<void> {
     const current = await this.store.currentRevision();
     const compacted = await this.store.compactedRevision();
-    const rev = Math.min(current, Math.max(compacted, 1, current - (this.opts.historyRevisions ?? Infinity)));
+    let rev = Math.min(current, Math.max(compacted, 1, current - (this.opts.historyRevisions ?? Infinity)));
+    // No cache is built yet, so the backlog keeps only its last maxBytes of events: a store that
+    // can tell where those begin spares the replay of everything older (with hundreds of large
+    // CRDs, each revision's text and the one it replaced: over 100 MB read to keep 8 MiB).
+    const maxBytes = this.opts.backlogBytes ?? defaultBacklogBytes;
+    if (this.store.historyStart && maxBytes !== Infinity && rev < current) rev = Math.max(rev, await this.store.historyStart(root, rev, maxBytes, eventOverhead));
     this.rev = rev;
     this.base = rev;
     this.backlog = new EventRing(this.sizing, this.opts.now, this.opts.backlogBytes ?? defaultBacklogBytes);

@@ -21,7 +21,7 @@ export interface RingSizing {
 export const defaultRingSizing: RingSizing = { initialCapacity: 100, maxCapacity: 100 * 1024, freshMs: 75_000 };
 
 /** What one kept event costs besides its strings (the event, its KeyValue, the slots): an estimate. */
-const eventOverhead = 128;
+export const eventOverhead = 128;
 
 /** The bytes an event's key and values take, with the overhead (strings shared with a cache count too). */
 function eventBytes(ev: WatchEvent): number {

@@ -297,6 +297,34 @@ export class SqliteDriver {
   }
 
   /**
+   * The revision before the newest events in [start, end) after `afterRevision` that fit in
+   * `maxBytes` (see Store.historyStart): reads the log newest first, the lengths only (SQLite
+   * counts them without handing the values over), and stops at the first event past the bound.
+   */
+  historyStart(start: string, end: string | undefined, afterRevision: number, maxBytes: number, perEvent: number): number {
+    const id = `historyStart:${end !== undefined}`;
+    let stmt = this.listStmts.get(id);
+    if (!stmt) {
+      stmt = this.db.prepare(
+        `SELECT k.id AS id, length(k.name) + length(k.value)
+                  + CASE WHEN p.id IS NOT NULL AND p.deleted = 0 THEN length(p.value) ELSE 0 END AS bytes
+         FROM ${TABLE} AS k LEFT JOIN ${TABLE} AS p ON p.id = k.prev_revision
+         WHERE k.id > :after AND +k.name >= :start ${end !== undefined ? 'AND +k.name < :end' : ''}
+         ORDER BY k.id DESC`,
+      );
+      this.listStmts.set(id, stmt);
+    }
+    let total = 0;
+    let first = true;
+    for (const row of stmt.iterate(end === undefined ? { after: afterRevision, start } : { after: afterRevision, start, end }) as IterableIterator<{ id: number; bytes: number }>) {
+      total += row.bytes + perEvent;
+      if (total > maxBytes && !first) return row.id;
+      first = false;
+    }
+    return afterRevision;
+  }
+
+  /**
    * Compact the history in (from, to]: delete rows superseded by a row at or before `to` and
    * deletion rows at or before it, then record `to` as the compacted revision; one transaction.
    * The state at `to` and everything after it stay readable. Returns the number of rows deleted.

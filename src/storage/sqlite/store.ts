@@ -144,6 +144,11 @@ export class SqliteStore implements Store {
     return this.broadcaster.watch(prefix, opts);
   }
 
+  async historyStart(prefix: string, afterRevision: number, maxBytes: number, perEvent: number): Promise<number> {
+    this.checkOpen();
+    return this.driver.historyStart(prefix, prefixEnd(prefix), afterRevision, maxBytes, perEvent);
+  }
+
   /**
    * Compact history before `revision` (etcd's semantics: the state at `revision` stays readable,
    * reads and watches before it fail with CompactedError). CompactedError if `revision` is not newer
