@@ -226,6 +226,13 @@ export interface WatchOptions extends ListOptions {
   sendInitialEvents?: boolean;
   /** End the watch (onEnd with no error) after this many seconds. */
   timeoutSeconds?: number;
+  /**
+   * The caller reads only apiVersion, kind and metadata (a metadata informer, as the garbage
+   * collector's monitors are): a watch without selectors may then deliver its changes as just
+   * those, the stored metadata with the resourceVersion, sparing the kind's read decoding of each
+   * written object. The initial events are whole objects either way.
+   */
+  metadataOnly?: boolean;
 }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';

@@ -142,6 +142,18 @@ export function decodeShared(d: Decoder, kv: KeyValue): Obj {
   return view(frozen);
 }
 
+/**
+ * The object of `kv` as a metadata informer sees it: `d`'s apiVersion and kind, and the stored
+ * metadata with its resourceVersion (the caller's own). The metadata is stored as it was validated
+ * on its write, so the kind's read decoding would give the same one; the rest is not decoded.
+ */
+export function decodeMetadataOnly(d: Decoder, kv: KeyValue): Obj {
+  const m = (JSON.parse(kv.value) as Obj).metadata;
+  const metadata = m !== null && typeof m === 'object' && !Array.isArray(m) ? (m as Record<string, unknown>) : {};
+  metadata.resourceVersion = String(kv.modRevision);
+  return { apiVersion: d.apiVersion, kind: d.info.kind, metadata };
+}
+
 function view(frozen: Obj): Obj {
   const out: Obj = { ...frozen };
   const m = frozen.metadata;

@@ -71,6 +71,29 @@ describe('watch', () => {
     w.stop();
   });
 
+  test('metadataOnly: changes carry apiVersion, kind and the metadata (with its resourceVersion); a selector gets whole objects', async () => {
+    const start = String(await t.store.currentRevision());
+    const meta = await watch('wm', { resourceVersion: start, metadataOnly: true });
+    const selected = await watch('wm', { resourceVersion: start, metadataOnly: true, labelSelector: 'app=x' });
+    const created = (await s.create('wm', widget('a', { labels: { app: 'x' } }), {})).object;
+    await s.update('wm', 'a', (cur) => ({ ...cur!, spec: { color: 'red' } }), {});
+    await s.delete('wm', 'a', {});
+    await meta.c.until(() => meta.c.events.length >= 3);
+    await selected.c.until(() => selected.c.events.length >= 3);
+    assert.deepEqual(summary(meta.c.events), ['ADDED a', 'MODIFIED a', 'DELETED a']);
+    const first = meta.c.events[0]!.object;
+    assert.deepEqual(Object.keys(first), ['apiVersion', 'kind', 'metadata']);
+    assert.equal(first.apiVersion, 'example.com/v1');
+    assert.equal(first.kind, 'Widget');
+    const m = created.metadata as Record<string, unknown>;
+    assert.deepEqual(first.metadata, { ...m });
+    assert.equal(rvOf(meta.c.events[2]!.object), String(await t.store.currentRevision()));
+    // A selector may match on more than metadata: the whole object, decoded as without the option.
+    assert.deepEqual(selected.c.events[0]!.object.spec, { color: 'blue', replicas: 1 });
+    meta.w.stop();
+    selected.w.stop();
+  });
+
   test('resourceVersion unset: ADDED for the current state, then changes', async () => {
     await s.create('w2', widget('x'), {});
     await s.create('w2', widget('y'), {});

@@ -22,7 +22,7 @@ import { invalidListOptions, validateWatchOptions } from './list-options.ts';
 import type { Lister } from './list.ts';
 import type { Obj, Watcher, WatchEvent, WatchOptions } from './rest.ts';
 import { setResourceVersion } from './meta.ts';
-import { decodeShared } from './shared-objects.ts';
+import { decodeMetadataOnly, decodeShared } from './shared-objects.ts';
 
 /** The annotation on the bookmark that ends the initial events of a watch list. */
 export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
@@ -79,7 +79,7 @@ export async function startWatch(
     }
   }
   w.lastRevision = startRev;
-  w.begin(s.keys.root(ns), startRev, (obj) => pred.matches(obj), pred.empty);
+  w.begin(s.keys.root(ns), startRev, (obj) => pred.matches(obj), pred.empty, opts.metadataOnly === true && pred.empty);
   if (opts.timeoutSeconds !== undefined && opts.timeoutSeconds > 0) w.endAfter(opts.timeoutSeconds * 1000);
   return w;
 }
@@ -124,13 +124,13 @@ class RegistryWatch implements Watcher {
     }
   }
 
-  begin(prefix: string, afterRevision: number, matches: (obj: Obj) => boolean, everything: boolean): void {
+  begin(prefix: string, afterRevision: number, matches: (obj: Obj) => boolean, everything: boolean, metadataOnly: boolean): void {
     if (this.stopped) return;
     try {
       this.storageWatch = this.s.store.watch(prefix, {
         afterRevision,
         resourcePrefix: this.s.keys.prefix,
-        onEvent: (ev) => this.onStorageEvent(ev, matches, everything),
+        onEvent: metadataOnly ? (ev) => this.onMetadataEvent(ev) : (ev) => this.onStorageEvent(ev, matches, everything),
         onError: (err) => (err instanceof WatcherEvictedError ? this.finishLater() : this.fail(err)),
         // The watch cache's revision: bookmarks may claim it while nothing under the prefix changes.
         onProgress: (rev) => {
@@ -148,6 +148,14 @@ class RegistryWatch implements Watcher {
       t.unref();
       this.timers.push(t);
     }
+  }
+
+  /** A change to a watch of everything that wants only metadata: no selector to match, nothing to decode but the metadata. */
+  private onMetadataEvent(ev: StorageEvent): void {
+    if (this.stopped) return;
+    this.lastRevision = ev.kv.modRevision;
+    const type = ev.type === 'DELETE' ? 'DELETED' : ev.prev ? 'MODIFIED' : 'ADDED';
+    this.enqueue({ type, object: decodeMetadataOnly(this.s, ev.kv) });
   }
 
   private onStorageEvent(ev: StorageEvent, matches: (obj: Obj) => boolean, everything: boolean): void {

@@ -104,6 +104,8 @@ const notFoundStatus = () =>
 export function splitPath(pathname: string): string[] {
   const segs = pathname.split('/').slice(1);
   if (segs.length > 0 && segs[segs.length - 1] === '') segs.pop();
+  // Escapes are rare in API paths: a path without one is its segments as they are.
+  if (!pathname.includes('%')) return segs;
   return segs.map((s) => {
     try {
       return decodeURIComponent(s);

@@ -23,23 +23,58 @@ const recursionLimit = 200;
 /** Thrown by the recursive sort when a value is deeper than it goes. */
 class TooDeep extends Error {}
 
+/**
+ * `v` with every object's keys sorted: a copy where an order differs, `v` itself (or its
+ * subtree) where every key is in order already, so that JSON.stringify of the result writes the
+ * same text with fewer copies (an unchanged object is written as it is: undefined members are
+ * left out either way).
+ */
 function sortRecursively(v: unknown, depth: number): unknown {
   if (v === null || typeof v !== 'object') return v;
   if (depth === recursionLimit) throw new TooDeep();
   if (Array.isArray(v)) {
-    const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = sortRecursively(v[i], depth + 1);
-    return out;
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      const s = sortRecursively(x, depth + 1);
+      if (out === undefined && s !== x) out = v.slice(0, i);
+      if (out !== undefined) out[i] = s;
+    }
+    return out ?? v;
   }
   if (!isPlain(v)) return v;
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v).sort()) {
+  const keys = Object.keys(v);
+  let inOrder = true;
+  for (let i = 1; i < keys.length; i++) {
+    if (keys[i - 1]! > keys[i]!) {
+      inOrder = false;
+      break;
+    }
+  }
+  if (!inOrder) keys.sort();
+  // The copy starts at the first member that differs (every member when the order does).
+  let out: Record<string, unknown> | undefined = inOrder ? undefined : {};
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
     const x = v[k];
     if (x === undefined) continue;
-    if (k === '__proto__') Object.defineProperty(out, k, { value: sortRecursively(x, depth + 1), enumerable: true, writable: true, configurable: true });
-    else out[k] = sortRecursively(x, depth + 1);
+    const s = sortRecursively(x, depth + 1);
+    if (out === undefined) {
+      if (s === x) continue;
+      out = {};
+      for (let j = 0; j < i; j++) {
+        const y = v[keys[j]!];
+        if (y !== undefined) put(out, keys[j]!, y);
+      }
+    }
+    put(out, k, s);
   }
-  return out;
+  return out ?? v;
+}
+
+function put(out: Record<string, unknown>, k: string, x: unknown): void {
+  if (k === '__proto__') Object.defineProperty(out, k, { value: x, enumerable: true, writable: true, configurable: true });
+  else out[k] = x;
 }
 
 /** Canonical JSON text: keys sorted at every level (Go's encoding of map[string]interface{}). Equal objects give equal text. */

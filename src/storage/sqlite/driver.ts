@@ -139,9 +139,6 @@ export class SqliteDriver {
       begin: db.prepare('BEGIN IMMEDIATE'),
       commit: db.prepare('COMMIT'),
       rollback: db.prepare('ROLLBACK'),
-      savepoint: db.prepare('SAVEPOINT write'),
-      release: db.prepare('RELEASE write'),
-      rollbackTo: db.prepare('ROLLBACK TO write'),
       // Rows superseded by a row in (from, to], and deletion rows in (from, to]. Rows superseded at
       // or before `from` and deletions at or before it went in earlier compactions.
       compact: db.prepare(
@@ -207,16 +204,9 @@ export class SqliteDriver {
   rollback(): void {
     if (this.db.inTransaction) this.stmts.rollback.run();
   }
-  savepoint(): void {
-    this.stmts.savepoint.run();
-  }
-  release(): void {
-    this.stmts.release.run();
-  }
-  /** Undo everything since the savepoint and drop it. */
-  rollbackToSavepoint(): void {
-    this.stmts.rollbackTo.run();
-    this.stmts.release.run();
+  /** Whether a transaction is open (SQLite rolls one back by itself after some errors). */
+  inTransaction(): boolean {
+    return this.db.inTransaction;
   }
 
   /**

@@ -155,6 +155,35 @@ describe('sqlite store', () => {
     }
   });
 
+  test('a write SQLite itself refuses fails alone: its statement is undone, the batch commits without a gap', async () => {
+    const path = freshPath();
+    const s = await openSqliteStore({ path, compactIntervalMs: 0 });
+    let revs: number[];
+    try {
+      const before = await s.currentRevision();
+      const results = await Promise.allSettled([
+        s.create('/registry/a/p', 'p'),
+        // A value the table's NOT NULL refuses: the INSERT fails inside the batch's transaction.
+        s.create('/registry/a/n', null as unknown as string),
+        s.create('/registry/a/q', 'q'),
+      ]);
+      assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+      assert.match(String((results[1] as PromiseRejectedResult).reason), /NOT NULL/);
+      revs = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.modRevision] : []));
+      assert.deepEqual(revs, [before + 1, before + 2]);
+      assert.equal(await s.get('/registry/a/n'), undefined);
+    } finally {
+      await s.close();
+    }
+    const again = await openSqliteStore({ path, compactIntervalMs: 0 });
+    try {
+      assert.equal((await again.get('/registry/a/q'))?.modRevision, revs[1], 'committed and durable');
+      assert.equal(await again.currentRevision(), revs[1]);
+    } finally {
+      await again.close();
+    }
+  });
+
   test('writes queued before close are committed; writes after close are refused', async () => {
     const path = freshPath();
     const s = await openSqliteStore({ path, compactIntervalMs: 0 });

@@ -533,7 +533,9 @@ export function startGarbageCollector(kinds: CollectedKinds, opts: GarbageCollec
       });
       mon.watcher = await k.store.watch(
         undefined,
-        { resourceVersion: list.metadata.resourceVersion },
+        // A metadata informer, as upstream's monitors are: the collector reads only metadata. (A
+        // version converted from storage is watched whole: its conversion expects the object.)
+        { resourceVersion: list.metadata.resourceVersion, metadataOnly: k.version === k.storageVersion },
         (ev) => {
           if (ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED') {
             const type = ev.type;
