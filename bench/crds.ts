@@ -22,12 +22,14 @@
  * Ends with `restart to ready with N CRDs: X s` and `server RSS with N CRDs: X MB` for the largest
  * count. Options: `-- --counts 50,500`, `--cold-samples 20`; `--validate-only N` runs only the
  * `validate --crds` row, N times per count, and prints the medians (no server is started).
+ * `validate` runs as the package's bin, `node dist/cli/main.js`, when dist/ holds one (`--build`
+ * runs `npm run build` first), else from the sources through tsx; the line says which.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { httpCall } from './lib/http-call.ts';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { readYAMLDocuments } from '../src/apimachinery/index.ts';
@@ -43,6 +45,7 @@ function flag(name: string, dflt: string): string {
 const COUNTS = flag('counts', '50,500').split(',').map(Number);
 const COLD_SAMPLES = Number(flag('cold-samples', '20'));
 const VALIDATE_ONLY = Number(flag('validate-only', '0'));
+const BUILD = process.argv.includes('--build');
 
 // ---- the CRDs ----
 
@@ -231,8 +234,29 @@ interface Figures {
   validateMB: number;
 }
 
-/** `validate --crds` over the CRDs (one YAML file each) and one manifest: wall time and peak RSS. */
-function validateRun(crds: Obj[], work: string): { s: number; mb: number } {
+/** The validate command: the built bin when dist/ holds one (after --build, a fresh one), else the sources through tsx. */
+let command: { argv: string[]; what: string } | undefined;
+function validateCommand(): { argv: string[]; what: string } {
+  if (command !== undefined) return command;
+  command = validateCommandOnce();
+  return command;
+}
+
+function validateCommandOnce(): { argv: string[]; what: string } {
+  if (BUILD) {
+    const b = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
+    if (b.status !== 0) throw new Error(`npm run build failed: ${b.stderr}`);
+  }
+  const bin = join(root, 'dist/cli/main.js');
+  if (existsSync(bin)) {
+    const stale = statSync(join(root, 'src/cli/validate.ts')).mtimeMs > statSync(bin).mtimeMs ? ', older than src/: run with --build' : '';
+    return { argv: [bin], what: `node dist/cli/main.js${stale}` };
+  }
+  return { argv: ['--import', 'tsx', 'src/cli/main.ts'], what: 'the sources through tsx (no dist/: npm run build, or --build)' };
+}
+
+/** `validate --crds` over the CRDs (one YAML file each) and one manifest: wall time, CPU time (user+system) and peak RSS. */
+function validateRun(crds: Obj[], work: string, cmd = validateCommand()): { s: number; cpu: number; mb: number } {
   const dir = join(work, 'validate-crds');
   const manifest = join(work, 'object.yaml');
   if (!existsSync(manifest)) {
@@ -240,10 +264,10 @@ function validateRun(crds: Obj[], work: string): { s: number; mb: number } {
     crds.forEach((c, i) => writeFileSync(join(dir, `${String(i).padStart(4, '0')}.yaml`), JSON.stringify(c)));
     writeFileSync(manifest, JSON.stringify(minimalObject(crds[0]!).body));
   }
-  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, '--import', 'tsx', 'src/cli/main.ts', 'validate', '--crds', dir, manifest], { cwd: root, encoding: 'utf8' });
-  const m = /(\d+(?:\.\d+)?) (\d+)\s*$/.exec(r.stderr);
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', process.execPath, ...cmd.argv, 'validate', '--crds', dir, manifest], { cwd: root, encoding: 'utf8' });
+  const m = /(\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (\d+)\s*$/.exec(r.stderr);
   if (!m || (r.status !== 0 && r.status !== 1)) throw new Error(`validate failed (${r.status}): ${r.stderr.slice(-2000)}`);
-  return { s: Number(m[1]), mb: Number(m[2]) / 1024 };
+  return { s: Number(m[1]), cpu: Number(m[2]) + Number(m[3]), mb: Number(m[4]) / 1024 };
 }
 
 async function measure(real: Obj[], n: number): Promise<Figures> {
@@ -342,8 +366,13 @@ function validateOnly(real: Obj[]): void {
     try {
       const runs = Array.from({ length: VALIDATE_ONLY }, () => validateRun(crds, work));
       const s = runs.map((r) => r.s);
+      const cpu = runs.map((r) => r.cpu);
       const mb = runs.map((r) => r.mb);
-      console.log(`${n} CRDs: validate --crds: median ${median(s).toFixed(2)} s (${s.map((x) => x.toFixed(2)).join(', ')}), peak RSS median ${median(mb).toFixed(0)} MB (${mb.map((x) => x.toFixed(0)).join(', ')})`);
+      const list = (xs: number[], digits: number) => xs.map((x) => x.toFixed(digits)).join(', ');
+      console.log(
+        `${n} CRDs: validate --crds (${validateCommand().what}; load ${loadavg().map((l) => l.toFixed(1)).join(' ')}): median ${median(s).toFixed(2)} s (${list(s, 2)}), ` +
+          `CPU median ${median(cpu).toFixed(2)} s (${list(cpu, 2)}), peak RSS median ${median(mb).toFixed(0)} MB (${list(mb, 0)})`,
+      );
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

@@ -110,7 +110,10 @@ export async function judgeInPool(opts: JudgeOptions, files: string[], threads: 
         const { openSession } = await import('./validate-judge.ts');
         const session = await openSession(opts, err);
         // The workers serve the CRDs as created here instead of judging them again.
-        if (givesCRDs(opts)) for (const w of pool) w.postMessage({ type: 'crds', crds: [...session.createdCRDs] } satisfies ToWorker);
+        if (givesCRDs(opts)) {
+          const crds = session.createdCRDs();
+          for (const w of pool) w.postMessage({ type: 'crds', crds } satisfies ToWorker);
+        }
         localReady = true;
         if (workerSetupError !== undefined) fail(new InputError(workerSetupError));
         deliver();
