@@ -29,6 +29,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { httpCall } from './lib/http-call.ts';
+import { validateCommand } from './lib/validate-command.ts';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -234,29 +235,8 @@ interface Figures {
   validateMB: number;
 }
 
-/** The validate command: the built bin when dist/ holds one (after --build, a fresh one), else the sources through tsx. */
-let command: { argv: string[]; what: string } | undefined;
-function validateCommand(): { argv: string[]; what: string } {
-  if (command !== undefined) return command;
-  command = validateCommandOnce();
-  return command;
-}
-
-function validateCommandOnce(): { argv: string[]; what: string } {
-  if (BUILD) {
-    const b = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
-    if (b.status !== 0) throw new Error(`npm run build failed: ${b.stderr}`);
-  }
-  const bin = join(root, 'dist/cli/main.js');
-  if (existsSync(bin)) {
-    const stale = statSync(join(root, 'src/cli/validate.ts')).mtimeMs > statSync(bin).mtimeMs ? ', older than src/: run with --build' : '';
-    return { argv: [bin], what: `node dist/cli/main.js${stale}` };
-  }
-  return { argv: ['--import', 'tsx', 'src/cli/main.ts'], what: 'the sources through tsx (no dist/: npm run build, or --build)' };
-}
-
 /** `validate --crds` over the CRDs (one YAML file each) and one manifest: wall time, CPU time (user+system) and peak RSS. */
-function validateRun(crds: Obj[], work: string, cmd = validateCommand()): { s: number; cpu: number; mb: number } {
+function validateRun(crds: Obj[], work: string, cmd = validateCommand(root, BUILD)): { s: number; cpu: number; mb: number } {
   const dir = join(work, 'validate-crds');
   const manifest = join(work, 'object.yaml');
   if (!existsSync(manifest)) {
@@ -370,7 +350,7 @@ function validateOnly(real: Obj[]): void {
       const mb = runs.map((r) => r.mb);
       const list = (xs: number[], digits: number) => xs.map((x) => x.toFixed(digits)).join(', ');
       console.log(
-        `${n} CRDs: validate --crds (${validateCommand().what}; load ${loadavg().map((l) => l.toFixed(1)).join(' ')}): median ${median(s).toFixed(2)} s (${list(s, 2)}), ` +
+        `${n} CRDs: validate --crds (${validateCommand(root, BUILD).what}; load ${loadavg().map((l) => l.toFixed(1)).join(' ')}): median ${median(s).toFixed(2)} s (${list(s, 2)}), ` +
           `CPU median ${median(cpu).toFixed(2)} s (${list(cpu, 2)}), peak RSS median ${median(mb).toFixed(0)} MB (${list(mb, 0)})`,
       );
     } finally {
