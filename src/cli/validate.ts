@@ -136,7 +136,8 @@ function gatheredOutput(): { out: (s: string) => void; err: (s: string) => void;
 export async function runValidate(argv: string[]): Promise<number> {
   const { out, err, flush } = gatheredOutput();
   // No error's stack is ever printed here (a failure prints its message), and every refused
-  // document makes one: capturing none saves a tenth of the judging of invalid documents.
+  // document makes errors: capturing their stacks was 2.5% of the CPU profile of 10,000
+  // HTTPRoutes, 2,000 of them refused.
   const stackTraceLimit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
