@@ -27,12 +27,15 @@
  * used when `/readyz` first answered 200, and `--checkouts A,B` alternates the runs between
  * checkouts (each run's `serve` from that directory, over the same data). `BENCH_SERVE_NODE_FLAGS`
  * adds node flags to the `serve` processes (`--cpu-prof --cpu-prof-dir=DIR`).
+ * `validate` runs as the package's bin, `node dist/cli/main.js`, when dist/ holds one (`--build`
+ * runs `npm run build` first), else from the sources through tsx; the line says which.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { httpCall } from './lib/http-call.ts';
-import { tmpdir } from 'node:os';
+import { validateCommand } from './lib/validate-command.ts';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { readYAMLDocuments } from '../src/apimachinery/index.ts';
@@ -50,6 +53,7 @@ const COLD_SAMPLES = Number(flag('cold-samples', '20'));
 const VALIDATE_ONLY = Number(flag('validate-only', '0'));
 const RESTART_ONLY = Number(flag('restart-only', '0'));
 const SERVE_NODE_FLAGS = (process.env.BENCH_SERVE_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+const BUILD = process.argv.includes('--build');
 
 // ---- the CRDs ----
 
@@ -247,8 +251,8 @@ interface Figures {
   validateMB: number;
 }
 
-/** `validate --crds` over the CRDs (one YAML file each) and one manifest: wall time and peak RSS. */
-function validateRun(crds: Obj[], work: string): { s: number; mb: number } {
+/** `validate --crds` over the CRDs (one YAML file each) and one manifest: wall time, CPU time (user+system) and peak RSS. */
+function validateRun(crds: Obj[], work: string, cmd = validateCommand(root, BUILD)): { s: number; cpu: number; mb: number } {
   const dir = join(work, 'validate-crds');
   const manifest = join(work, 'object.yaml');
   if (!existsSync(manifest)) {
@@ -256,10 +260,10 @@ function validateRun(crds: Obj[], work: string): { s: number; mb: number } {
     crds.forEach((c, i) => writeFileSync(join(dir, `${String(i).padStart(4, '0')}.yaml`), JSON.stringify(c)));
     writeFileSync(manifest, JSON.stringify(minimalObject(crds[0]!).body));
   }
-  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, '--import', 'tsx', 'src/cli/main.ts', 'validate', '--crds', dir, manifest], { cwd: root, encoding: 'utf8' });
-  const m = /(\d+(?:\.\d+)?) (\d+)\s*$/.exec(r.stderr);
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', process.execPath, ...cmd.argv, 'validate', '--crds', dir, manifest], { cwd: root, encoding: 'utf8' });
+  const m = /(\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (\d+)\s*$/.exec(r.stderr);
   if (!m || (r.status !== 0 && r.status !== 1)) throw new Error(`validate failed (${r.status}): ${r.stderr.slice(-2000)}`);
-  return { s: Number(m[1]), mb: Number(m[2]) / 1024 };
+  return { s: Number(m[1]), cpu: Number(m[2]) + Number(m[3]), mb: Number(m[4]) / 1024 };
 }
 
 async function measure(real: Obj[], n: number): Promise<Figures> {
@@ -358,8 +362,13 @@ function validateOnly(real: Obj[]): void {
     try {
       const runs = Array.from({ length: VALIDATE_ONLY }, () => validateRun(crds, work));
       const s = runs.map((r) => r.s);
+      const cpu = runs.map((r) => r.cpu);
       const mb = runs.map((r) => r.mb);
-      console.log(`${n} CRDs: validate --crds: median ${median(s).toFixed(2)} s (${s.map((x) => x.toFixed(2)).join(', ')}), peak RSS median ${median(mb).toFixed(0)} MB (${mb.map((x) => x.toFixed(0)).join(', ')})`);
+      const list = (xs: number[], digits: number) => xs.map((x) => x.toFixed(digits)).join(', ');
+      console.log(
+        `${n} CRDs: validate --crds (${validateCommand(root, BUILD).what}; load ${loadavg().map((l) => l.toFixed(1)).join(' ')}): median ${median(s).toFixed(2)} s (${list(s, 2)}), ` +
+          `CPU median ${median(cpu).toFixed(2)} s (${list(cpu, 2)}), peak RSS median ${median(mb).toFixed(0)} MB (${list(mb, 0)})`,
+      );
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

@@ -22,7 +22,7 @@
  * Usage: npm run bench:schema [-- --runs 5 --ms 200 --docs 10000 --cli-runs 5 --no-cli --build]
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -33,6 +33,7 @@ import { compileSchema, type CompiledSchema } from '../src/schema/compile.ts';
 import type { JSONSchemaProps } from '../src/schema/types.ts';
 import { invalidCertificates, validCertificates } from './lib/certificates.ts';
 import { generateHTTPRoutes, writeYAMLFiles } from './lib/httproutes.ts';
+import { validateCommand } from './lib/validate-command.ts';
 import { toJSONSchema } from './lib/jsonschema.ts';
 import { crdVersionSchema, docsOfKind, type Doc } from './lib/manifests.ts';
 import { elapsedNs, formatNs, median, timeInterleaved, timeOnce, type Timed } from './lib/timing.ts';
@@ -256,20 +257,6 @@ function childrenCPUms(): number {
   }
 }
 
-/** The validate command to time: the built bin when dist/ holds one (after --build, a fresh one), else the sources through tsx. */
-function validateCommand(): { argv: string[]; what: string } {
-  if (BUILD) {
-    const b = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
-    if (b.status !== 0) throw new Error(`npm run build failed: ${b.stderr}`);
-  }
-  const bin = join(root, 'dist/cli/main.js');
-  if (existsSync(bin)) {
-    const stale = statSync(join(root, 'src/cli/validate.ts')).mtimeMs > statSync(bin).mtimeMs ? ' (older than src/: run with --build)' : '';
-    return { argv: [bin], what: `the built bin, node dist/cli/main.js${stale}` };
-  }
-  return { argv: ['--import', 'tsx', 'src/cli/main.ts'], what: 'the sources through tsx (no dist/: npm run build, or --build)' };
-}
-
 function benchCLI(routes: Doc[], invalidExamples: Doc[]): void {
   const gen = generateHTTPRoutes(DOCS, routes, invalidExamples);
   const dir = mkdtempSync(join(tmpdir(), 'bench-schema-'));
@@ -280,7 +267,7 @@ function benchCLI(routes: Doc[], invalidExamples: Doc[]): void {
     const files = writeYAMLFiles(dir, gen.docs);
     writeYAMLFiles(tenth, gen.docs.slice(0, Math.round(gen.docs.length / 10)));
     writeYAMLFiles(one, gen.docs.slice(0, 1));
-    const cmd = validateCommand();
+    const cmd = validateCommand(root, BUILD);
     console.log(`\nvalidate: ${gen.docs.length} HTTPRoutes (${gen.invalid} generated invalid) in ${files} files, ${CLI_RUNS} runs of ${cmd.what}; load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     const spawn = (argv: string[]): { ms: number; cpu: number; stdout: string; status: number | null; stderr: string } => {
       const c = childrenCPUms();

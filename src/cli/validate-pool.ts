@@ -1,7 +1,8 @@
 /**
  * Judging files on several threads for `validate`: this thread and worker threads
  * (validate-worker.ts), each loading the catalog once (built-in kinds, CRDs, policies, old
- * objects) and then taking whole files, one after another, from one queue in input order. The
+ * objects; the workers are sent the CRDs as this thread created them, without --policies) and
+ * then taking whole files, one after another, from one queue in input order. The
  * reports come in any order and are handed on in input order, so the output is the same as one
  * thread's. This thread's notes from loading (`note: skipping ...`) are printed, the workers'
  * (the same) are not; a loading error (an invalid CRD) is the run's InputError, as on one thread.
@@ -13,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { InputError } from './validate-files.ts';
 import type { JudgeOptions } from './validate-judge.ts';
 import type { FileReport } from './validate-output.ts';
-import type { FromWorker, ToWorker } from './validate-worker.ts';
+import type { FromWorker, ToWorker, WorkerSetup } from './validate-worker.ts';
 
 /** Files a worker holds at once: the one it judges and the next, so that it never waits for work. */
 const inFlight = 2;
@@ -26,11 +27,21 @@ const workerURL = new URL(`./validate-worker${fromSource ? '.ts' : '.js'}`, impo
  * A worker running the worker module. From source, the thread first registers tsx's loader (a
  * worker's entry module is loaded before the hooks its `--import` flags would install).
  */
-function startWorker(opts: JudgeOptions): Worker {
-  if (!fromSource) return new Worker(workerURL, { workerData: opts, stdout: false, stderr: false });
+function startWorker(setup: WorkerSetup): Worker {
+  if (!fromSource) return new Worker(workerURL, { workerData: setup, stdout: false, stderr: false });
   const api = import.meta.resolve('tsx/esm/api');
   const boot = `import(${JSON.stringify(api)}).then((t) => { t.register(); return import(${JSON.stringify(workerURL.href)}); })`;
-  return new Worker(boot, { eval: true, workerData: opts, stdout: false, stderr: false });
+  return new Worker(boot, { eval: true, workerData: setup, stdout: false, stderr: false });
+}
+
+/**
+ * Whether the workers are sent the CRDs as this thread created them rather than reading and
+ * judging --crds again (a second judgement of the same CRDs, the largest part of a worker's
+ * start). Not with --policies: there the CRDs are stored too, as a policy's paramKind may name
+ * their kinds, and each thread stores its own.
+ */
+function givesCRDs(opts: JudgeOptions): boolean {
+  return opts.policies.length === 0;
 }
 
 /**
@@ -68,7 +79,7 @@ export async function judgeInPool(opts: JudgeOptions, files: string[], threads: 
         if (stopped || nextReport >= files.length) resolve();
       };
       for (let i = 1; i < threads; i++) {
-        const w = startWorker(opts);
+        const w = startWorker({ opts, givenCRDs: givesCRDs(opts) });
         pool.push(w);
         w.on('message', (m: FromWorker) => {
           switch (m.type) {
@@ -98,6 +109,11 @@ export async function judgeInPool(opts: JudgeOptions, files: string[], threads: 
       void (async () => {
         const { openSession } = await import('./validate-judge.ts');
         const session = await openSession(opts, err);
+        // The workers serve the CRDs as created here instead of judging them again.
+        if (givesCRDs(opts)) {
+          const crds = session.createdCRDs();
+          for (const w of pool) w.postMessage({ type: 'crds', crds } satisfies ToWorker);
+        }
         localReady = true;
         if (workerSetupError !== undefined) fail(new InputError(workerSetupError));
         deliver();

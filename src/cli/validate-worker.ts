@@ -6,10 +6,17 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { InputError } from './validate-files.ts';
-import { openSession, type JudgeOptions } from './validate-judge.ts';
+import { openSession, type CreatedCRD, type JudgeOptions } from './validate-judge.ts';
 import type { FileReport } from './validate-output.ts';
 
-export type ToWorker = { type: 'file'; seq: number; file: string };
+/** What a worker is started with: the command's options, and whether it is sent the CRDs (`crds`, before any file). */
+export interface WorkerSetup {
+  opts: JudgeOptions;
+  givenCRDs: boolean;
+}
+
+/** `crds` comes first when the worker is given the CRDs, then files. */
+export type ToWorker = { type: 'crds'; crds: CreatedCRD[] } | { type: 'file'; seq: number; file: string };
 export type FromWorker =
   | { type: 'ready'; notes: string; setupError?: string }
   | { type: 'report'; seq: number; report: FileReport }
@@ -18,12 +25,23 @@ export type FromWorker =
 async function serve(): Promise<void> {
   const port = parentPort!;
   const send = (m: FromWorker) => port.postMessage(m);
+  // As on the coordinating thread (validate.ts): no stack of an error is ever printed.
+  Error.stackTraceLimit = 0;
+  const { opts, givenCRDs } = workerData as WorkerSetup;
+  // The coordinating thread has read and judged the CRDs: it sends them as it created them.
+  const given = givenCRDs
+    ? new Promise<CreatedCRD[]>((resolve) => port.once('message', (m: ToWorker) => resolve(m.type === 'crds' ? m.crds : [])))
+    : undefined;
   let notes = '';
   let session;
   try {
-    session = await openSession(workerData as JudgeOptions, (s) => {
-      notes += s;
-    });
+    session = await openSession(
+      opts,
+      (s) => {
+        notes += s;
+      },
+      given,
+    );
   } catch (e) {
     if (e instanceof InputError) send({ type: 'ready', notes, setupError: e.message });
     else send({ type: 'crash', message: e instanceof Error ? e.message : String(e) });
@@ -33,6 +51,7 @@ async function serve(): Promise<void> {
   // Files are judged one at a time, in the order they arrive.
   let queue = Promise.resolve();
   port.on('message', (m: ToWorker) => {
+    if (m.type !== 'file') return;
     queue = queue.then(async () => {
       try {
         send({ type: 'report', seq: m.seq, report: await s.judgeFile(m.file) });

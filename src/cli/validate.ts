@@ -108,9 +108,47 @@ export function workersFor(args: { jobs?: number }, files: string[]): number {
   return bytes >= poolMinBytes ? Math.min(availableParallelism(), files.length) : 1;
 }
 
+/**
+ * stdout's writes gathered into blocks (a write per document is a system call per document on a
+ * pipe); what goes to stderr first writes out what stdout holds, so that the two keep their order
+ * on a terminal, the progress bar's drawing included.
+ */
+function gatheredOutput(): { out: (s: string) => void; err: (s: string) => void; flush: () => void } {
+  let held = '';
+  const flush = () => {
+    if (held === '') return;
+    process.stdout.write(held);
+    held = '';
+  };
+  return {
+    out: (s) => {
+      held += s;
+      if (held.length >= 1 << 16) flush();
+    },
+    err: (s) => {
+      flush();
+      process.stderr.write(s);
+    },
+    flush,
+  };
+}
+
 export async function runValidate(argv: string[]): Promise<number> {
-  const out = (s: string) => process.stdout.write(s);
-  const err = (s: string) => process.stderr.write(s);
+  const { out, err, flush } = gatheredOutput();
+  // No error's stack is ever printed here (a failure prints its message), and every refused
+  // document makes errors: capturing their stacks was 2.5% of the CPU profile of 10,000
+  // HTTPRoutes, 2,000 of them refused.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return await runValidateWith(argv, out, err);
+  } finally {
+    flush();
+    Error.stackTraceLimit = stackTraceLimit;
+  }
+}
+
+async function runValidateWith(argv: string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
   const args = parseArgs(argv);
   if (args === 'help') {
     out(usage);

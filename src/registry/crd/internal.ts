@@ -155,15 +155,18 @@ function clone<T>(v: T): T {
  * Convert a v1 CustomResourceDefinition (JSON) to the internal shape, as
  * Convert_v1_CustomResourceDefinitionSpec_To_apiextensions_CustomResourceDefinitionSpec does:
  * `version` is versions[0].name; per-version fields identical across all versions move to the top.
- * The input is not modified.
+ * The input is not modified; the result shares its values (it must not be modified either).
  */
 export function toInternal(v1: JsonObject): InternalCRD {
-  const spec = (isObject(v1.spec) ? clone(v1.spec) : {}) as JsonObject;
+  // The internal form shares the v1 object's values (its validation only reads them); only the
+  // versions, which hoisting changes, are copies (a copy of every schema was most of the cost of
+  // converting a large CRD).
+  const spec = (isObject(v1.spec) ? v1.spec : {}) as JsonObject;
   const out: InternalSpec = {
     group: spec.group as string | undefined,
     names: spec.names as CRDNames | undefined,
     scope: spec.scope as string | undefined,
-    versions: Array.isArray(spec.versions) ? (spec.versions as InternalVersion[]) : [],
+    versions: Array.isArray(spec.versions) ? (spec.versions as unknown[]).map((v) => (isObject(v) ? { ...v } : v) as InternalVersion) : [],
     // v1's preserveUnknownFields is a plain bool (false when absent); internally it is a pointer.
     preserveUnknownFields: spec.preserveUnknownFields === true,
   };

@@ -4,7 +4,6 @@
  * over a JSONSchemaProps tree, field-path resolution for selectable fields, and the validation of
  * a CRD's schema (`spec.validation` / `spec.versions[*].schema`).
  */
-import { createHash } from 'node:crypto';
 import type { FieldError } from '../../apimachinery/index.ts';
 import type { Path } from '../../apimachinery/index.ts';
 import { validateCustomResourceValidation, type SchemaValidationOptions } from '../../schema/index.ts';
@@ -62,9 +61,15 @@ export function resolveFieldPath(jsonPath: string, schema: unknown): { path: str
   return { path, root: path.split(/[.[]/)[0] ?? '', type: r.schema?.type };
 }
 
-/** Verdicts of validateSchema by the digest of its arguments, most recently used last. */
+/**
+ * Verdicts of validateSchema by the JSON text of its arguments, most recently used last. The text
+ * itself is the key: a digest of it cost more than the text did (and a Map compares long keys
+ * by content); the texts held are bounded in number and in total length.
+ */
 const verdicts = new Map<string, FieldError[]>();
 const verdictCapacity = 1024;
+const verdictTextCapacity = 64 << 20;
+let verdictText = 0;
 
 /**
  * validateCustomResourceDefinitionValidation: one CustomResourceValidation at fld (schema and CEL
@@ -79,11 +84,18 @@ export function validateSchema(
   opts: SchemaValidationOptions,
   fld: Path,
 ): FieldError[] {
-  const key = createHash('sha256').update(JSON.stringify([validation ?? null, statusEnabled, opts, fld.toString()])).digest('base64');
+  const key = JSON.stringify([validation ?? null, statusEnabled, opts, fld.toString()]);
   let errs = verdicts.get(key);
   if (errs !== undefined) verdicts.delete(key);
-  else errs = validateCustomResourceValidation(validation as { openAPIV3Schema?: Schema | null } | undefined, statusEnabled, opts, fld);
+  else {
+    errs = validateCustomResourceValidation(validation as { openAPIV3Schema?: Schema | null } | undefined, statusEnabled, opts, fld);
+    verdictText += key.length;
+  }
   verdicts.set(key, errs);
-  if (verdicts.size > verdictCapacity) verdicts.delete(verdicts.keys().next().value!);
+  while (verdicts.size > verdictCapacity || (verdictText > verdictTextCapacity && verdicts.size > 1)) {
+    const oldest = verdicts.keys().next().value!;
+    verdictText -= oldest.length;
+    verdicts.delete(oldest);
+  }
   return [...errs];
 }
