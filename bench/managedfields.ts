@@ -7,7 +7,8 @@
  * the comparison, the field set, encoding the entries). The objects come from a real in-process
  * server. Prints `us per call` per case (median of 7 rounds of CPU time, `process.cpuUsage`).
  *
- * `-- --cases crontab-create,deployment-create` picks cases; `-- --ms N` sets a round's length.
+ * `-- --cases crontab-create,deployment-create` picks cases; `-- --ms N` sets a round's length;
+ * `-- --no-stages` times the whole calls only (for a `--cpu-prof` of them).
  */
 import { parseArgs } from 'node:util';
 import { newSchemasTypeConverter, schemaFromStructural, type StructuralNode } from '../src/apimachinery/index.ts';
@@ -22,7 +23,7 @@ import { crdManifest } from '../src/server/testing/fixtures.ts';
 import { median } from './lib/timing.ts';
 import { must, serveInProcess } from './lib/in-process.ts';
 
-const { values } = parseArgs({ options: { cases: { type: 'string' }, ms: { type: 'string', default: '300' } } });
+const { values } = parseArgs({ options: { cases: { type: 'string' }, ms: { type: 'string', default: '300' }, 'no-stages': { type: 'boolean', default: false } } });
 const ROUND_MS = Number(values.ms);
 const ROUNDS = 7;
 
@@ -192,6 +193,7 @@ async function main(): Promise<void> {
   for (const c of cases) {
     if (wanted && !wanted.includes(c.name)) continue;
     console.log(`${c.name}: ${cpuPerCall(c.run).toFixed(1)} us per call`);
+    if (values['no-stages']) continue;
     for (const [stage, fn] of Object.entries(c.stages)) console.log(`  ${stage}: ${cpuPerCall(fn).toFixed(1)} us`);
   }
 }

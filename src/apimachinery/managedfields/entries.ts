@@ -8,7 +8,7 @@
 import { GoJSONText, goJSON } from '../field/govalue.ts';
 import { versionedSet, type ManagedFields } from '../smd/fieldpath/managers.ts';
 import { compareElements, serializeElement } from '../smd/fieldpath/element.ts';
-import type { FieldSet } from '../smd/fieldpath/set.ts';
+import { FieldSet } from '../smd/fieldpath/set.ts';
 import { setFromJSON, setToJSON } from '../smd/fieldpath/serialize.ts';
 import type { ManagedFieldsEntry } from '../validation/objectmeta-decode.ts';
 
@@ -81,6 +81,27 @@ function entryV(e: ManagedFieldsEntry): string {
   return `{${e.manager ?? ''} ${e.operation ?? ''} ${e.apiVersion ?? ''} ${time} ${e.fieldsType ?? ''} ${fields} ${e.subresource ?? ''}}`;
 }
 
+/**
+ * The sets of the FieldsV1 documents decoded last, by their text: an object's entries are read
+ * again on each of its writes, and most are unchanged since the last one. Sets are immutable
+ * (every operation returns a new one), so one decoded set serves every write that reads its
+ * text; the set's identity also lets per-set results (reconciliation with the schema) be kept.
+ */
+const decoded = new Map<string, FieldSet>();
+const decodedMax = 1024;
+/** Larger documents are decoded each time rather than held. */
+const decodedMaxText = 64 * 1024;
+
+function decodedSet(text: string): FieldSet {
+  let set = decoded.get(text);
+  if (set !== undefined) return set;
+  set = setFromJSON(text);
+  if (text.length > decodedMaxText) return set;
+  if (decoded.size >= decodedMax) decoded.delete(decoded.keys().next().value!);
+  decoded.set(text, set);
+  return set;
+}
+
 /** A managedFields list that cannot be decoded; the message is upstream's. */
 export class ManagedFieldsDecodeError extends Error {}
 
@@ -95,7 +116,7 @@ export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | nul
     const manager = buildManagerIdentifier(e);
     let set;
     try {
-      set = e.fieldsV1 === undefined || e.fieldsV1 === null ? setFromJSON('{}') : setFromJSON(fieldsText(e.fieldsV1));
+      set = e.fieldsV1 === undefined || e.fieldsV1 === null ? new FieldSet() : decodedSet(fieldsText(e.fieldsV1));
     } catch (err) {
       throw new ManagedFieldsDecodeError(`error decoding versioned set from ${entryV(e)}: error decoding set: ${(err as Error).message}`);
     }

@@ -8,7 +8,7 @@ import { FieldSet } from '../fieldpath/set.ts';
 import { resolve, type ListType, type MapType, type Schema, type TypeRef } from '../schema/schema.ts';
 import { equals, isMap, type MapValue, type Value } from '../value.ts';
 import { errorf, withPrefix, type ValidationError } from './errors.ts';
-import { elementString } from '../fieldpath/element.ts';
+import { compareElements, elementString, fieldElement, indexElement } from '../fieldpath/element.ts';
 import { atomsEqual, deduceAtom, fieldType, handleAtom, itemElement, twoSidedHandler, zipMaps, type TwoSidedVisitor } from './helpers.ts';
 import { validateScalar } from './validate.ts';
 
@@ -76,6 +76,7 @@ class Walker {
   ) {}
 
   compare(tr: TypeRef, lhs: Value, rhs: Value, path: PathElement[], prefix?: () => string): ValidationError[] {
+    if (lhs === undefined && rhs !== undefined) return withPrefix(this.addedAt(tr, rhs, path), prefix);
     if (lhs === undefined && rhs === undefined) return errorf('at least one of lhs and rhs must be provided');
     const a = resolve(this.s, tr);
     if (a === undefined) return errorf(`schema error: no type found matching: ${tr.namedType}`);
@@ -95,6 +96,94 @@ class Walker {
       else if (rhs === undefined) this.c.removed.insert(path);
     }
     return withPrefix(errs, prefix);
+  }
+
+  /**
+   * compare(tr, undefined, rhs, path): everything rhs holds is added (a create's whole object).
+   * One walk that builds the added paths below `path` as a subtree of their own and attaches it,
+   * instead of the two-sided handlers and an insertion from the root for every path.
+   */
+  private addedAt(tr: TypeRef, rhs: Value, path: PathElement[]): ValidationError[] {
+    const holder = new FieldSet();
+    const errs = this.addAll(tr, rhs, holder, path.length > 0 ? path[path.length - 1]! : rootElement);
+    if (holder.members.length === 0) return errs === NONE ? [] : errs;
+    this.c.added.insert(path);
+    const sub = holder.children[0]?.set;
+    if (sub !== undefined) {
+      let node = this.c.added;
+      for (const pe of path) node = node.descend(pe);
+      const merged = node.members.length === 0 && node.children.length === 0 ? sub : node.union(sub);
+      node.members = merged.members;
+      node.children = merged.children;
+    }
+    return errs === NONE ? [] : errs;
+  }
+
+  /**
+   * Adds pe to parent (unsorted: the caller sorts), and below it every path of v, as
+   * compare(tr, undefined, v) adds them. The value's own path is not added when there is no value
+   * or no type for it (compare returns before adding it then).
+   */
+  private addAll(tr: TypeRef, v: Value, parent: FieldSet, pe: PathElement): ValidationError[] {
+    if (v === undefined) return errorf('at least one of lhs and rhs must be provided');
+    const a = resolve(this.s, tr);
+    if (a === undefined) return errorf(`schema error: no type found matching: ${tr.namedType}`);
+    parent.members.push(pe);
+    const d = deduceAtom(a, v);
+    let errs = NONE;
+    if (d.map !== undefined) {
+      const t = d.map;
+      if (t.elementRelationship === 'atomic' || !isMap(v)) return NONE;
+      let node: FieldSet | undefined;
+      for (const key in v) {
+        if (!hasOwn.call(v, key)) continue;
+        node ??= new FieldSet();
+        const e = this.addAll(fieldType(t, key), v[key], node, fieldElement(key));
+        if (e.length > 0) (errs === NONE ? (errs = []) : errs).push(...withPrefix(e, '.' + key));
+      }
+      if (node !== undefined) attachSorted(parent, pe, node);
+      return errs;
+    }
+    if (d.scalar !== undefined) return NONE;
+    if (d.list === undefined) return errorf(`schema error: invalid atom: ${tr.namedType !== undefined ? 'named type: ' + tr.namedType : 'inlined'}`);
+    const t = d.list;
+    if (t.elementRelationship === 'atomic' || !Array.isArray(v) || v.length === 0) return NONE;
+    const node = new FieldSet();
+    if (t.elementRelationship !== 'associative') {
+      for (let i = 0; i < v.length; i++) {
+        const e = this.addAll(t.elementType, v[i], node, indexElement(i));
+        if (e.length > 0) (errs === NONE ? (errs = []) : errs).push(...withPrefix(e, `[${i}]`));
+      }
+    } else {
+      const pes: PathElement[] = [];
+      const items = new ElementMap<Value[]>();
+      for (let i = 0; i < v.length; i++) {
+        const child: Value = v[i];
+        const ipe = itemElement(this.s, t, child, i);
+        if (typeof ipe === 'string') {
+          (errs === NONE ? (errs = []) : errs).push(...errorf(`element ${i}: ${ipe}`));
+          continue;
+        }
+        const got = items.get(ipe);
+        if (got !== undefined) got.push(child);
+        else {
+          items.set(ipe, [child]);
+          pes.push(ipe);
+        }
+      }
+      for (const ipe of pes) {
+        const list = items.get(ipe)!;
+        // A key given twice is added as one path, not descended.
+        if (list.length >= 2) {
+          node.members.push(ipe);
+          continue;
+        }
+        const e = this.addAll(t.elementType, list[0], node, ipe);
+        if (e.length > 0) (errs === NONE ? (errs = []) : errs).push(...withPrefix(e, elementString(ipe)));
+      }
+    }
+    attachSorted(parent, pe, node);
+    return errs;
   }
 
   handler(lhs: Value, rhs: Value, path: PathElement[], state: { inLeaf: boolean }) {
@@ -151,6 +240,25 @@ class Walker {
     }
     return errs;
   }
+}
+
+/** No errors: shared, never pushed to (withPrefix leaves an empty list alone). */
+const NONE: ValidationError[] = [];
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** Stands for the root's own element, which no set holds (inserting the empty path adds nothing). */
+const rootElement: PathElement = { kind: 'field', name: '' };
+
+const byElement = (a: PathElement, b: PathElement) => compareElements(a, b);
+const byChild = (a: { pe: PathElement }, b: { pe: PathElement }) => compareElements(a.pe, b.pe);
+
+/** Sorts a subtree built in the value's order (its elements are distinct) and hangs it under pe. */
+function attachSorted(parent: FieldSet, pe: PathElement, node: FieldSet): void {
+  if (node.members.length === 0 && node.children.length === 0) return;
+  if (node.members.length > 1) node.members.sort(byElement);
+  if (node.children.length > 1) node.children.sort(byChild);
+  parent.children.push({ pe, set: node });
 }
 
 /** A map keyed by path element (PathElementValueMap). */

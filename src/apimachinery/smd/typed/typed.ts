@@ -11,7 +11,7 @@ import { TypedError, errorf } from './errors.ts';
 import { mergeValues } from './merge.ts';
 import { removeItems } from './remove.ts';
 import { toFieldSet } from './tofieldset.ts';
-import { validate } from './validate.ts';
+import { isValid, validate } from './validate.ts';
 
 export interface ValidationOptions {
   /** Accept associative list items with the same key (an update's objects may hold them). */
@@ -27,6 +27,7 @@ export class TypedValue {
 
   /** Throws TypedError when the value does not fit its type. */
   validate(opts: ValidationOptions = {}): void {
+    if (isValid(this.schema, this.typeRef, this.value, opts.allowDuplicates === true)) return;
     const errs = validate(this.schema, this.typeRef, this.value, opts.allowDuplicates === true);
     if (errs.length > 0) throw new TypedError(errs);
   }
