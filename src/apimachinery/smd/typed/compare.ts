@@ -11,6 +11,7 @@ import { errorf, withPrefix, type ValidationError } from './errors.ts';
 import { compareElements, elementString, fieldElement, indexElement } from '../fieldpath/element.ts';
 import { atomsEqual, deduceAtom, fieldType, handleAtom, itemElement, twoSidedHandler, zipMaps, type TwoSidedVisitor } from './helpers.ts';
 import { validateScalar } from './validate.ts';
+import { GoFloat } from '../../field/govalue.ts';
 
 export interface Comparison {
   removed: FieldSet;
@@ -225,16 +226,16 @@ class Walker {
       const lList = lValues.get(pe) ?? [];
       const rList = rValues.get(pe) ?? [];
       const childPath = [...path, pe];
-      const item = (l: Value, r: Value) => this.compare(t.elementType, l, r, childPath, () => elementString(pe));
+      // Direct calls, not a helper closure per item: this runs for every item of every list.
       if (lList.length === 0 && rList.length === 0) return errs;
-      if (lList.length <= 1 && rList.length <= 1) errs.push(...item(lList[0], rList[0]));
+      if (lList.length <= 1 && rList.length <= 1) errs.push(...this.compare(t.elementType, lList[0], rList[0], childPath, () => elementString(pe)));
       else if (lList.length >= 2 && rList.length >= 2) {
         if (lList.length !== rList.length || !lList.every((x, i) => equals(x, rList[i]))) this.c.modified.insert(childPath);
       } else if (lList.length >= 2) {
-        if (rList.length !== 0) errs.push(...item(undefined, rList[0]));
+        if (rList.length !== 0) errs.push(...this.compare(t.elementType, undefined, rList[0], childPath, () => elementString(pe)));
         this.c.removed.insert(childPath);
       } else {
-        if (lList.length !== 0) errs.push(...item(lList[0], undefined));
+        if (lList.length !== 0) errs.push(...this.compare(t.elementType, lList[0], undefined, childPath, () => elementString(pe)));
         this.c.added.insert(childPath);
       }
     }
@@ -266,7 +267,30 @@ export class ElementMap<T> {
   private readonly values = new Map<string, T>();
 
   private id(pe: PathElement): string {
-    return JSON.stringify([pe.kind, canonical(pe)]);
+    switch (pe.kind) {
+      case 'field':
+        return 'f' + pe.name;
+      case 'index':
+        return 'i' + pe.index;
+      case 'key': {
+        // The usual keys (string and number values) written directly; each part is
+        // length-prefixed or ends the id, so that distinct keys cannot meet.
+        let out = 'k';
+        for (const f of pe.fields) {
+          const v = f.value;
+          let part: string;
+          if (typeof v === 'string') part = 's' + v.length + ':' + v;
+          else if (typeof v === 'number') part = 'n' + String(v) + ';';
+          else if (typeof v === 'bigint') part = 'n' + String(Number(v)) + ';';
+          else if (v instanceof GoFloat) part = 'n' + String(v.value) + ';';
+          else return JSON.stringify([pe.kind, canonical(pe)]);
+          out += f.name.length + ':' + f.name + part;
+        }
+        return out;
+      }
+      default:
+        return JSON.stringify([pe.kind, canonical(pe)]);
+    }
   }
 
   has(pe: PathElement): boolean {
