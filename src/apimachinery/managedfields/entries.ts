@@ -185,7 +185,21 @@ function fill(out: Record<string, unknown>, s: FieldSet, includeSelf: boolean): 
 
 /** The key as the text would read back: a lone surrogate is written (and so read) as U+FFFD. */
 function keyOf(k: string): string {
-  return /[\ud800-\udfff]/.test(k) ? (JSON.parse(goJSON(k)) as string) : k;
+  // A loop over the key's code units, not a regex call: this runs for every key of every entry.
+  for (let i = 0; i < k.length; i++) {
+    const c = k.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdfff) return JSON.parse(goJSON(k)) as string;
+  }
+  return k;
+}
+
+/** Whole seconds, as metav1.Time.Unix(): the fraction (nanoseconds in Go) does not count. */
+function seconds(t: string | null | undefined): number {
+  return t ? Math.floor(Date.parse(t.replace(/\.[0-9]+/, '')) / 1000) : 0;
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
@@ -193,10 +207,7 @@ function keyOf(k: string): string {
  * apiVersion and subresource. Sorts in place and returns the list.
  */
 export function sortManagedFieldsEntries<T extends ManagedFieldsEntry[] | null | undefined>(entries: T): T {
-  if (entries === null || entries === undefined) return entries;
-  // Whole seconds, as metav1.Time.Unix(): the fraction (nanoseconds in Go) does not count.
-  const seconds = (t: string | null | undefined) => (t ? Math.floor(Date.parse(t.replace(/\.[0-9]+/, '')) / 1000) : 0);
-  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  if (entries === null || entries === undefined || entries.length < 2) return entries;
   entries.sort(
     (p, q) =>
       cmp(p.operation ?? '', q.operation ?? '') ||

@@ -81,6 +81,9 @@ class Walker {
     if (lhs === undefined && rhs === undefined) return errorf('at least one of lhs and rhs must be provided');
     const a = resolve(this.s, tr);
     if (a === undefined) return errorf(`schema error: no type found matching: ${tr.namedType}`);
+    // Equal values change nothing: an update's unchanged parts (a status write's whole spec) are
+    // left at one equality check instead of a walk with its field paths.
+    if (sameValue(lhs, rhs)) return [];
     const alhs = deduceAtom(a, lhs);
     const arhs = deduceAtom(a, rhs);
     const state = { inLeaf: false };
@@ -247,6 +250,27 @@ class Walker {
 const NONE: ValidationError[] = [];
 
 const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * equals(l, r) for values that compare would find unchanged: the same members, scalars equal as
+ * equals has them; false for any undefined member (compare reports those) or other doubt, which
+ * leaves the value to the walk.
+ */
+function sameValue(l: Value, r: Value): boolean {
+  if (l === undefined || r === undefined) return false;
+  if (typeof l !== 'object' || l === null || typeof r !== 'object' || r === null) return equals(l, r);
+  if (Array.isArray(l)) {
+    if (!Array.isArray(r) || l.length !== r.length) return false;
+    for (let i = 0; i < l.length; i++) if (!sameValue(l[i], r[i])) return false;
+    return true;
+  }
+  if (Array.isArray(r)) return false;
+  if (!isMap(l) || !isMap(r)) return equals(l, r);
+  const lk = Object.keys(l);
+  if (lk.length !== Object.keys(r).length) return false;
+  for (const k of lk) if (!hasOwn.call(r, k) || !sameValue(l[k], r[k])) return false;
+  return true;
+}
 
 /** Stands for the root's own element, which no set holds (inserting the empty path adds nothing). */
 const rootElement: PathElement = { kind: 'field', name: '' };
