@@ -8,7 +8,7 @@
 import { GoJSONText, goJSON } from '../field/govalue.ts';
 import { versionedSet, type ManagedFields } from '../smd/fieldpath/managers.ts';
 import { compareElements, serializeElement } from '../smd/fieldpath/element.ts';
-import type { FieldSet } from '../smd/fieldpath/set.ts';
+import { FieldSet } from '../smd/fieldpath/set.ts';
 import { setFromJSON, setToJSON } from '../smd/fieldpath/serialize.ts';
 import type { ManagedFieldsEntry } from '../validation/objectmeta-decode.ts';
 
@@ -81,6 +81,27 @@ function entryV(e: ManagedFieldsEntry): string {
   return `{${e.manager ?? ''} ${e.operation ?? ''} ${e.apiVersion ?? ''} ${time} ${e.fieldsType ?? ''} ${fields} ${e.subresource ?? ''}}`;
 }
 
+/**
+ * The sets of the FieldsV1 documents decoded last, by their text: an object's entries are read
+ * again on each of its writes, and most are unchanged since the last one. Sets are immutable
+ * (every operation returns a new one), so one decoded set serves every write that reads its
+ * text; the set's identity also lets per-set results (reconciliation with the schema) be kept.
+ */
+const decoded = new Map<string, FieldSet>();
+const decodedMax = 1024;
+/** Larger documents are decoded each time rather than held. */
+const decodedMaxText = 64 * 1024;
+
+function decodedSet(text: string): FieldSet {
+  let set = decoded.get(text);
+  if (set !== undefined) return set;
+  set = setFromJSON(text);
+  if (text.length > decodedMaxText) return set;
+  if (decoded.size >= decodedMax) decoded.delete(decoded.keys().next().value!);
+  decoded.set(text, set);
+  return set;
+}
+
 /** A managedFields list that cannot be decoded; the message is upstream's. */
 export class ManagedFieldsDecodeError extends Error {}
 
@@ -95,7 +116,7 @@ export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | nul
     const manager = buildManagerIdentifier(e);
     let set;
     try {
-      set = e.fieldsV1 === undefined || e.fieldsV1 === null ? setFromJSON('{}') : setFromJSON(fieldsText(e.fieldsV1));
+      set = e.fieldsV1 === undefined || e.fieldsV1 === null ? new FieldSet() : decodedSet(fieldsText(e.fieldsV1));
     } catch (err) {
       throw new ManagedFieldsDecodeError(`error decoding versioned set from ${entryV(e)}: error decoding set: ${(err as Error).message}`);
     }
@@ -164,7 +185,21 @@ function fill(out: Record<string, unknown>, s: FieldSet, includeSelf: boolean): 
 
 /** The key as the text would read back: a lone surrogate is written (and so read) as U+FFFD. */
 function keyOf(k: string): string {
-  return /[\ud800-\udfff]/.test(k) ? (JSON.parse(goJSON(k)) as string) : k;
+  // A loop over the key's code units, not a regex call: this runs for every key of every entry.
+  for (let i = 0; i < k.length; i++) {
+    const c = k.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdfff) return JSON.parse(goJSON(k)) as string;
+  }
+  return k;
+}
+
+/** Whole seconds, as metav1.Time.Unix(): the fraction (nanoseconds in Go) does not count. */
+function seconds(t: string | null | undefined): number {
+  return t ? Math.floor(Date.parse(t.replace(/\.[0-9]+/, '')) / 1000) : 0;
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
@@ -172,10 +207,7 @@ function keyOf(k: string): string {
  * apiVersion and subresource. Sorts in place and returns the list.
  */
 export function sortManagedFieldsEntries<T extends ManagedFieldsEntry[] | null | undefined>(entries: T): T {
-  if (entries === null || entries === undefined) return entries;
-  // Whole seconds, as metav1.Time.Unix(): the fraction (nanoseconds in Go) does not count.
-  const seconds = (t: string | null | undefined) => (t ? Math.floor(Date.parse(t.replace(/\.[0-9]+/, '')) / 1000) : 0);
-  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  if (entries === null || entries === undefined || entries.length < 2) return entries;
   entries.sort(
     (p, q) =>
       cmp(p.operation ?? '', q.operation ?? '') ||

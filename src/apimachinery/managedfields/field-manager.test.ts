@@ -222,3 +222,23 @@ test('bad applies: wrong version or kind, managedFields in the patch, values of 
     message: 'failed to create typed patch object (default/web; apps/v1, Kind=Deployment): .spec.template.spec.containers: duplicate entries for key [name="c"]',
   });
 });
+
+test('an update leaves its input alone, and the same write twice records the same bytes (decoded sets are shared, never changed)', () => {
+  const fm = manager();
+  const created = fm.update(empty(), deployment(1), 'creator');
+  const next = deployment(2);
+  next.metadata = { ...(next.metadata as Obj), managedFields: entries(created) };
+  const input = JSON.stringify(next);
+  const a = fm.update(created, next, 'scaler');
+  assert.equal(JSON.stringify(next), input);
+  assert.notEqual(a.metadata, next.metadata);
+  const b = fm.update(created, next, 'scaler');
+  assert.equal(JSON.stringify(entries(b)), JSON.stringify(entries(a)));
+  // The creator keeps the spec it made but no longer the replicas the scaler changed.
+  assert.equal(fieldsOf(a, 'creator')?.includes('"f:replicas"'), false);
+  assert.equal(fieldsOf(a, 'scaler'), '{"f:spec":{"f:replicas":{}}}');
+  // A third write from the stored entries sees the sets of the second unchanged.
+  const c = fm.update(a, { ...deployment(2, 'nginx:2'), metadata: { ...(a.metadata as Obj) } }, 'imager');
+  assert.equal(fieldsOf(c, 'scaler'), '{"f:spec":{"f:replicas":{}}}');
+  assert.equal(fieldsOf(c, 'imager'), '{"f:spec":{"f:template":{"f:spec":{"f:containers":{"k:{\\"name\\":\\"c\\"}":{"f:image":{}}}}}}}');
+});

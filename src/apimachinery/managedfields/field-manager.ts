@@ -6,6 +6,7 @@
  * newFieldManager stacks the layers as kube-apiserver's default field manager does.
  */
 import { ConflictsError } from '../smd/merge/conflict.ts';
+import { withValidationMemo } from '../smd/typed/typed.ts';
 import type { Filter } from '../smd/fieldpath/set.ts';
 import { formatRFC3339 } from '../time.ts';
 import { BuildManagerInfoManager } from './manager-info.ts';
@@ -13,7 +14,7 @@ import { CapManagersManager, defaultMaxUpdateManagers } from './cap-managers.ts'
 import { newConflictError } from './conflict.ts';
 import { decodeManagedFields, emptyManaged, encodeManagedFields, isResetManagedFields, type Managed } from './entries.ts';
 import { LastAppliedManager, LastAppliedUpdater } from './last-applied.ts';
-import { deepCopy, getManagedFields, setManagedFields, type Manager, type Obj, type TypeConverter } from './manager.ts';
+import { deepCopy, getManagedFields, metadataOf, setManagedFields, type Manager, type Obj, type TypeConverter } from './manager.ts';
 import { SkipNonAppliedManager } from './before-first-apply.ts';
 import { StripMetaManager } from './strip-meta.ts';
 import { rewriteAPIVersion, StructuredMergeManager } from './structured-merge.ts';
@@ -46,13 +47,13 @@ export class FieldManager {
   /**
    * Update: newObj (a create's, update's or patch's result) with metadata.managedFields recording
    * that `manager` made it from liveObj (for a create, an object with only apiVersion and kind).
-   * Returns a new object; throws Error only on internal failures (see updateNoErrors).
+   * Returns a new object (sharing all but its metadata with newObj, which is not changed); throws
+   * Error only on internal failures (see updateNoErrors).
    */
   update(liveObj: Obj, newObj: Obj, manager: string): Obj {
     const managed = decodeLiveOrNew(liveObj, newObj, this.subresource !== '');
-    newObj = deepCopy(newObj);
-    setManagedFields(newObj, undefined);
-    const r = this.manager.update(liveObj, newObj, managed, manager);
+    newObj = withoutManagedFields(newObj);
+    const r = withValidationMemo(() => this.manager.update(liveObj, newObj, managed, manager));
     const object = r.object;
     setManagedFields(object, encodeManagedFields(r.managed));
     return object;
@@ -93,6 +94,22 @@ export class FieldManager {
     setManagedFields(object, encodeManagedFields(r.managed));
     return object;
   }
+}
+
+/**
+ * obj without metadata.managedFields, as a new object whose metadata is a copy and whose other
+ * members are obj's (obj is not changed): the layers below read the object and return it, so a
+ * copy of the whole of it on every write would buy nothing.
+ */
+function withoutManagedFields(obj: Obj): Obj {
+  const out: Obj = { ...obj };
+  const m = metadataOf(obj);
+  if (m !== undefined) {
+    const copy: Obj = { ...m };
+    delete copy.managedFields;
+    out.metadata = copy;
+  }
+  return out;
 }
 
 function decodeOrEmpty(entries: ReturnType<typeof getManagedFields>): Managed {

@@ -29,8 +29,20 @@ export function rewriteAPIVersion(obj: Obj, groupVersion: string): Obj {
 
 /** newCRDVersionConverter: typed values converted between versions through their objects. */
 export function versionConverter(tc: TypeConverter, convertToVersion: (obj: Obj, gv: string) => Obj): Converter {
+  // An update converts the live object once per manager, most often to the version it is at;
+  // conversions are pure, so a value's conversion to a version is made once (failures are not
+  // kept: a pending webhook conversion fails first and succeeds when the call is run again).
+  const converted = new WeakMap<TypedValue, Map<string, TypedValue>>();
   return {
-    convert: (tv: TypedValue, version: string) => tc.objectToTyped(convertToVersion(tc.typedToObject(tv), version)),
+    convert: (tv: TypedValue, version: string) => {
+      let byVersion = converted.get(tv);
+      const hit = byVersion?.get(version);
+      if (hit !== undefined) return hit;
+      const out = tc.objectToTyped(convertToVersion(tc.typedToObject(tv), version));
+      if (byVersion === undefined) converted.set(tv, (byVersion = new Map()));
+      byVersion.set(version, out);
+      return out;
+    },
     isMissingVersionError: (e) => e instanceof NoCorrespondingTypeError,
   };
 }

@@ -88,6 +88,17 @@ function atomOf(a: Atom): Atom {
  * Resolved atoms are cached, so the same reference yields the same objects each time.
  */
 export function resolve(s: Schema, tr: TypeRef): Atom | undefined {
+  // One lookup per reference on the walks' hot path (every node of every value walked).
+  const hit = resolvedRefs.get(tr);
+  if (hit !== undefined && hit.s === s) return hit.atom;
+  const atom = resolveRef(s, tr);
+  resolvedRefs.set(tr, { s, atom });
+  return atom;
+}
+
+const resolvedRefs = new WeakMap<TypeRef, { s: Schema; atom: Atom | undefined }>();
+
+function resolveRef(s: Schema, tr: TypeRef): Atom | undefined {
   let base: Atom;
   if (tr.namedType !== undefined) {
     const t = findNamedType(s, tr.namedType);

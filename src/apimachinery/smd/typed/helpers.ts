@@ -18,6 +18,8 @@ export interface AtomHandler {
 /** deduceAtom: of an atom with several parts, the one that fits the value (unchanged if none). */
 export function deduceAtom(atom: Atom, v: Value): Atom {
   if (v === undefined) return atom;
+  // An atom of one part deduces to itself (the part fits or nothing does): no copy per node.
+  if ((atom.scalar === undefined ? 0 : 1) + (atom.list === undefined ? 0 : 1) + (atom.map === undefined ? 0 : 1) <= 1) return atom;
   if (isScalar(v)) {
     if (atom.scalar !== undefined) return { scalar: atom.scalar };
   } else if (isList(v)) {

@@ -17,8 +17,25 @@ interface Acc {
   toAdd?: FieldSet;
 }
 
+/**
+ * Results by set and type: the walk reads only the set and the schema (not the value), and the
+ * sets of an object's managers recur from write to write (their decoding is shared), so each is
+ * reconciled with a type once.
+ */
+const reconciled = new WeakMap<FieldSet, { schema: Schema; typeRef: TypeRef; result: FieldSet | undefined }[]>();
+
 /** The reconciled set, or undefined when nothing needed to change. Throws TypedError. */
 export function reconcileFieldSetWithSchema(fieldSet: FieldSet, tv: TypedValue): FieldSet | undefined {
+  let known = reconciled.get(fieldSet);
+  const hit = known?.find((k) => k.schema === tv.schema && k.typeRef === tv.typeRef);
+  if (hit !== undefined) return hit.result;
+  const result = reconcile(fieldSet, tv);
+  if (known === undefined) reconciled.set(fieldSet, (known = []));
+  if (known.length < 4) known.push({ schema: tv.schema, typeRef: tv.typeRef, result });
+  return result;
+}
+
+function reconcile(fieldSet: FieldSet, tv: TypedValue): FieldSet | undefined {
   const acc: Acc = {};
   const errs = walk(tv.schema, tv.typeRef, fieldSet, [], false, acc);
   if (errs.length > 0) throw new TypedError(errorf(`errors reconciling field set with schema: ${validationErrorsString(errs)}`));

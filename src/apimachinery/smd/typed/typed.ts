@@ -11,7 +11,7 @@ import { TypedError, errorf } from './errors.ts';
 import { mergeValues } from './merge.ts';
 import { removeItems } from './remove.ts';
 import { toFieldSet } from './tofieldset.ts';
-import { validate } from './validate.ts';
+import { isValid, validate } from './validate.ts';
 
 export interface ValidationOptions {
   /** Accept associative list items with the same key (an update's objects may hold them). */
@@ -27,8 +27,32 @@ export class TypedValue {
 
   /** Throws TypedError when the value does not fit its type. */
   validate(opts: ValidationOptions = {}): void {
+    if (this.validFromMemo(opts.allowDuplicates === true)) return;
     const errs = validate(this.schema, this.typeRef, this.value, opts.allowDuplicates === true);
     if (errs.length > 0) throw new TypedError(errs);
+  }
+
+  /**
+   * Whether the value is valid (isValid), remembered within withValidationMemo: there, a value is
+   * checked without duplicates first, so that its later check either way is free.
+   */
+  private validFromMemo(allowDuplicates: boolean): boolean {
+    const v = this.value;
+    if (memo === undefined || v === null || typeof v !== 'object') return isValid(this.schema, this.typeRef, v, allowDuplicates);
+    let known = memo.get(v);
+    const hit = known?.find((k) => k.schema === this.schema && k.typeRef === this.typeRef);
+    if (hit !== undefined) {
+      if (allowDuplicates || hit.strict) return true;
+      return false;
+    }
+    let strict = true;
+    if (!isValid(this.schema, this.typeRef, v, false)) {
+      if (!allowDuplicates || !isValid(this.schema, this.typeRef, v, true)) return false;
+      strict = false;
+    }
+    if (known === undefined) memo.set(v, (known = []));
+    known.push({ schema: this.schema, typeRef: this.typeRef, strict });
+    return true;
   }
 
   toFieldSet(): FieldSet {
@@ -98,6 +122,24 @@ export class TypedValue {
     if (!typeRefsEqual(this.typeRef, rhs.typeRef)) {
       throw new TypedError(errorf(`expected objects of the same type, but got ${JSON.stringify(this.typeRef)} and ${JSON.stringify(rhs.typeRef)}`));
     }
+  }
+}
+
+/** Values found valid (strict: without duplicate list keys too) within withValidationMemo. */
+let memo: WeakMap<object, { schema: Schema; typeRef: TypeRef; strict: boolean }[]> | undefined;
+
+/**
+ * fn, with each value's validity against a type remembered until it returns: one write checks
+ * the same objects several times (the live object as itself and converted to each manager's
+ * version, which is most often its own). The values must not change while fn runs.
+ */
+export function withValidationMemo<T>(fn: () => T): T {
+  const outer = memo;
+  memo = new WeakMap();
+  try {
+    return fn();
+  } finally {
+    memo = outer;
   }
 }
 

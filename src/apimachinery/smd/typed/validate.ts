@@ -7,7 +7,7 @@
 import { elementString } from '../fieldpath/element.ts';
 import { FieldSet } from '../fieldpath/set.ts';
 import type { ListType, MapType, Scalar, Schema, TypeRef } from '../schema/schema.ts';
-import { compareStrings, goTypeName, goVerbSharpV, isNumber, isScalar, type Value } from '../value.ts';
+import { compareStrings, goTypeName, goVerbSharpV, isMap, isNumber, isScalar, type Value } from '../value.ts';
 import { errorf, withPrefix, type ValidationError } from './errors.ts';
 import { findField } from '../schema/schema.ts';
 import { itemElement, listValue, mapValue, resolveAtom, valueV } from './helpers.ts';
@@ -33,6 +33,23 @@ export function validateScalar(t: Scalar, v: Value, prefix: string): ValidationE
   }
 }
 
+/** Whether validateScalar(t, v) finds no error. */
+function scalarFits(t: Scalar, v: Value): boolean {
+  if (v === undefined || v === null) return true;
+  switch (t) {
+    case 'numeric':
+      return isNumber(v);
+    case 'string':
+      return typeof v === 'string';
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'untyped':
+      return isScalar(v);
+    default:
+      return false;
+  }
+}
+
 export function isEmptyTypeRef(tr: TypeRef | undefined): boolean {
   return tr === undefined || (tr.namedType === undefined && tr.scalar === undefined && tr.list === undefined && tr.map === undefined && tr.elementRelationship === undefined);
 }
@@ -50,6 +67,50 @@ export function validate(s: Schema, tr: TypeRef, v: Value, allowDuplicates: bool
   const l = listValue(v);
   if (typeof l === 'string') return errorf(l);
   return l === undefined ? [] : validateListItems(s, a.list!, l, allowDuplicates);
+}
+
+/**
+ * Whether validate(s, tr, v, allowDuplicates) finds no error, without collecting them: the same
+ * walk in map order rather than sorted keys, with no messages built. Every write's objects are
+ * valid, so the messages are made only for the rare one that is not.
+ */
+export function isValid(s: Schema, tr: TypeRef, v: Value, allowDuplicates: boolean): boolean {
+  const a = resolveAtom(s, tr, v);
+  if (Array.isArray(a)) return false;
+  if (a.map !== undefined) {
+    if (v === null) return true;
+    if (!isMap(v)) return false;
+    const t = a.map;
+    for (const key in v) {
+      if (!Object.prototype.hasOwnProperty.call(v, key)) continue;
+      const sf = findField(t, key);
+      let ftr: TypeRef | undefined = t.elementType;
+      if (sf !== undefined) ftr = sf.type;
+      else if (isEmptyTypeRef(t.elementType)) return false;
+      if (!isValid(s, ftr ?? {}, v[key], allowDuplicates)) return false;
+    }
+    return true;
+  }
+  if (a.scalar !== undefined) return scalarFits(a.scalar, v);
+  if (v === null) return true;
+  if (!Array.isArray(v)) return false;
+  const t = a.list!;
+  if (t.elementRelationship !== 'associative') {
+    for (let i = 0; i < v.length; i++) if (!isValid(s, t.elementType, v[i], allowDuplicates)) return false;
+    return true;
+  }
+  const observed = allowDuplicates ? undefined : new FieldSet();
+  for (let i = 0; i < v.length; i++) {
+    const child: Value = v[i];
+    const pe = itemElement(s, t, child, i);
+    if (typeof pe === 'string') return false;
+    if (observed !== undefined) {
+      if (observed.hasMember(pe)) return false;
+      observed.insert([pe]);
+    }
+    if (!isValid(s, t.elementType, child, allowDuplicates)) return false;
+  }
+  return true;
 }
 
 function validateListItems(s: Schema, t: ListType, list: unknown[], allowDuplicates: boolean): ValidationError[] {
