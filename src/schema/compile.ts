@@ -12,7 +12,7 @@ import { compileListSetsAndMaps } from './listtype.ts';
 import { compileCoercer, compileEmbeddedValidator, noCoercion, noEmbeddedResources, unknownObjectMetaPaths, type CoerceResult } from './objectmeta.ts';
 import { canonicalObjectMeta } from './objectmeta-canonical.ts';
 import { decodeObjectMeta, encodeObjectMeta } from '../apimachinery/index.ts';
-import { compilePrunerDefaulting, compilePrunerDroppingNulls, type PruneOptions } from './prune.ts';
+import { compilePrunerDefaulting, compilePrunerDroppingNulls, type PruneOptions, type RootOptions } from './prune.ts';
 import { newStructural, type Structural } from './structural.ts';
 import type { JSONSchemaProps } from './types.ts';
 import { compileValidator, type SchemaValidator } from './validate/validator.ts';
@@ -29,6 +29,7 @@ const noPruneOptions: PruneCallOptions = {};
 const trackUnknown: PruneOptions = { trackUnknown: true };
 const untracked: PruneOptions = { trackUnknown: false };
 const noPaths: string[] = [];
+const metadataReplaced: RootOptions = { metadataReplaced: true };
 
 export interface CompileOptions {
   /** Kubernetes compatibility version choosing the supported string formats ("1.34"). */
@@ -186,10 +187,11 @@ class SchemaParts implements CompiledSchema {
     const s = this.structural;
     const coerce = compileCoercer(s, false);
     return {
-      root: compilePrunerDroppingNulls(s, true),
+      // prune() writes the root's ObjectMeta back after the walk.
+      root: compilePrunerDroppingNulls(s, true, metadataReplaced),
       nested: compilePrunerDroppingNulls(s, false),
       coerce,
-      rootDefaulting: !this.opts.preserveUnknownFields && coerce === noCoercion && !defaultsTypeOrObjectMeta(s) ? compilePrunerDefaulting(s) : undefined,
+      rootDefaulting: !this.opts.preserveUnknownFields && coerce === noCoercion && !defaultsTypeOrObjectMeta(s) ? compilePrunerDefaulting(s, metadataReplaced) : undefined,
     };
   }
 
