@@ -157,6 +157,8 @@ export interface ErrorSink {
   tooFewProperties(p: string, n: number, min: number, tail: string): void;
   tooManyProperties(p: string, n: number, max: number, tail: string): void;
   required(p: string, key: string): void;
+  /** required's error with its name, field and message known while generating. */
+  requiredAt(name: string, field: string, message: string): void;
 }
 
 /** What generateFastChecks produces. */
@@ -528,7 +530,10 @@ export function generateFastChecks<N>(
     if (f.required !== undefined) {
       for (const r of f.required) {
         const colon = r.includes(': ') ? 'T.colonKey = true; ' : '';
-        c.push(`if (!${hasKey(x, r)}) { ${colon}H.required(${pe}, ${JSON.stringify(r)}); }`);
+        // Under a path known while generating, the error's name and message are literals too.
+        const st = path.staticText();
+        const report = st === undefined ? `H.required(${pe}, ${lit(r)})` : `H.requiredAt(${lit(`${st}.${r}`)}, ${lit(st === '' ? r : `${st}.${r}`)}, ${lit(msg.required(`${st}.${r}`))})`;
+        c.push(`if (!${hasKey(x, r)}) { ${colon}${report}; }`);
       }
     }
     return c.join('\n');
@@ -728,6 +733,15 @@ class PathExpr {
   /** An element whose index is held by variable name. */
   index(name: string): PathExpr {
     return new PathExpr([...this.parts, '[', { e: name }, ']']);
+  }
+  /** The path's text when it holds no variables (known while generating), else undefined. */
+  staticText(): string | undefined {
+    let s = '';
+    for (const p of this.parts) {
+      if (typeof p !== 'string') return undefined;
+      s += p;
+    }
+    return s;
   }
   /** The path as a JavaScript expression of type string. */
   render(): string {
