@@ -29,6 +29,8 @@ const noPruneOptions: PruneCallOptions = {};
 const trackUnknown: PruneOptions = { trackUnknown: true };
 const untracked: PruneOptions = { trackUnknown: false };
 const noPaths: string[] = [];
+// What most calls return, made once (frozen: it is shared).
+const nothingPruned: PruneResult = Object.freeze({ prunedPaths: Object.freeze([]) as unknown as string[] });
 const metadataReplaced: RootOptions = { metadataReplaced: true };
 
 export interface CompileOptions {
@@ -54,7 +56,8 @@ export interface PruneCallOptions {
 
 export interface PruneResult {
   /**
-   * Paths of fields that were dropped (empty unless trackUnknown), in upstream's order: unknown
+   * Paths of fields that were dropped (empty unless trackUnknown; an empty list is shared and
+   * frozen), in upstream's order: unknown
    * ObjectMeta fields, then the pruned paths sorted, then embedded ObjectMeta's unknown fields.
    */
   prunedPaths: string[];
@@ -157,7 +160,8 @@ class SchemaParts implements CompiledSchema {
     // unstructuredSchemaCoercer.apply: the root ObjectMeta is decoded first (unknown fields
     // reported as metadata.<field>) and written back last, in its canonical encoding.
     let rootMeta: Record<string, unknown> | undefined;
-    if (isRoot && isObj(obj) && Object.hasOwn(obj, 'metadata')) {
+    // (A read first: Object.hasOwn is a builtin call, the read an inline cache hit.)
+    if (isRoot && isObj(obj) && (obj.metadata !== undefined || Object.hasOwn(obj, 'metadata'))) {
       const md = obj.metadata;
       rootMeta = canonicalObjectMeta(md);
       if (rootMeta === undefined) {
@@ -180,7 +184,7 @@ class SchemaParts implements CompiledSchema {
     }
     if (rootMeta !== undefined) (obj as Record<string, unknown>).metadata = rootMeta;
     if (o.applyDefaults === true && !fused) this.default(obj);
-    return { prunedPaths: paths === noPaths ? [] : paths };
+    return paths === noPaths ? nothingPruned : { prunedPaths: paths };
   }
 
   private compilePruners(): NonNullable<SchemaParts['pruners']> {
