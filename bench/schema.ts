@@ -27,8 +27,6 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { errorString } from '../src/apimachinery/field/errors.ts';
@@ -113,9 +111,6 @@ function timeWritePath(docs: readonly Doc[], ours: (d: Doc) => unknown, peer: (d
   const setup = (n: number): void => {
     pool = [];
     for (let i = 0; i < n; i++) pool.push(structuredClone(docs[i % len]!));
-    // The copies fill the heap: the collection they start would otherwise land in the timed run
-    // of one side or the other (30-50 ms in a run of 100-200 ms).
-    collectGarbage();
   };
   const loop = (fn: (d: Doc) => unknown): Timed => ({
     setup,
@@ -126,12 +121,6 @@ function timeWritePath(docs: readonly Doc[], ours: (d: Doc) => unknown, peer: (d
   const [a, b] = timeInterleaved([loop(ours), loop(peer)], { runs: RUNS, minRunMs: MIN_RUN_MS, clock: CLOCK });
   return [a!.nsPerOp, b!.nsPerOp];
 }
-
-/** A full garbage collection (the bench runs without --expose-gc, so the function is fetched once). */
-const collectGarbage: () => void = (() => {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-})();
 
 /** Ours and ajv's verdicts on every doc; prints where they differ, with each side's first reason. */
 function compareVerdicts(kind: Kind, ours: CompiledSchema, peer: ValidateFunction): void {
