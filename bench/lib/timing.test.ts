@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatNs, median, timeRuns } from './timing.ts';
+import { formatNs, median, timeInterleaved, timeRuns } from './timing.ts';
 
 describe('median', () => {
   it('takes the middle of an odd count and the mean of the middle two of an even one, unsorted input', () => {
@@ -38,5 +38,19 @@ describe('formatNs', () => {
     assert.equal(formatNs(4560), '4.56µs');
     assert.equal(formatNs(7_890_000), '7.89ms');
     assert.equal(formatNs(1_230_000_000), '1.23s');
+  });
+});
+
+describe('timeInterleaved with the CPU clock', () => {
+  it('counts CPU time, not time spent waiting', () => {
+    // Half of each operation spins, half sleeps: wall time is about twice the CPU time.
+    const op = (n: number) => {
+      const end = process.hrtime.bigint() + BigInt(n) * 10_000n;
+      while (process.hrtime.bigint() < end);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, n / 100);
+    };
+    const [cpu] = timeInterleaved([{ body: op }], { runs: 3, minRunMs: 20, clock: 'cpu' });
+    const [wall] = timeInterleaved([{ body: op }], { runs: 3, minRunMs: 20 });
+    assert.ok(cpu!.nsPerOp < wall!.nsPerOp * 0.8, `cpu ${cpu!.nsPerOp} ns, wall ${wall!.nsPerOp} ns`);
   });
 });

@@ -29,6 +29,8 @@ export interface Codec {
 }
 
 const noErrors: string[] = [];
+// The answer for an object without unknown fields, made once (frozen: it is shared).
+const clean: Decoded = Object.freeze({ strictErrors: Object.freeze([]) as unknown as string[] });
 // Pruning with defaulting: the schema's one walk where it allows. Made once, not per call.
 const decodeTracking: PruneCallOptions = { isResourceRoot: true, trackUnknown: true, applyDefaults: true };
 const decodeUntracked: PruneCallOptions = { isResourceRoot: true, trackUnknown: false, applyDefaults: true };
@@ -40,7 +42,7 @@ export function schemaCodec(compiled: CompiledSchema): Codec {
     decode(obj, trackUnknown) {
       const r = compiled.prune(obj, trackUnknown ? decodeTracking : decodeUntracked);
       if (r.error !== undefined) return { error: r.error, strictErrors: noErrors };
-      return { strictErrors: r.prunedPaths.length === 0 ? noErrors : r.prunedPaths.map((p) => `unknown field ${JSON.stringify(p)}`) };
+      return r.prunedPaths.length === 0 ? clean : { strictErrors: r.prunedPaths.map((p) => `unknown field ${JSON.stringify(p)}`) };
     },
     decodeStored(obj) {
       // Defaults apply even to an object whose metadata could not be decoded (pruning stopped there).

@@ -12,7 +12,7 @@ import { compileListSetsAndMaps } from './listtype.ts';
 import { compileCoercer, compileEmbeddedValidator, noCoercion, noEmbeddedResources, unknownObjectMetaPaths, type CoerceResult } from './objectmeta.ts';
 import { canonicalObjectMeta } from './objectmeta-canonical.ts';
 import { decodeObjectMeta, encodeObjectMeta } from '../apimachinery/index.ts';
-import { compilePrunerDefaulting, compilePrunerDroppingNulls, type PruneOptions } from './prune.ts';
+import { compilePrunerDefaulting, compilePrunerDroppingNulls, type PruneOptions, type RootOptions } from './prune.ts';
 import { newStructural, type Structural } from './structural.ts';
 import type { JSONSchemaProps } from './types.ts';
 import { compileValidator, type SchemaValidator } from './validate/validator.ts';
@@ -29,6 +29,9 @@ const noPruneOptions: PruneCallOptions = {};
 const trackUnknown: PruneOptions = { trackUnknown: true };
 const untracked: PruneOptions = { trackUnknown: false };
 const noPaths: string[] = [];
+// What most calls return, made once (frozen: it is shared).
+const nothingPruned: PruneResult = Object.freeze({ prunedPaths: Object.freeze([]) as unknown as string[] });
+const metadataReplaced: RootOptions = { metadataReplaced: true };
 
 export interface CompileOptions {
   /** Kubernetes compatibility version choosing the supported string formats ("1.34"). */
@@ -53,7 +56,8 @@ export interface PruneCallOptions {
 
 export interface PruneResult {
   /**
-   * Paths of fields that were dropped (empty unless trackUnknown), in upstream's order: unknown
+   * Paths of fields that were dropped (empty unless trackUnknown; an empty list is shared and
+   * frozen), in upstream's order: unknown
    * ObjectMeta fields, then the pruned paths sorted, then embedded ObjectMeta's unknown fields.
    */
   prunedPaths: string[];
@@ -156,7 +160,8 @@ class SchemaParts implements CompiledSchema {
     // unstructuredSchemaCoercer.apply: the root ObjectMeta is decoded first (unknown fields
     // reported as metadata.<field>) and written back last, in its canonical encoding.
     let rootMeta: Record<string, unknown> | undefined;
-    if (isRoot && isObj(obj) && Object.hasOwn(obj, 'metadata')) {
+    // (A read first: Object.hasOwn is a builtin call, the read an inline cache hit.)
+    if (isRoot && isObj(obj) && (obj.metadata !== undefined || Object.hasOwn(obj, 'metadata'))) {
       const md = obj.metadata;
       rootMeta = canonicalObjectMeta(md);
       if (rootMeta === undefined) {
@@ -179,17 +184,18 @@ class SchemaParts implements CompiledSchema {
     }
     if (rootMeta !== undefined) (obj as Record<string, unknown>).metadata = rootMeta;
     if (o.applyDefaults === true && !fused) this.default(obj);
-    return { prunedPaths: paths === noPaths ? [] : paths };
+    return paths === noPaths ? nothingPruned : { prunedPaths: paths };
   }
 
   private compilePruners(): NonNullable<SchemaParts['pruners']> {
     const s = this.structural;
     const coerce = compileCoercer(s, false);
     return {
-      root: compilePrunerDroppingNulls(s, true),
+      // prune() writes the root's ObjectMeta back after the walk.
+      root: compilePrunerDroppingNulls(s, true, metadataReplaced),
       nested: compilePrunerDroppingNulls(s, false),
       coerce,
-      rootDefaulting: !this.opts.preserveUnknownFields && coerce === noCoercion && !defaultsTypeOrObjectMeta(s) ? compilePrunerDefaulting(s) : undefined,
+      rootDefaulting: !this.opts.preserveUnknownFields && coerce === noCoercion && !defaultsTypeOrObjectMeta(s) ? compilePrunerDefaulting(s, metadataReplaced) : undefined,
     };
   }
 

@@ -73,8 +73,17 @@ export function compilePruner(s: Structural | undefined, isResourceRoot: boolean
  * Compile Prune followed by PruneNonNullableNullsWithoutDefaults (the decoder's two steps, with
  * the same result) as one walk. MUTATES obj.
  */
-export function compilePrunerDroppingNulls(s: Structural | undefined, isResourceRoot: boolean): Pruner {
-  return finish(new Builder(true, false).root(s, isResourceRoot));
+export function compilePrunerDroppingNulls(s: Structural | undefined, isResourceRoot: boolean, opts: RootOptions = {}): Pruner {
+  return finish(new Builder(true, false, opts.metadataReplaced === true).root(s, isResourceRoot));
+}
+
+export interface RootOptions {
+  /**
+   * The caller replaces the root's metadata after the walk (the decoder writes back the ObjectMeta
+   * it decoded before pruning): the walk leaves the root's metadata alone instead of dropping its
+   * nulls, which nobody would see.
+   */
+  metadataReplaced?: boolean;
 }
 
 /**
@@ -84,8 +93,8 @@ export function compilePrunerDroppingNulls(s: Structural | undefined, isResource
  * defaulted and without embedded resources below it, where ObjectMeta coercion (which runs
  * between the two upstream) touches nothing the walk does. MUTATES obj.
  */
-export function compilePrunerDefaulting(s: Structural | undefined): Pruner {
-  return finish(new Builder(true, true).root(s, true));
+export function compilePrunerDefaulting(s: Structural | undefined, opts: RootOptions = {}): Pruner {
+  return finish(new Builder(true, true, opts.metadataReplaced === true).root(s, true));
 }
 
 // One-shot pruners by schema node: CRD checks prune each default against the same schema.
@@ -131,13 +140,17 @@ class Builder {
   private readonly refs: unknown[] = [];
   private readonly below = new Map<Structural, boolean>();
 
+  /** The resource root's node (its metadata may be left alone: RootOptions.metadataReplaced). */
+  private rootNode: Structural | undefined;
+
   constructor(
     private readonly nulls: boolean,
     private readonly defaults: boolean,
+    private readonly rootMetadataReplaced = false,
   ) {}
 
   root(s: Structural | undefined, isResourceRoot: boolean): W {
-    if (isResourceRoot) s = { ...(s ?? emptyStructural()), xEmbeddedResource: true };
+    if (isResourceRoot) this.rootNode = s = { ...(s ?? emptyStructural()), xEmbeddedResource: true };
     const root = this.walkFor(s);
     for (let next = this.pending.pop(); next !== undefined; next = this.pending.pop()) this.fns.push(this.build(...next));
     const consts = this.refs.map((_, i) => `const r${i} = R[${i}];`).join('\n');
@@ -196,7 +209,9 @@ class Builder {
         out.push(`case ${JSON.stringify(k)}:`);
         if (this.nulls && c !== undefined) {
           const drop = this.dropNull(c) ? 'delete x[k];' : '';
-          out.push(`{ const v = x[k]; if (v === null) { ${drop} } else if (typeof v === 'object') ${this.ref(compileNullPruner(c))}(v); }`);
+          // A null metadata is still dropped (it comes back last, which the key order shows).
+          const replaced = k === 'metadata' && s === this.rootNode && this.rootMetadataReplaced;
+          out.push(`{ const v = x[k]; if (v === null) { ${drop} }${replaced ? '' : ` else if (typeof v === 'object') ${this.ref(compileNullPruner(c))}(v);`} }`);
         }
         out.push('continue;');
       }
@@ -225,7 +240,16 @@ class Builder {
       const def = f.s.default;
       const value = def !== null && typeof def === 'object' ? `copy(${this.ref(def)})` : this.ref(def);
       const inner = def !== null && typeof def === 'object' && defaultsBelow(f.s, this.below) ? ` ${this.ref(compileDefaulter(f.s))}(x[${k}]);` : '';
-      out.push(`if (!hasOwn(x, ${k})${f.nullable ? '' : ` || x[${k}] === null`}) { x[${k}] = ${value};${inner} }`);
+      // Missing (or null where not nullable): a read answers for a key that is there, hasOwn only
+      // for one that is not (a builtin call, where the read is an inline cache hit). Keys that
+      // Object.prototype has are read through it, so they keep the call.
+      const onProto = f.key in Object.prototype || f.key === '__proto__';
+      const missing = onProto
+        ? `!hasOwn(x, ${k})${f.nullable ? '' : ` || x[${k}] === null`}`
+        : f.nullable
+          ? `x[${k}] === undefined && !hasOwn(x, ${k})`
+          : `x[${k}] === undefined ? !hasOwn(x, ${k}) : x[${k}] === null`;
+      out.push(`if (${missing}) { x[${k}] = ${value};${inner} }`);
     }
     out.push('}');
     return out.join('\n');

@@ -157,6 +157,8 @@ export interface ErrorSink {
   tooFewProperties(p: string, n: number, min: number, tail: string): void;
   tooManyProperties(p: string, n: number, max: number, tail: string): void;
   required(p: string, key: string): void;
+  /** required's error with its name, field and message known while generating. */
+  requiredAt(name: string, field: string, message: string): void;
 }
 
 /** What generateFastChecks produces. */
@@ -176,7 +178,7 @@ export interface GeneratedChecks<N> {
   listsFolded: boolean;
 }
 
-/** Enums up to this size are tested with `===` chains; larger ones with their Set. */
+/** Enums up to this size are tested with one `===` chain; larger ones by length first (inEnum). */
 const INLINE_ENUM = 8;
 
 /** Subtrees of up to this many nodes are written into their parent's error pass; larger ones get a function. */
@@ -209,6 +211,34 @@ export function generateFastChecks<N>(
   const lit = (x: string): string => JSON.stringify(x);
   /** A number as code: digits for safe integers, else a reference. */
   const num = (x: number): string => (Number.isSafeInteger(x) ? String(x) : ref(x));
+
+  /**
+   * Whether object x has own property k, as code. A property read with a constant key is an inline
+   * cache hit where Object.hasOwn is a builtin call (a tenth of an invalid object's validation):
+   * the read answers for a present key, hasOwn only for an absent one (or one holding undefined).
+   * Keys that Object.prototype has are read through it, so they keep the call.
+   */
+  const hasKey = (x: string, k: string): string =>
+    k in Object.prototype || k === '__proto__' ? `Object.hasOwn(${x}, ${lit(k)})` : `(${x}[${lit(k)}] !== undefined || Object.hasOwn(${x}, ${lit(k)}))`;
+  const enumFns = new Map<ReadonlySet<string>, string>();
+  /**
+   * Membership in a string enum, as code. Up to INLINE_ENUM values a chain of comparisons; above,
+   * a function that switches on the length first and compares only the values of that length
+   * (a Set would hash every freshly decoded string it is asked about).
+   */
+  const inEnum = (x: string, values: ReadonlySet<string>): string => {
+    if (values.size <= INLINE_ENUM) return `(${[...values].map((e) => `${x} === ${lit(e)}`).join(' || ')})`;
+    let name = enumFns.get(values);
+    if (name === undefined) {
+      name = `e${enumFns.size}`;
+      enumFns.set(values, name);
+      const byLength = new Map<number, string[]>();
+      for (const e of values) byLength.set(e.length, [...(byLength.get(e.length) ?? []), e]);
+      const cases = [...byLength].map(([n, es]) => `case ${n}: return ${es.map((e) => `v === ${lit(e)}`).join(' || ')};`);
+      fns.push(`function ${name}(v) {\nswitch (v.length) {\n${cases.join('\n')}\n}\nreturn false;\n}`);
+    }
+    return `${name}(${x})`;
+  };
 
   // Junctor alternatives must answer exactly "valid?": list-type checks stay out of them.
   let inJunctor = 0;
@@ -415,9 +445,7 @@ export function generateFastChecks<N>(
     if (chain.length > 0) c.push(chain.join('\nelse '));
     if (f.format !== undefined) c.push(`if (!${ref(f.format)}(${x})) H.format(${pe}, ${x}, ${lit(msg.typeFailMiddle(f.formatName))});`);
     if (f.stringEnum !== undefined) {
-      const test =
-        f.stringEnum.size <= INLINE_ENUM ? [...f.stringEnum].map((e) => `${x} !== ${JSON.stringify(e)}`).join(' && ') : `!${ref(f.stringEnum)}.has(${x})`;
-      c.push(`if (${test}) H.enum(${pe}, ${x}, ${ref(f.enumValues)}, ${lit(msg.enum('', f.enumValues!))}, ${lit(enumDetail(f.enumValues!))});`);
+      c.push(`if (!${inEnum(x, f.stringEnum)}) H.enum(${pe}, ${x}, ${ref(f.enumValues)}, ${lit(msg.enum('', f.enumValues!))}, ${lit(enumDetail(f.enumValues!))});`);
     }
     return c.join('\n');
   };
@@ -502,7 +530,10 @@ export function generateFastChecks<N>(
     if (f.required !== undefined) {
       for (const r of f.required) {
         const colon = r.includes(': ') ? 'T.colonKey = true; ' : '';
-        c.push(`if (!Object.hasOwn(${x}, ${JSON.stringify(r)})) { ${colon}H.required(${pe}, ${JSON.stringify(r)}); }`);
+        // Under a path known while generating, the error's name and message are literals too.
+        const st = path.staticText();
+        const report = st === undefined ? `H.required(${pe}, ${lit(r)})` : `H.requiredAt(${lit(`${st}.${r}`)}, ${lit(st === '' ? r : `${st}.${r}`)}, ${lit(msg.required(`${st}.${r}`))})`;
+        c.push(`if (!${hasKey(x, r)}) { ${colon}${report}; }`);
       }
     }
     return c.join('\n');
@@ -563,13 +594,7 @@ export function generateFastChecks<N>(
     }
     if (f.pattern !== undefined) c.push(`if (!${ref(f.pattern)}(v)) return false;`);
     if (f.format !== undefined) c.push(`if (!${ref(f.format)}(v)) return false;`);
-    if (f.stringEnum !== undefined) {
-      if (f.stringEnum.size <= INLINE_ENUM) {
-        c.push(`if (${[...f.stringEnum].map((e) => `v !== ${JSON.stringify(e)}`).join(' && ')}) return false;`);
-      } else {
-        c.push(`if (!${ref(f.stringEnum)}.has(v)) return false;`);
-      }
-    }
+    if (f.stringEnum !== undefined) c.push(`if (!${inEnum('v', f.stringEnum)}) return false;`);
     return c;
   };
 
@@ -625,7 +650,7 @@ export function generateFastChecks<N>(
     if (ap !== null) cases.push(`default: if (!${ap}) return fail(${id}, v, k);`);
     // The detailed validator visits the same keys: for...in, properties first, else additionalProperties.
     if (cases.length > 0) c.push(`for (const k in v) switch (k) {\n${cases.join('\n')}\n}`);
-    if (f.required !== undefined) for (const k of f.required) c.push(`if (!Object.hasOwn(v, ${JSON.stringify(k)})) return fail(${id}, v, null);`);
+    if (f.required !== undefined) for (const k of f.required) c.push(`if (!${hasKey('v', k)}) return fail(${id}, v, null);`);
     return c;
   };
 
@@ -708,6 +733,15 @@ class PathExpr {
   /** An element whose index is held by variable name. */
   index(name: string): PathExpr {
     return new PathExpr([...this.parts, '[', { e: name }, ']']);
+  }
+  /** The path's text when it holds no variables (known while generating), else undefined. */
+  staticText(): string | undefined {
+    let s = '';
+    for (const p of this.parts) {
+      if (typeof p !== 'string') return undefined;
+      s += p;
+    }
+    return s;
   }
   /** The path as a JavaScript expression of type string. */
   render(): string {

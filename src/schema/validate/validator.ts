@@ -26,6 +26,7 @@ import type { JSONSchemaProps } from '../types.ts';
 import { deepEqualJSON, goKind, isObject, type GoKind } from '../value.ts';
 import { effectiveFormat, formatCheckers, normalizeFormat, type FormatChecker } from './formats.ts';
 import { listTypeViolation } from '../listtype.ts';
+import { compileAsciiPattern } from './pattern-dfa.ts';
 import { FailTrail, generateFastChecks, runeCount, type ErrorSink, type NodeFacts } from './fastpath.ts';
 import { fv, msg as messages, toFieldError as toFieldErrorOf, type OpenAPIError } from './messages.ts';
 
@@ -375,6 +376,9 @@ function errorSink(env: Env): ErrorSink {
       const name = `${p}.${k}`;
       env.current!.errs.push({ code: 'Required', name, field: p === '' ? k : name, value: undefined, message: msg.required(name) });
     },
+    requiredAt: (name, field, message) => {
+      env.current!.errs.push({ code: 'Required', name, field, value: undefined, message });
+    },
   };
 }
 
@@ -678,7 +682,9 @@ function compileNewNode(s: JSONSchemaProps, env: Env): Node {
   if (pattern !== '') {
     try {
       const r = compileRegex(pattern);
-      patternTest = (x) => r.test(x);
+      // The DFA where it answers (an ASCII text, a pattern it translates), RE2 otherwise.
+      const dfa = compileAsciiPattern(pattern);
+      patternTest = dfa === undefined ? (x) => r.test(x) : (x) => dfa(x) ?? r.test(x);
     } catch (e) {
       if (!(e instanceof RegexSyntaxError)) throw e;
       patternTest = () => false;
