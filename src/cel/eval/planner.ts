@@ -282,7 +282,7 @@ class Planner {
   private readonly constants = new Map<Closure, Val>();
 
   private constant(v: Val): Closure {
-    const c: Closure = () => v;
+    const c = constantClosure(v);
     this.constants.set(c, v);
     return c;
   }
@@ -455,13 +455,7 @@ class Planner {
     }
     const missing = missingAttribute(id, [qualified]);
     const cost = 1 + qualifiers;
-    const read: Closure = (f) => {
-      f.cost += cost;
-      // Read plain objects here, where the property name is fixed (a monomorphic load).
-      const o = f.obj;
-      const v = o !== undefined ? (Object.hasOwn(o, qualified) ? o[qualified] : undefined) : f.vars.get(qualified);
-      return v === undefined ? missing : v;
-    };
+    const read = globalRead(qualified, cost, missing);
     this.globalReads.set(read, { qualified, cost, missing });
     return read;
   }
@@ -1153,6 +1147,24 @@ function relativeAttributeCost(operand: Expr): number {
     default:
       return 1;
   }
+}
+
+// Closures kept in a variable are made by these module-level factories: under tsx (esbuild's
+// keepNames) a named function expression inside a method costs a `__name` call, an
+// Object.defineProperty, each time it is created, a tenth of a small expression's compile time.
+
+function constantClosure(v: Val): Closure {
+  return () => v;
+}
+
+function globalRead(qualified: string, cost: number, missing: CelError): Closure {
+  return (f) => {
+    f.cost += cost;
+    // Read plain objects here, where the property name is fixed (a monomorphic load).
+    const o = f.obj;
+    const v = o !== undefined ? (Object.hasOwn(o, qualified) ? o[qualified] : undefined) : f.vars.get(qualified);
+    return v === undefined ? missing : v;
+  };
 }
 
 function selectClosure(operand: Closure, field: string): Closure {
