@@ -103,8 +103,8 @@ export function check(parsed: ParsedExpr, env: CheckEnv, owned = false): { check
 }
 
 /**
- * A memoized overload resolution. Its `ids` array is shared by the references of every call
- * resolved from it (no consumer of a checked expression modifies a reference).
+ * A memoized overload resolution. Its `ids` array is frozen and shared by the references of every
+ * call resolved from it (the planner keys its candidate overloads by such an array).
  */
 interface MemoizedResolution {
   type: Type;
@@ -392,7 +392,7 @@ class Checker {
     if (memo !== undefined && memoKey !== '') {
       // The empty key marks a declaration with type parameters: never memoized.
       if (generic) memo.set('', GENERIC_DECL);
-      else memo.set(memoKey, { type: resultType, ids: ref.overloadIds });
+      else memo.set(memoKey, { type: resultType, ids: Object.freeze(ref.overloadIds) as string[] });
     }
     return { type: resultType, ref };
   }
