@@ -443,7 +443,7 @@ class Planner {
     const typeVal = parts.length === 1 ? this.typeValue(parts[0]!) : this.typeValue(parts.join('.'));
     const missing = missingAttribute(id, options.filter((o) => o.rest.length === 0).map((o) => o.name));
     const extra = parts.length - 1;
-    const fn: Closure = (f) => {
+    const fn: Closure = unnamed((f: Frame) => {
       f.cost += 1 + extra;
       for (const o of options) {
         let v = f.lookup(o.name);
@@ -452,7 +452,7 @@ class Planner {
         return v;
       }
       return typeVal ?? missing;
-    };
+    });
     return { fn, used: parts.length };
   }
 
@@ -892,33 +892,44 @@ class Planner {
     const fixed = planned.map((p) => this.constants.get(p));
     const fixedCp = fixed.map((v) => (typeof v === 'string' ? codePointLength(v) : -1));
     return (f) => {
+      // One pass: the parts are evaluated, and (while they are strings) concatenated and their
+      // add_string costs summed; the costs are charged once every part has proved a string.
       let allStrings = true;
+      let acc = '';
+      let accCp = 0;
+      let cost = 0;
+      // The last code unit of acc, tracked from the parts (reading it from acc would flatten it).
+      let last = 0;
       for (let i = 0; i < n; i++) {
         const v = fixedCp[i]! >= 0 ? fixed[i]! : planned[i]!(f);
         vals[i] = v;
-        if (typeof v !== 'string') allStrings = false;
+        if (!allStrings) continue;
+        if (typeof v !== 'string') {
+          allStrings = false;
+          continue;
+        }
+        const bCp = fixedCp[i]! >= 0 ? fixedCp[i]! : codePointLength(v);
+        if (i === 0) {
+          acc = v;
+          accCp = bCp;
+          last = v.length ? v.charCodeAt(v.length - 1) : 0;
+          continue;
+        }
+        cost += Math.ceil((accCp + bCp) * 0.1);
+        if (v.length === 0) continue;
+        // A high surrogate ending acc pairs with a low one starting v.
+        const first = v.charCodeAt(0);
+        accCp += bCp - (last >= 0xd800 && last <= 0xdbff && first >= 0xdc00 && first <= 0xdfff ? 1 : 0);
+        last = v.charCodeAt(v.length - 1);
+        acc = acc + v;
       }
-      if (!allStrings) {
-        let acc: Val = vals[0]!;
-        for (let i = 1; i < n; i++) acc = apply(f, acc, vals[i]!);
+      if (allStrings) {
+        f.cost += cost;
         return acc;
       }
-      let acc = vals[0] as string;
-      let accCp = fixedCp[0]! >= 0 ? fixedCp[0]! : codePointLength(acc);
-      // The last code unit of acc, tracked from the parts (reading it from acc would flatten it).
-      let last = acc.length ? acc.charCodeAt(acc.length - 1) : 0;
-      for (let i = 1; i < n; i++) {
-        const b = vals[i] as string;
-        const bCp = fixedCp[i]! >= 0 ? fixedCp[i]! : codePointLength(b);
-        f.cost += Math.ceil((accCp + bCp) * 0.1);
-        if (b.length === 0) continue;
-        // A high surrogate ending acc pairs with a low one starting b.
-        const first = b.charCodeAt(0);
-        accCp += bCp - (last >= 0xd800 && last <= 0xdbff && first >= 0xdc00 && first <= 0xdfff ? 1 : 0);
-        last = b.charCodeAt(b.length - 1);
-        acc = acc + b;
-      }
-      return acc;
+      let r: Val = vals[0]!;
+      for (let i = 1; i < n; i++) r = apply(f, r, vals[i]!);
+      return r;
     };
   }
 
@@ -1113,7 +1124,8 @@ class Planner {
     const result = this.plan(e.result, accuScope);
     const condTrue = e.loopCondition.kind === 'const' && e.loopCondition.value.kind === 'bool' && e.loopCondition.value.value;
     const twoVar = s2 >= 0;
-    const general = (f: Frame, r: Val): Val => {
+    // (An argument of unnamed: see constantClosure.)
+    const general = unnamed((f: Frame, r: Val): Val => {
       if (isErrOrUnk(r)) return r;
       let accu = accuInit(f);
       const owns = ownAccu && Array.isArray(accu);
@@ -1161,7 +1173,7 @@ class Planner {
       // value per level and would otherwise never reach the check in the loop.
       if (f.cost > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
       return out;
-    };
+    });
     if (!twoVar && e.accuInit.kind === 'const') {
       const logic = this.logicSteps.get(step);
       const c = this.accuConditions.get(cond);
@@ -1176,7 +1188,7 @@ class Planner {
 }
 
 /**
- * all() and exists() over a list: the loop condition and the step `accu && p` / `accu || p`
+ * all() and exists() over a list or a map's keys: the loop condition and the step `accu && p` / `accu || p`
  * inline while the accumulator is a bool (the condition's 2 or 3 and the accumulator read's 1
  * charged as their closures charge them), p the only closure called per element; an accumulator
  * that is an error or unknown goes through the planned condition and step. Other ranges: `general`.
@@ -1190,31 +1202,45 @@ function quantifierLoop(
   const condCost = or ? 3 : 2;
   return (f) => {
     const r = range(f);
-    if (!Array.isArray(r)) return general(f, r);
     const slots = f.slots;
-    slots[sa] = accuInit(f);
-    const limit = f.iterationLimit;
-    for (let i = 0; i < r.length; i++) {
-      if (++f.iterations > limit) throw new EvalCancelled('operation cancelled: comprehension iteration limit exceeded');
-      slots[s1] = r[i]!;
-      const a = slots[sa];
-      if (a === identity) {
-        f.cost += condCost + 1;
-        const y = p(f);
-        slots[sa] = typeof y === 'boolean' ? y : combineLogical(identity, y, identity);
-      } else if (a === !identity) {
-        f.cost += condCost;
-        break;
-      } else {
-        if (cond(f) === false) break;
-        slots[sa] = step(f);
+    if (Array.isArray(r)) {
+      slots[sa] = accuInit(f);
+      for (let i = 0; i < r.length; i++) {
+        slots[s1] = r[i]!;
+        if (!quantifierStep(f, slots, sa, identity, condCost, p, cond, step)) break;
       }
-      if (f.cost > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
-    }
+    } else if (r instanceof CelMap) {
+      slots[sa] = accuInit(f);
+      for (const n of r.m.keys()) {
+        slots[s1] = r.keyOf(n);
+        if (!quantifierStep(f, slots, sa, identity, condCost, p, cond, step)) break;
+      }
+    } else return general(f, r);
     const out = result(f);
     if (f.cost > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
     return out;
   };
+}
+
+/** One element of quantifierLoop (already in its slot): false when the loop ends. */
+function quantifierStep(
+  f: Frame, slots: Val[], sa: number, identity: boolean, condCost: number, p: Closure, cond: Closure, step: Closure,
+): boolean {
+  if (++f.iterations > f.iterationLimit) throw new EvalCancelled('operation cancelled: comprehension iteration limit exceeded');
+  const a = slots[sa];
+  if (a === identity) {
+    f.cost += condCost + 1;
+    const y = p(f);
+    slots[sa] = typeof y === 'boolean' ? y : combineLogical(identity, y, identity);
+  } else if (a === !identity) {
+    f.cost += condCost;
+    return false;
+  } else {
+    if (cond(f) === false) return false;
+    slots[sa] = step(f);
+  }
+  if (f.cost > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
+  return true;
 }
 
 /**
@@ -1284,6 +1310,11 @@ function relativeAttributeCost(operand: Expr): number {
 // Closures kept in a variable are made by these module-level factories: under tsx (esbuild's
 // keepNames) a named function expression inside a method costs a `__name` call, an
 // Object.defineProperty, each time it is created, a tenth of a small expression's compile time.
+
+/** Returns its argument: a function passed to it is not named by keepNames, as one assigned to a variable is. */
+function unnamed<F>(fn: F): F {
+  return fn;
+}
 
 function constantClosure(v: Val): Closure {
   return () => v;
