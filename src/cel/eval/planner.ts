@@ -816,10 +816,15 @@ class Planner {
     }
     const [a, b] = args as [Closure, Closure];
     const apply = this.binaryApplier(name, cands, e);
+    const c = this.constants.get(b);
     if (!callCost) {
-      const c = this.constants.get(b);
       const inline = typeof c === 'bigint' ? intComparisonWithConstant(name, a, c, apply) : intOperation(name, a, b, apply);
       if (inline) return inline;
+    }
+    // A constant second argument (`k.matches('^[a-z]+$')`) costs nothing to read: not called.
+    if (c !== undefined) {
+      const slot = this.slotReads.get(a);
+      return slot !== undefined ? slotConstantCall(slot, c, apply) : (f) => apply(f, a(f), c);
     }
     return (f) => apply(f, a(f), b(f));
   }
@@ -1413,6 +1418,15 @@ function selectSlot(slot: number, field: string): Closure {
       if (x !== undefined) return x;
     }
     return select(v, field);
+  };
+}
+
+/** A two-argument call on a comprehension slot and a constant. */
+function slotConstantCall(slot: number, c: Val, apply: (f: Frame, x: Val, y: Val) => Val): Closure {
+  return (f) => {
+    const x = f.slots[slot]!;
+    f.cost++;
+    return apply(f, x, c);
   };
 }
 

@@ -201,9 +201,23 @@ export function regexMatches(s: string, pattern: string): Val {
     throw e;
   }
 }
-def('matches_string', 'matches', '.s s', regexMatches, (a) =>
-  Math.ceil((1 + actualSize(a[0]!)) * 0.1) * Math.ceil(actualSize(a[1]!) * 0.25),
-);
+def('matches_string', 'matches', '.s s', regexMatches, (a) => matchCostFactor(a[0]!) * patternCostFactor(a[1]!));
+
+/** ceil((1 + size) * 0.1): 1 for a string of at most 9 code units, which have at most 9 code points. */
+function matchCostFactor(s: Val): number {
+  return typeof s === 'string' && s.length <= 9 ? 1 : Math.ceil((1 + actualSize(s)) * 0.1);
+}
+
+/** ceil(size * 0.25) of the pattern, kept for the last pattern (a call site's is nearly always a constant). */
+function patternCostFactor(p: Val): number {
+  if (p !== lastCostPattern) {
+    lastCostPattern = p;
+    lastPatternFactor = Math.ceil(actualSize(p) * 0.25);
+  }
+  return lastPatternFactor;
+}
+let lastCostPattern: Val | undefined;
+let lastPatternFactor = 0;
 def('matches', 'matches', 's s', regexMatches);
 
 // ---- conversions -------------------------------------------------------------------------------
