@@ -282,7 +282,9 @@ def('string_to_string', 'string', 's', (s: string) => s);
 def('bool_to_string', 'string', 'z', (b: boolean) => String(b));
 const SAFE = 9007199254740991n;
 /** Decimal text of an int (through Number when exact: V8 prints small numbers much faster than bigints). */
-const intText = (a: bigint) => (a >= -SAFE && a <= SAFE ? String(Number(a)) : String(a));
+// (The bound's negation once: `-SAFE` in the test would allocate a BigInt per call.)
+const NEG_SAFE = -SAFE;
+const intText = (a: bigint) => (a >= NEG_SAFE && a <= SAFE ? String(Number(a)) : String(a));
 def('int64_to_string', 'string', 'i', intText);
 def('uint64_to_string', 'string', 'u', (a: Uint) => intText(a.v));
 def('double_to_string', 'string', 'd', (d: number) => formatDouble(d));
