@@ -19,6 +19,7 @@ import {
   Frame,
   leaveFrame,
   type Plan,
+  type PlanOptions,
   plan,
 } from './eval/planner.ts';
 import { CelError, type Val, typeOfValue } from './eval/values.ts';
@@ -117,9 +118,39 @@ export class Program {
    * cancellation (cost or iteration limits) come back as `error`.
    */
   eval(vars?: Activation | Record<string, Val>, opts?: { costLimit?: number }): EvalResult {
-    const limit = opts?.costLimit ?? this.costLimit;
     // One frame is reused across evaluations (nothing is allocated per evaluation but the result);
     // a re-entrant call (a library function evaluating this same program) gets a fresh one.
+    const f = this.frame;
+    if (f === undefined || this.busy || opts !== undefined) return this.evalInFrame(vars, opts?.costLimit ?? this.costLimit);
+    const limit = this.costLimit;
+    f.cost = 0;
+    f.iterations = 0;
+    f.costLimit = limit;
+    f.bind(vars ?? EMPTY);
+    this.busy = true;
+    enterFrame(f);
+    let v: Val;
+    try {
+      v = this.root(f);
+    } catch (e) {
+      this.release(f);
+      return { error: failure(e), cost: f.cost };
+    }
+    // (Not a `finally`: released on both paths, which costs less per evaluation.)
+    this.release(f);
+    return outcome(v, f.cost, limit);
+  }
+
+  /** Ends an evaluation in the reused frame: it holds no reference to the caller's variables after. */
+  private release(f: Frame): void {
+    leaveFrame(f);
+    this.busy = false;
+    f.obj = EMPTY;
+    f.vars = NONE;
+  }
+
+  /** The first evaluation (which creates the reused frame), a re-entrant one, or one with options. */
+  private evalInFrame(vars: Activation | Record<string, Val> | undefined, limit: number): EvalResult {
     const reuse = !this.busy;
     let f = this.frame;
     if (!reuse || f === undefined) {
@@ -137,7 +168,7 @@ export class Program {
     try {
       v = this.root(f);
     } catch (e) {
-      return { error: new CelError(e instanceof EvalCancelled ? e.message : internalFailure(e)), cost: f.cost };
+      return { error: failure(e), cost: f.cost };
     } finally {
       leaveFrame(f);
       if (reuse) {
@@ -147,9 +178,7 @@ export class Program {
         f.vars = NONE;
       }
     }
-    if (f.cost > limit) return { error: new CelError('operation cancelled: actual cost limit exceeded'), cost: f.cost };
-    if (typeof v === 'object' && v instanceof CelError) return { error: v, cost: f.cost };
-    return { value: v, cost: f.cost };
+    return outcome(v, f.cost, limit);
   }
 
   private busy = false;
@@ -157,6 +186,18 @@ export class Program {
 }
 
 const NONE: Activation = { get: () => undefined };
+
+/** The result of an evaluation that returned `v` having spent `cost`. */
+function outcome(v: Val, cost: number, limit: number): EvalResult {
+  if (cost > limit) return { error: new CelError('operation cancelled: actual cost limit exceeded'), cost };
+  if (typeof v === 'object' && v instanceof CelError) return { error: v, cost };
+  return { value: v, cost };
+}
+
+/** The error of an evaluation that threw: a cancellation, or what internalFailure makes of the exception. */
+function failure(e: unknown): CelError {
+  return new CelError(e instanceof EvalCancelled ? e.message : internalFailure(e));
+}
 
 /**
  * The message of an exception escaping evaluation: JS engine limits (stack depth, string and array
@@ -251,7 +292,6 @@ export class Env {
       registry: this.registry,
       container: this.options.container,
       declaredVars: info || this.declared.size ? this.declared : undefined,
-      typeNames: new Set(this.options.typeNames ?? []),
       checked: info,
       costLimit,
       iterationLimit,
@@ -259,6 +299,8 @@ export class Env {
       optimize: this.options.optimize ?? true,
       callCost: this.options.callCost,
       candidateCache: this.candidates,
+      sharedCandidateCache: this.sharedCandidates,
+      typeNames: this.typeNames,
     });
     return new Program(p, type, checked, costLimit, iterationLimit);
   }
@@ -267,10 +309,17 @@ export class Env {
   addOverloads(ovs: Iterable<RtOverload>): void {
     addOverloads(this.registry, ovs);
     this.candidates.clear();
+    this.sharedCandidates.clear();
   }
 
   /** Call sites' candidate overloads, shared by this environment's plans (PlanOptions.candidateCache). */
   private readonly candidates = new Map<string, readonly RtOverload[]>();
+  /** PlanOptions.sharedCandidateCache. */
+  private readonly sharedCandidates: NonNullable<PlanOptions['sharedCandidateCache']> = new Map();
+  private get typeNames(): Set<string> {
+    return (this.typeNameSet ??= new Set(this.options.typeNames ?? []));
+  }
+  private typeNameSet: Set<string> | undefined;
 }
 
 /** cel-go's display name of a value's runtime type or a checked type. */

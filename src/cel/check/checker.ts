@@ -102,6 +102,22 @@ export function check(parsed: ParsedExpr, env: CheckEnv, owned = false): { check
   return { checked, issues };
 }
 
+/**
+ * A memoized overload resolution. Its `ids` array is frozen and shared by the references of every
+ * call resolved from it (the planner keys its candidate overloads by such an array).
+ */
+interface MemoizedResolution {
+  type: Type;
+  ids: string[];
+}
+const GENERIC_DECL: MemoizedResolution = { type: { kind: 'dyn' }, ids: [] };
+/** Per function declaration (a declaration changed by addFunction is a new object): argument kinds -> resolution. */
+const resolutionMemo = new WeakMap<FunctionDecl, Map<string, MemoizedResolution>>();
+/** Argument types whose kind says all there is to them (no parameters, nothing to bind). */
+const MEMO_KINDS: ReadonlySet<string> = new Set([
+  'bool', 'int', 'uint', 'double', 'string', 'bytes', 'null_type', 'timestamp', 'duration', 'dyn', 'any',
+]);
+
 /** Type-parameter bindings, keyed by parameter name (cel-go's mapping). */
 type Mapping = Map<string, Type>;
 
@@ -302,8 +318,32 @@ class Checker {
     if (target) argTypes.push(this.getType(target));
     for (const arg of args) argTypes.push(this.getType(arg));
 
+    // A call on primitive types to a function without type parameters resolves the same way every
+    // time (nothing can bind): the outcome is kept per declaration and argument kinds.
+    let memo: Map<string, MemoizedResolution> | undefined;
+    let memoKey = '';
+    if (fn.name !== '_&&_' && fn.name !== '_||_') {
+      memo = resolutionMemo.get(fn);
+      if (memo === undefined) resolutionMemo.set(fn, (memo = new Map()));
+      if (!memo.has('')) {
+        memoKey = this.rootEnvOptions ? (target ? 'r.' : 'r') : target ? 'c.' : 'c';
+        for (const t of argTypes) {
+          if (!MEMO_KINDS.has(t.kind)) {
+            memoKey = '';
+            break;
+          }
+          memoKey += ' ' + t.kind;
+        }
+        if (memoKey !== '') {
+          const known = memo.get(memoKey);
+          if (known !== undefined) return { type: known.type, ref: { overloadIds: known.ids } };
+        }
+      }
+    }
+
     let resultType: Type | undefined;
     let ref: Reference | undefined;
+    let generic = false;
     for (const overload of fn.overloads) {
       if (this.rootEnvOptions && this.env.isOverloadDisabled(overload.id)) continue;
       if (!!target !== !!overload.receiver) continue;
@@ -328,6 +368,7 @@ class Checker {
       let result = overload.result;
       const names = overloadTypeParams(overload);
       if (names.length) {
+        generic = true;
         const fresh: Mapping = new Map();
         for (const n of names) fresh.set(n, this.newTypeVar());
         params = params.map((p) => substitute(fresh, p, false));
@@ -347,6 +388,11 @@ class Checker {
       const signature = target ? `${shown[0]}.(${shown.slice(1).join(', ')})` : `(${shown.join(', ')})`;
       this.errorAt(call.id, `found no matching overload for '${fn.name}' applied to '${signature}'`);
       return undefined;
+    }
+    if (memo !== undefined && memoKey !== '') {
+      // The empty key marks a declaration with type parameters: never memoized.
+      if (generic) memo.set('', GENERIC_DECL);
+      else memo.set(memoKey, { type: resultType, ids: Object.freeze(ref.overloadIds) as string[] });
     }
     return { type: resultType, ref };
   }

@@ -195,3 +195,48 @@ test('library-defined opaque values dispatch by type name and compare with their
   assert.equal(ok('point(0, 0).isOrigin() && !point(1, 0).isOrigin()').value, true);
   assert.equal(ok('[point(1, 2)][0].x() + 1').value, 2n);
 });
+
+test('all(), exists() and map() cost and answer what the general comprehension loop does', () => {
+  // The one-variable macros run inline loops; their two-variable forms (the index or key as a
+  // second, unused variable, which costs nothing) take the general loop. Errors in the predicate,
+  // accumulators that become errors, early exits, lists and maps' keys, and the cost limit.
+  const e = new Env({ variables: { l: DynType, m: DynType }, libraries: [...allExtensionLibraries] });
+  const vars = { l: fromJSON([3, 'a', 0, 5, 'b']), m: fromJSON({ a: 1, bb: 2, c: 'x' }) };
+  const pairs: [string, string][] = [
+    ['l.exists(x, x > 4)', 'l.exists(i, x, x > 4)'],
+    ['l.exists(x, x > 9)', 'l.exists(i, x, x > 9)'],
+    ['l.exists(x, x == 3)', 'l.exists(i, x, x == 3)'],
+    ["l.exists(x, x == 'b')", "l.exists(i, x, x == 'b')"],
+    ['l.all(x, x > 1)', 'l.all(i, x, x > 1)'],
+    ['l.all(x, x >= 0)', 'l.all(i, x, x >= 0)'],
+    ["l.all(x, x != 'z')", "l.all(i, x, x != 'z')"],
+    ['l.all(x, !(x > 1))', 'l.all(i, x, !(x > 1))'],
+    ["m.all(k, k.matches('^[a-z]$'))", "m.all(k, v, k.matches('^[a-z]$'))"],
+    ["m.exists(k, k.startsWith('b'))", "m.exists(k, v, k.startsWith('b'))"],
+    ['m.all(k, m[k] > 0)', 'm.all(k, v, m[k] > 0)'],
+    // A predicate that is not a bool (dyn): `||` and `&&` make it an error.
+    ['l.exists(x, x)', 'l.exists(i, x, x)'],
+    ['l.all(x, x)', 'l.all(i, x, x)'],
+    ['l.map(x, x * 2)', 'l.transformList(i, x, x * 2)'],
+    ["l.map(x, string(x) + '!')", "l.transformList(i, x, string(x) + '!')"],
+    ["[{'n': 'a'}, {'n': 'b'}].map(x, x.n)", "[{'n': 'a'}, {'n': 'b'}].transformList(i, x, x.n)"],
+    ['[1, 2, 3].map(x, x * 2).exists(y, y == 4)', '[1, 2, 3].transformList(i, x, x * 2).exists(j, y, y == 4)'],
+  ];
+  for (const [fast, general] of pairs) {
+    const a = e.compile(fast);
+    const b = e.compile(general);
+    assert.ok(a.program && b.program, `${fast}: ${a.issues ?? b.issues}`);
+    const ra = a.program.eval(vars);
+    const rb = b.program.eval(vars);
+    const show = (r: typeof ra) => (r.error ? `error ${r.error.message}` : formatValue(r.value!));
+    assert.equal(show(ra), show(rb), fast);
+    assert.equal(ra.cost, rb.cost, `${fast}: cost`);
+    // Cancelled at the same point under a limit just below the full cost.
+    if (ra.cost > 1) {
+      const la = a.program.eval(vars, { costLimit: ra.cost - 1 });
+      const lb = b.program.eval(vars, { costLimit: ra.cost - 1 });
+      assert.equal(show(la), show(lb), `${fast}: limited`);
+      assert.equal(la.cost, lb.cost, `${fast}: limited cost`);
+    }
+  }
+});

@@ -115,8 +115,9 @@ export class Frame {
   cost = 0;
   iterations = 0;
   /**
-   * The variables when they are a plain object (read directly, without an Activation's call);
-   * otherwise undefined and `vars` answers.
+   * The variables when they are a plain object (read directly, without an Activation's call),
+   * whose prototype is Object.prototype or null (so that only Object.prototype's own names can be
+   * inherited: see ownValue); otherwise undefined and `vars` answers.
    */
   obj: Record<string, Val> | undefined;
   vars: Activation;
@@ -131,7 +132,7 @@ export class Frame {
     readonly iterationLimit: number,
   ) {
     this.vars = vars;
-    this.obj = vars instanceof ObjectActivation ? vars.vars : undefined;
+    this.obj = vars instanceof ObjectActivation && plainPrototype(vars.vars) ? vars.vars : undefined;
     this.slots = new Array(nslots).fill(null);
   }
 
@@ -140,8 +141,11 @@ export class Frame {
     if (typeof vars.get === 'function') {
       this.vars = vars as Activation;
       this.obj = undefined;
-    } else {
+    } else if (plainPrototype(vars)) {
       this.obj = vars as Record<string, Val>;
+    } else {
+      this.vars = new ObjectActivation(vars as Record<string, Val>);
+      this.obj = undefined;
     }
   }
 
@@ -151,6 +155,11 @@ export class Frame {
     if (o !== undefined) return Object.hasOwn(o, name) ? o[name] : undefined;
     return this.vars.get(name);
   }
+}
+
+function plainPrototype(o: object): boolean {
+  const p = Object.getPrototypeOf(o);
+  return p === Object.prototype || p === null;
 }
 
 const NO_VARS: Activation = { get: () => undefined };
@@ -199,6 +208,12 @@ export interface PlanOptions {
    * cleared by its owner whenever the registry changes. Never modified by the planner.
    */
   candidateCache?: Map<string, readonly RtOverload[]>;
+  /**
+   * The same for call sites whose checked overload ids are a frozen array (the checker's memoized
+   * resolutions share one per function and argument kinds): keyed by the array, without building
+   * a key from a dozen ids. Cleared with candidateCache.
+   */
+  sharedCandidateCache?: Map<readonly string[], { name: string; receiver: boolean; argc: number; cands: readonly RtOverload[] }>;
 }
 
 export interface Plan {
@@ -282,7 +297,7 @@ class Planner {
   private readonly constants = new Map<Closure, Val>();
 
   private constant(v: Val): Closure {
-    const c: Closure = () => v;
+    const c = constantClosure(v);
     this.constants.set(c, v);
     return c;
   }
@@ -366,10 +381,9 @@ class Planner {
       };
     }
     if (slot !== undefined) {
-      return (f) => {
-        f.cost++;
-        return f.slots[slot]!;
-      };
+      const read = slotRead(slot);
+      this.slotReads.set(read, slot);
+      return read;
     }
     const resolved = this.planGlobal([e.name], e.id);
     if (resolved) return resolved.fn;
@@ -429,7 +443,7 @@ class Planner {
     const typeVal = parts.length === 1 ? this.typeValue(parts[0]!) : this.typeValue(parts.join('.'));
     const missing = missingAttribute(id, options.filter((o) => o.rest.length === 0).map((o) => o.name));
     const extra = parts.length - 1;
-    const fn: Closure = (f) => {
+    const fn: Closure = unnamed((f: Frame) => {
       f.cost += 1 + extra;
       for (const o of options) {
         let v = f.lookup(o.name);
@@ -438,7 +452,7 @@ class Planner {
         return v;
       }
       return typeVal ?? missing;
-    };
+    });
     return { fn, used: parts.length };
   }
 
@@ -455,16 +469,19 @@ class Planner {
     }
     const missing = missingAttribute(id, [qualified]);
     const cost = 1 + qualifiers;
-    const read: Closure = (f) => {
-      f.cost += cost;
-      // Read plain objects here, where the property name is fixed (a monomorphic load).
-      const o = f.obj;
-      const v = o !== undefined ? (Object.hasOwn(o, qualified) ? o[qualified] : undefined) : f.vars.get(qualified);
-      return v === undefined ? missing : v;
-    };
+    const read = globalRead(qualified, cost, missing);
     this.globalReads.set(read, { qualified, cost, missing });
     return read;
   }
+
+  /**
+   * Closures reading a comprehension variable or accumulator (cost 1), with its slot: the
+   * operations most often applied to one (a select, `!`, `||`, `&&`, a comparison with a constant)
+   * read the slot themselves, one closure call fewer per iteration, with the same charges.
+   */
+  private readonly slotReads = new Map<Closure, number>();
+  /** Closures computing `!` of a slot (planned from a slot read), with the slot. */
+  private readonly notOfSlot = new Map<Closure, number>();
 
   /** Closures reading a global variable (globalGetter), with what they read. */
   private readonly globalReads = new Map<Closure, { qualified: string; cost: number; missing: CelError }>();
@@ -474,14 +491,17 @@ class Planner {
    * charges: there is one closure call fewer per evaluation.
    */
   private selectOf(operand: Closure, field: string): Closure {
+    const slot = this.slotReads.get(operand);
+    if (slot !== undefined) return selectSlot(slot, field);
     const g = this.globalReads.get(operand);
     if (!g) return selectClosure(operand, field);
     const { qualified, missing } = g;
     const cost = g.cost + 1;
+    const inherited = qualified in Object.prototype;
     return (f) => {
       f.cost += cost;
       const o = f.obj;
-      const v = o !== undefined ? (Object.hasOwn(o, qualified) ? o[qualified] : undefined) : f.vars.get(qualified);
+      const v = o !== undefined ? ownValue(o, qualified, inherited) : f.vars.get(qualified);
       if (v instanceof CelMap) {
         const x = v.m.get(field);
         if (x !== undefined) return x;
@@ -569,6 +589,15 @@ class Planner {
         const a = args[0]!;
         let pending: Val = null;
         const generic = this.planFunction('!_', false, [() => pending], e);
+        const slot = this.slotReads.get(a);
+        if (slot !== undefined) {
+          const not: Closure = notSlot(slot, (f, x) => {
+            pending = x;
+            return generic(f);
+          });
+          this.notOfSlot.set(not, slot);
+          return not;
+        }
         return (f) => {
           const x = a(f);
           if (typeof x === 'boolean') {
@@ -580,13 +609,31 @@ class Planner {
         };
       }
       case '_&&_':
-        return logicalAnd(args[0]!, args[1]!);
-      case '_||_':
-        return logicalOr(args[0]!, args[1]!);
+      case '_||_': {
+        const slot = this.slotReads.get(args[0]!);
+        const or = e.fn === '_||_';
+        if (slot === undefined) return or ? logicalOr(args[0]!, args[1]!) : logicalAnd(args[0]!, args[1]!);
+        const step = or ? logicalOrSlot(slot, args[1]!) : logicalAndSlot(slot, args[1]!);
+        this.logicSteps.set(step, { slot, or, operand: args[1]! });
+        return step;
+      }
       case '_?_:_':
         return conditional(args[0]!, this.unobservedRoot(e.args[1]!, args[1]!, sc), this.unobservedRoot(e.args[2]!, args[2]!, sc));
       case '@not_strictly_false': {
         const a = args[0]!;
+        // The loop conditions of all() and exists(): `accu` and `!accu`.
+        const slot = this.slotReads.get(a);
+        if (slot !== undefined) {
+          const cond = slotNotStrictlyFalse(slot);
+          this.accuConditions.set(cond, { slot, negated: false });
+          return cond;
+        }
+        const notSlotOf = this.notOfSlot.get(a);
+        if (notSlotOf !== undefined) {
+          const cond = notSlotNotStrictlyFalse(notSlotOf, a);
+          this.accuConditions.set(cond, { slot: notSlotOf, negated: true });
+          return cond;
+        }
         return (f) => {
           const v = a(f);
           f.cost++;
@@ -631,20 +678,11 @@ class Planner {
       case '_!=_': {
         const [a, b] = args as [Closure, Closure];
         const neg = e.fn === '_!=_';
-        return (f) => {
-          const x = a(f);
-          const y = b(f);
-          if (isErrOrUnk(x) || isErrOrUnk(y)) {
-            f.cost++;
-            return noSuchOverload(e.fn, [x, y]);
-          }
-          f.cost += equalsCost(x, y);
-          // Lists carrying their own equality (ListBehavior) and library values may answer with an
-          // error value: `==` yields it, `!=` is true unless the equality was true (cel-go's evalNe).
-          const r = typeof x === 'object' && x !== null ? equality(x, y) : equals(x, y);
-          if (neg) return r !== true;
-          return r;
-        };
+        const fn = e.fn;
+        const c = this.constants.get(b);
+        // A comparison with a string constant (a constant costs nothing to read).
+        if (typeof c === 'string') return equalsString(fn, neg, a, this.slotReads.get(a) ?? -1, c);
+        return (f) => equalOutcome(f, fn, neg, a(f), b(f));
       }
     }
     if (e.target && (e.fn === 'or' || e.fn === 'orValue') && args.length === 1 && this.o.registry.has(e.fn)) {
@@ -716,9 +754,12 @@ class Planner {
     // The checker's choice is tried first; the others stay as cel-go's dynamic dispatch does when a
     // value typed dyn turns out to need another overload (e.g. `dyn(1) < 1u`).
     const ids = this.o.checked?.overloads?.get(e.id);
-    const cache = this.o.candidateCache;
+    const shared = ids !== undefined && Object.isFrozen(ids) ? this.o.sharedCandidateCache : undefined;
+    const hit = shared?.get(ids!);
+    let cands = hit !== undefined && hit.name === name && hit.receiver === receiver && hit.argc === args.length ? hit.cands : undefined;
+    const cache = shared ? undefined : this.o.candidateCache;
     const key = cache && `${name}\0${receiver}\0${args.length}\0${ids ? ids.join('\0') : ''}`;
-    let cands = key !== undefined ? cache!.get(key) : undefined;
+    if (key !== undefined) cands = cache!.get(key);
     if (cands === undefined) {
       const chosen: RtOverload[] = [];
       const others: RtOverload[] = [];
@@ -729,6 +770,7 @@ class Planner {
       }
       cands = chosen.length ? chosen.concat(others) : others;
       if (key !== undefined) cache!.set(key, cands);
+      else if (shared !== undefined && hit === undefined) shared.set(ids!, { name, receiver, argc: args.length, cands });
     }
     const display = name;
     if (cands.length === 0) {
@@ -774,10 +816,15 @@ class Planner {
     }
     const [a, b] = args as [Closure, Closure];
     const apply = this.binaryApplier(name, cands, e);
+    const c = this.constants.get(b);
     if (!callCost) {
-      const c = this.constants.get(b);
       const inline = typeof c === 'bigint' ? intComparisonWithConstant(name, a, c, apply) : intOperation(name, a, b, apply);
       if (inline) return inline;
+    }
+    // A constant second argument (`k.matches('^[a-z]+$')`) costs nothing to read: not called.
+    if (c !== undefined) {
+      const slot = this.slotReads.get(a);
+      return slot !== undefined ? slotConstantCall(slot, c, apply) : (f) => apply(f, a(f), c);
     }
     return (f) => apply(f, a(f), b(f));
   }
@@ -850,33 +897,44 @@ class Planner {
     const fixed = planned.map((p) => this.constants.get(p));
     const fixedCp = fixed.map((v) => (typeof v === 'string' ? codePointLength(v) : -1));
     return (f) => {
+      // One pass: the parts are evaluated, and (while they are strings) concatenated and their
+      // add_string costs summed; the costs are charged once every part has proved a string.
       let allStrings = true;
+      let acc = '';
+      let accCp = 0;
+      let cost = 0;
+      // The last code unit of acc, tracked from the parts (reading it from acc would flatten it).
+      let last = 0;
       for (let i = 0; i < n; i++) {
         const v = fixedCp[i]! >= 0 ? fixed[i]! : planned[i]!(f);
         vals[i] = v;
-        if (typeof v !== 'string') allStrings = false;
+        if (!allStrings) continue;
+        if (typeof v !== 'string') {
+          allStrings = false;
+          continue;
+        }
+        const bCp = fixedCp[i]! >= 0 ? fixedCp[i]! : codePointLength(v);
+        if (i === 0) {
+          acc = v;
+          accCp = bCp;
+          last = v.length ? v.charCodeAt(v.length - 1) : 0;
+          continue;
+        }
+        cost += Math.ceil((accCp + bCp) * 0.1);
+        if (v.length === 0) continue;
+        // A high surrogate ending acc pairs with a low one starting v.
+        const first = v.charCodeAt(0);
+        accCp += bCp - (last >= 0xd800 && last <= 0xdbff && first >= 0xdc00 && first <= 0xdfff ? 1 : 0);
+        last = v.charCodeAt(v.length - 1);
+        acc = acc + v;
       }
-      if (!allStrings) {
-        let acc: Val = vals[0]!;
-        for (let i = 1; i < n; i++) acc = apply(f, acc, vals[i]!);
+      if (allStrings) {
+        f.cost += cost;
         return acc;
       }
-      let acc = vals[0] as string;
-      let accCp = fixedCp[0]! >= 0 ? fixedCp[0]! : codePointLength(acc);
-      // The last code unit of acc, tracked from the parts (reading it from acc would flatten it).
-      let last = acc.length ? acc.charCodeAt(acc.length - 1) : 0;
-      for (let i = 1; i < n; i++) {
-        const b = vals[i] as string;
-        const bCp = fixedCp[i]! >= 0 ? fixedCp[i]! : codePointLength(b);
-        f.cost += Math.ceil((accCp + bCp) * 0.1);
-        if (b.length === 0) continue;
-        // A high surrogate ending acc pairs with a low one starting b.
-        const first = b.charCodeAt(0);
-        accCp += bCp - (last >= 0xd800 && last <= 0xdbff && first >= 0xdc00 && first <= 0xdfff ? 1 : 0);
-        last = b.charCodeAt(b.length - 1);
-        acc = acc + b;
-      }
-      return acc;
+      let r: Val = vals[0]!;
+      for (let i = 1; i < n; i++) r = apply(f, r, vals[i]!);
+      return r;
     };
   }
 
@@ -901,22 +959,17 @@ class Planner {
     const slot = sc.get(l.name);
     if (slot === undefined || !this.ownedAccuSlots.has(slot)) return undefined;
     const elem = this.plan(r.elements[0]!, sc);
-    return (f) => {
-      const acc = f.slots[slot]!;
-      f.cost++;
-      const v = elem(f);
-      f.cost += COST_LIST_CREATE + 1;
-      if (isErrOrUnk(v)) return v;
-      if (Array.isArray(acc)) {
-        if (isOwned(acc)) {
-          (acc as Val[]).push(v);
-          return acc;
-        }
-        return [...acc, v];
-      }
-      return noSuchOverload('_+_', [acc, [v]]);
-    };
+    const append: Closure = appendStep(slot, elem);
+    this.appendSteps.set(append, { slot, elem });
+    return append;
   }
+
+  /** Steps of map() planned by planAccuAppend, with the accumulator's slot and the element's closure. */
+  private readonly appendSteps = new Map<Closure, { slot: number; elem: Closure }>();
+  /** Steps `accu || p` (or: true) and `accu && p` (or: false), with the accumulator's slot and p. */
+  private readonly logicSteps = new Map<Closure, { slot: number; or: boolean; operand: Closure }>();
+  /** Loop conditions `@not_strictly_false(accu)` (negated: false) and `@not_strictly_false(!accu)` (negated: true). */
+  private readonly accuConditions = new Map<Closure, { slot: number; negated: boolean }>();
 
   /** Evaluates a closure whose inputs are all constants once, at plan time (errors stay runtime). */
   private fold(fn: Closure): Closure {
@@ -1076,8 +1129,8 @@ class Planner {
     const result = this.plan(e.result, accuScope);
     const condTrue = e.loopCondition.kind === 'const' && e.loopCondition.value.kind === 'bool' && e.loopCondition.value.value;
     const twoVar = s2 >= 0;
-    return (f) => {
-      const r = range(f);
+    // (An argument of unnamed: see constantClosure.)
+    const general = unnamed((f: Frame, r: Val): Val => {
       if (isErrOrUnk(r)) return r;
       let accu = accuInit(f);
       const owns = ownAccu && Array.isArray(accu);
@@ -1125,8 +1178,112 @@ class Planner {
       // value per level and would otherwise never reach the check in the loop.
       if (f.cost > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
       return out;
-    };
+    });
+    if (!twoVar && e.accuInit.kind === 'const') {
+      const logic = this.logicSteps.get(step);
+      const c = this.accuConditions.get(cond);
+      if (logic && c && logic.slot === sa && c.slot === sa && c.negated === logic.or) {
+        return quantifierLoop(range, accuInit, result, general, s1, sa, logic.or, logic.operand, cond, step);
+      }
+    }
+    const append = this.appendSteps.get(step);
+    if (!twoVar && ownAccu && condTrue && append && append.slot === sa) return mapLoop(range, accuInit, result, general, s1, sa, append.elem, step);
+    return (f) => general(f, range(f));
   }
+}
+
+/**
+ * all() and exists() over a list or a map's keys: the loop condition and the step `accu && p` / `accu || p`
+ * inline while the accumulator is a bool (the condition's 2 or 3 and the accumulator read's 1
+ * charged as their closures charge them), p the only closure called per element; an accumulator
+ * that is an error or unknown goes through the planned condition and step. Other ranges: `general`.
+ */
+function quantifierLoop(
+  range: Closure, accuInit: Closure, result: Closure, general: (f: Frame, r: Val) => Val,
+  s1: number, sa: number, or: boolean, p: Closure, cond: Closure, step: Closure,
+): Closure {
+  // exists: `@not_strictly_false(!accu)`, accu starts false; all: `@not_strictly_false(accu)`, true.
+  const identity = !or;
+  const condCost = or ? 3 : 2;
+  return (f) => {
+    const r = range(f);
+    const slots = f.slots;
+    if (Array.isArray(r)) {
+      slots[sa] = accuInit(f);
+      for (let i = 0; i < r.length; i++) {
+        slots[s1] = r[i]!;
+        if (!quantifierStep(f, slots, sa, identity, condCost, p, cond, step)) break;
+      }
+    } else if (r instanceof CelMap) {
+      slots[sa] = accuInit(f);
+      for (const n of r.m.keys()) {
+        slots[s1] = r.keyOf(n);
+        if (!quantifierStep(f, slots, sa, identity, condCost, p, cond, step)) break;
+      }
+    } else return general(f, r);
+    const out = result(f);
+    if (f.cost > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
+    return out;
+  };
+}
+
+/** One element of quantifierLoop (already in its slot): false when the loop ends. */
+function quantifierStep(
+  f: Frame, slots: Val[], sa: number, identity: boolean, condCost: number, p: Closure, cond: Closure, step: Closure,
+): boolean {
+  if (++f.iterations > f.iterationLimit) throw new EvalCancelled('operation cancelled: comprehension iteration limit exceeded');
+  const a = slots[sa];
+  if (a === identity) {
+    f.cost += condCost + 1;
+    const y = p(f);
+    slots[sa] = typeof y === 'boolean' ? y : combineLogical(identity, y, identity);
+  } else if (a === !identity) {
+    f.cost += condCost;
+    return false;
+  } else {
+    if (cond(f) === false) return false;
+    slots[sa] = step(f);
+  }
+  if (f.cost > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
+  return true;
+}
+
+/**
+ * map() over a list: the element pushed onto the owned accumulator inline (charging what
+ * appendStep charges), the element's closure the only one called per element; an accumulator that
+ * is no longer the owned list (an element was an error) goes through the planned step.
+ */
+function mapLoop(
+  range: Closure, accuInit: Closure, result: Closure, general: (f: Frame, r: Val) => Val,
+  s1: number, sa: number, elem: Closure, step: Closure,
+): Closure {
+  return (f) => {
+    const r = range(f);
+    if (!Array.isArray(r)) return general(f, r);
+    // The `[]` it starts from: planned as a constant, or (unoptimized) a list creation to charge.
+    accuInit(f);
+    const slots = f.slots;
+    const accu: Val[] = [];
+    ownedLists.push(accu);
+    slots[sa] = accu;
+    const limit = f.iterationLimit;
+    for (let i = 0; i < r.length; i++) {
+      if (++f.iterations > limit) throw new EvalCancelled('operation cancelled: comprehension iteration limit exceeded');
+      slots[s1] = r[i]!;
+      if (slots[sa] === accu) {
+        f.cost++;
+        const v = elem(f);
+        f.cost += COST_LIST_CREATE + 1;
+        if (isErrOrUnk(v)) slots[sa] = v;
+        else accu.push(v);
+      } else slots[sa] = step(f);
+      if (f.cost > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
+    }
+    ownedLists.pop();
+    const out = result(f);
+    if (f.cost > f.costLimit) throw new EvalCancelled('operation cancelled: actual cost limit exceeded');
+    return out;
+  };
 }
 
 /** A checked name without its leading dot (`.x` names x in the root namespace). */
@@ -1155,6 +1312,40 @@ function relativeAttributeCost(operand: Expr): number {
   }
 }
 
+// Closures kept in a variable are made by these module-level factories: under tsx (esbuild's
+// keepNames) a named function expression inside a method costs a `__name` call, an
+// Object.defineProperty, each time it is created, a tenth of a small expression's compile time.
+
+/** Returns its argument: a function passed to it is not named by keepNames, as one assigned to a variable is. */
+function unnamed<F>(fn: F): F {
+  return fn;
+}
+
+function constantClosure(v: Val): Closure {
+  return () => v;
+}
+
+function globalRead(qualified: string, cost: number, missing: CelError): Closure {
+  const inherited = qualified in Object.prototype;
+  return (f) => {
+    f.cost += cost;
+    // Read plain objects here, where the property name is fixed (a monomorphic load).
+    const o = f.obj;
+    const v = o !== undefined ? ownValue(o, qualified, inherited) : f.vars.get(qualified);
+    return v === undefined ? missing : v;
+  };
+}
+
+/**
+ * An own property of the variables' object (Frame.obj, whose prototype is Object.prototype or
+ * null): only a name Object.prototype also has (`constructor`, `toString`, ...) needs the own-property
+ * test, which costs a builtin call (a third of reading `self`).
+ */
+function ownValue(o: Record<string, Val>, name: string, inherited: boolean): Val | undefined {
+  const v = o[name];
+  return inherited && v !== undefined && !Object.hasOwn(o, name) ? undefined : v;
+}
+
 function selectClosure(operand: Closure, field: string): Closure {
   return (f) => {
     const v = operand(f);
@@ -1164,6 +1355,123 @@ function selectClosure(operand: Closure, field: string): Closure {
       if (x !== undefined) return x;
     }
     return select(v, field);
+  };
+}
+
+/** The append step of map() (planAccuAppend): identifier 1, element, list creation 10, add_list 1. */
+function appendStep(slot: number, elem: Closure): Closure {
+  return (f) => {
+    const acc = f.slots[slot]!;
+    f.cost++;
+    const v = elem(f);
+    f.cost += COST_LIST_CREATE + 1;
+    if (isErrOrUnk(v)) return v;
+    if (Array.isArray(acc)) {
+      if (isOwned(acc)) {
+        (acc as Val[]).push(v);
+        return acc;
+      }
+      return [...acc, v];
+    }
+    return noSuchOverload('_+_', [acc, [v]]);
+  };
+}
+
+/** `@not_strictly_false(slot)`: the loop condition of all(). */
+function slotNotStrictlyFalse(slot: number): Closure {
+  return (f) => {
+    const v = f.slots[slot]!;
+    f.cost += 2;
+    return typeof v === 'boolean' ? v : true;
+  };
+}
+
+/** `@not_strictly_false(!slot)` (`not` computes `!slot`): the loop condition of exists(). */
+function notSlotNotStrictlyFalse(slot: number, not: Closure): Closure {
+  return (f) => {
+    const v = f.slots[slot]!;
+    if (typeof v === 'boolean') {
+      f.cost += 3;
+      return !v;
+    }
+    const r = not(f);
+    f.cost++;
+    return typeof r === 'boolean' ? r : true;
+  };
+}
+
+/** A closure reading a comprehension slot. */
+function slotRead(slot: number): Closure {
+  return (f) => {
+    f.cost++;
+    return f.slots[slot]!;
+  };
+}
+
+/** `slot.field`: the slot read and the select. */
+function selectSlot(slot: number, field: string): Closure {
+  return (f) => {
+    const v = f.slots[slot]!;
+    f.cost += 2;
+    if (v instanceof CelMap) {
+      const x = v.m.get(field);
+      if (x !== undefined) return x;
+    }
+    return select(v, field);
+  };
+}
+
+/** A two-argument call on a comprehension slot and a constant. */
+function slotConstantCall(slot: number, c: Val, apply: (f: Frame, x: Val, y: Val) => Val): Closure {
+  return (f) => {
+    const x = f.slots[slot]!;
+    f.cost++;
+    return apply(f, x, c);
+  };
+}
+
+/** `!slot`: a bool inline, anything else through `other` (dispatch), after the slot read's charge. */
+function notSlot(slot: number, other: (f: Frame, x: Val) => Val): Closure {
+  return (f) => {
+    const x = f.slots[slot]!;
+    f.cost++;
+    if (typeof x === 'boolean') {
+      f.cost++;
+      return !x;
+    }
+    return other(f, x);
+  };
+}
+
+/**
+ * The outcome of `x == y` (`!=` when neg), charging its cost. Lists carrying their own equality
+ * (ListBehavior) and library values may answer with an error value: `==` yields it, `!=` is true
+ * unless the equality was true (cel-go's evalNe).
+ */
+function equalOutcome(f: Frame, fn: string, neg: boolean, x: Val, y: Val): Val {
+  if (isErrOrUnk(x) || isErrOrUnk(y)) {
+    f.cost++;
+    return noSuchOverload(fn, [x, y]);
+  }
+  f.cost += equalsCost(x, y);
+  const r = typeof x === 'object' && x !== null ? equality(x, y) : equals(x, y);
+  if (neg) return r !== true;
+  return r;
+}
+
+/** `a == c` (or `!=`) for a string constant c; `slot` >= 0 when a reads a comprehension slot. */
+function equalsString(fn: string, neg: boolean, a: Closure, slot: number, c: string): Closure {
+  return (f) => {
+    let x: Val;
+    if (slot >= 0) {
+      x = f.slots[slot]!;
+      f.cost++;
+    } else x = a(f);
+    if (typeof x === 'string') {
+      f.cost += equalsCost(x, c);
+      return neg ? x !== c : x === c;
+    }
+    return equalOutcome(f, fn, neg, x, c);
   };
 }
 
@@ -1185,6 +1493,32 @@ function logicalAnd(a: Closure, b: Closure): Closure {
     if (y === false) return false;
     if (x === true && y === true) return true;
     return combineLogical(x, y, true);
+  };
+}
+
+/** `slot && b`: the accumulator step of all(). */
+function logicalAndSlot(slot: number, b: Closure): Closure {
+  return (f) => {
+    const x = f.slots[slot]!;
+    f.cost++;
+    if (x === false) return false;
+    const y = b(f);
+    if (y === false) return false;
+    if (x === true && y === true) return true;
+    return combineLogical(x, y, true);
+  };
+}
+
+/** `slot || b`: the accumulator step of exists(). */
+function logicalOrSlot(slot: number, b: Closure): Closure {
+  return (f) => {
+    const x = f.slots[slot]!;
+    f.cost++;
+    if (x === true) return true;
+    const y = b(f);
+    if (y === true) return true;
+    if (x === false && y === false) return false;
+    return combineLogical(x, y, false);
   };
 }
 

@@ -196,6 +196,8 @@ function build(pattern: string): CompiledRegex {
 
 /** Compile (or fetch from the cache) an RE2 pattern; throws RegexSyntaxError with Go's message. */
 export function compileRegex(pattern: string): CompiledRegex {
+  // A call site nearly always sees one pattern (a constant): the last one is checked first.
+  if (pattern === lastPattern) return lastCompiled!;
   let hit = cache.get(pattern);
   if (hit === undefined) {
     try {
@@ -207,5 +209,9 @@ export function compileRegex(pattern: string): CompiledRegex {
     cache.set(pattern, hit);
   }
   if (hit instanceof RegexSyntaxError) throw hit;
+  lastPattern = pattern;
+  lastCompiled = hit;
   return hit;
 }
+let lastPattern: string | undefined;
+let lastCompiled: CompiledRegex | undefined;

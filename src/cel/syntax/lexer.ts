@@ -326,9 +326,16 @@ function hexRun(cps: Uint32Array, p: number, count: number): number {
   return p + count;
 }
 
-/** The code points of a string. */
+/**
+ * Expressions are short: one buffer serves those up to its size (a typed array over 64 bytes would
+ * allocate a backing store outside the heap on every parse). A parse never begins inside another,
+ * and nothing keeps a parse's code points once it has ended.
+ */
+const scratch = new Uint32Array(4096);
+
+/** The code points of a string (a view of a shared buffer, valid until the next call, for short strings). */
 export function codePoints(text: string): Uint32Array {
-  const out = new Uint32Array(text.length);
+  const out = text.length <= scratch.length ? scratch.subarray(0, text.length) : new Uint32Array(text.length);
   let n = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

@@ -156,7 +156,6 @@ export function parse(source: string, opts: ParseOptions = {}): ParseResult {
  * the default; an explicit 0 means the default where cel-go's does.
  */
 function optionError(o: ParseOptions): string | undefined {
-  const below = (v: number | undefined, min: number) => v !== undefined && v < min;
   if (below(o.maxRecursionDepth, -1)) return `max recursion depth must be greater than or equal to -1: ${o.maxRecursionDepth}`;
   if (below(o.errorRecoveryLookaheadTokenLimit, 1)) {
     return `error recovery lookahead token limit must be at least 1: ${o.errorRecoveryLookaheadTokenLimit}`;
@@ -167,6 +166,10 @@ function optionError(o: ParseOptions): string | undefined {
     return `expression size code point limit must be greater than or equal to -1: ${o.expressionSizeCodePointLimit}`;
   }
   return undefined;
+}
+
+function below(v: number | undefined, min: number): boolean {
+  return v !== undefined && v < min;
 }
 
 function parseInto(source: string, opts: ParseOptions, src: CelSource, issues: Issues): ParseResult {

@@ -201,9 +201,23 @@ export function regexMatches(s: string, pattern: string): Val {
     throw e;
   }
 }
-def('matches_string', 'matches', '.s s', regexMatches, (a) =>
-  Math.ceil((1 + actualSize(a[0]!)) * 0.1) * Math.ceil(actualSize(a[1]!) * 0.25),
-);
+def('matches_string', 'matches', '.s s', regexMatches, (a) => matchCostFactor(a[0]!) * patternCostFactor(a[1]!));
+
+/** ceil((1 + size) * 0.1): 1 for a string of at most 9 code units, which have at most 9 code points. */
+function matchCostFactor(s: Val): number {
+  return typeof s === 'string' && s.length <= 9 ? 1 : Math.ceil((1 + actualSize(s)) * 0.1);
+}
+
+/** ceil(size * 0.25) of the pattern, kept for the last pattern (a call site's is nearly always a constant). */
+function patternCostFactor(p: Val): number {
+  if (p !== lastCostPattern) {
+    lastCostPattern = p;
+    lastPatternFactor = Math.ceil(actualSize(p) * 0.25);
+  }
+  return lastPatternFactor;
+}
+let lastCostPattern: Val | undefined;
+let lastPatternFactor = 0;
 def('matches', 'matches', 's s', regexMatches);
 
 // ---- conversions -------------------------------------------------------------------------------
@@ -268,7 +282,9 @@ def('string_to_string', 'string', 's', (s: string) => s);
 def('bool_to_string', 'string', 'z', (b: boolean) => String(b));
 const SAFE = 9007199254740991n;
 /** Decimal text of an int (through Number when exact: V8 prints small numbers much faster than bigints). */
-const intText = (a: bigint) => (a >= -SAFE && a <= SAFE ? String(Number(a)) : String(a));
+// (The bound's negation once: `-SAFE` in the test would allocate a BigInt per call.)
+const NEG_SAFE = -SAFE;
+const intText = (a: bigint) => (a >= NEG_SAFE && a <= SAFE ? String(Number(a)) : String(a));
 def('int64_to_string', 'string', 'i', intText);
 def('uint64_to_string', 'string', 'u', (a: Uint) => intText(a.v));
 def('double_to_string', 'string', 'd', (d: number) => formatDouble(d));
