@@ -42,6 +42,7 @@ import { servedVersions } from '../src/registry/crd/serving.ts';
 import { GenericStore } from '../src/registry/generic-store.ts';
 import type { Obj } from '../src/registry/rest.ts';
 import { openSqliteStore } from '../src/storage/sqlite/index.ts';
+import { benchDeployment as deployment } from './lib/workloads.ts';
 
 const CREATES = Number(process.env.BENCH_CREATES ?? 2000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -135,31 +136,6 @@ const configMap = (name: string): Obj => ({
   data: { LOG_LEVEL: 'info', MAX_CONNECTIONS: '100', 'app.properties': 'server.port=8080\nserver.timeout=30s\ncache.enabled=true\n' },
 });
 
-/** A Deployment of one container with ports, resources, probes and an env var. */
-const deployment = (name: string): Obj => ({
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name, labels: { app: 'bench' } },
-  spec: {
-    replicas: 2,
-    selector: { matchLabels: { app: name } },
-    template: {
-      metadata: { labels: { app: name } },
-      spec: {
-        containers: [
-          {
-            name: 'web',
-            image: 'nginx:1.27',
-            ports: [{ containerPort: 80, name: 'http' }],
-            env: [{ name: 'MODE', value: 'production' }],
-            resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '256Mi' } },
-            readinessProbe: { httpGet: { path: '/', port: 'http' }, periodSeconds: 5 },
-          },
-        ],
-      },
-    },
-  },
-});
 
 /** The built-in kinds timed beside the custom resource: collection path and object. */
 const builtinKinds: { label: string; path: string; obj: (name: string) => Obj }[] = [

@@ -22,6 +22,7 @@ import type { Obj } from '../src/registry/rest.ts';
 import { crdManifest } from '../src/server/testing/fixtures.ts';
 import { median } from './lib/timing.ts';
 import { must, serveInProcess } from './lib/in-process.ts';
+import { benchDeployment } from './lib/workloads.ts';
 
 const { values } = parseArgs({ options: { cases: { type: 'string' }, ms: { type: 'string', default: '300' }, 'no-stages': { type: 'boolean', default: false } } });
 const ROUND_MS = Number(values.ms);
@@ -34,30 +35,7 @@ const crd = crdManifest(
   { subresources: { status: {} } },
 );
 
-const deployment: Obj = {
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name: 'web', namespace: 'default', labels: { app: 'bench' } },
-  spec: {
-    replicas: 2,
-    selector: { matchLabels: { app: 'web' } },
-    template: {
-      metadata: { labels: { app: 'web' } },
-      spec: {
-        containers: [
-          {
-            name: 'web',
-            image: 'nginx:1.27',
-            ports: [{ containerPort: 80, name: 'http' }],
-            env: [{ name: 'MODE', value: 'production' }],
-            resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '256Mi' } },
-            readinessProbe: { httpGet: { path: '/', port: 'http' }, periodSeconds: 5 },
-          },
-        ],
-      },
-    },
-  },
-};
+const deployment: Obj = { ...benchDeployment('web'), metadata: { name: 'web', namespace: 'default', labels: { app: 'bench' } } };
 
 const crontab: Obj = {
   apiVersion: 'stable.example.com/v1',

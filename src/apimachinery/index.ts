@@ -111,6 +111,7 @@ export {
   type IPFamily,
   isIPv6String,
   isValidCIDR,
+  isValidInterfaceAddress,
   isValidIP,
   parseCIDR,
   parseIP,

@@ -6,7 +6,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { kubectl, manifest, startServer, type ServerProcess } from './harness.ts';
+import { kubectl, kubectlOK, manifest, startServer, type ServerProcess } from './harness.ts';
 
 let s: ServerProcess;
 before(async () => {
@@ -20,11 +20,7 @@ async function apply(name: string, yaml: string) {
   return kubectl(s, ['apply', '-f', manifest(s, name, yaml)]);
 }
 
-async function ok(args: string[]): Promise<string> {
-  const r = await kubectl(s, args);
-  assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-}
+const ok = (args: string[]): Promise<string> => kubectlOK(s, args);
 
 const pv = (name: string, source: string, extra = '') =>
   `apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: ${name}}\nspec:\n  capacity: {storage: 1Gi}\n  accessModes: [ReadWriteOnce]\n  ${source}\n${extra}`;

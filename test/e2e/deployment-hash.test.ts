@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { kubectl, startServer, type ServerProcess } from './harness.ts';
+import { kubectlOK, startServer, type ServerProcess } from './harness.ts';
 
 interface Vector {
   name: string;
@@ -27,11 +27,7 @@ after(async () => {
   await s.stop();
 });
 
-async function ok(args: string[]): Promise<string> {
-  const r = await kubectl(s, args);
-  assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-}
+const ok = (args: string[]): Promise<string> => kubectlOK(s, args);
 
 test('kubectl create deployment: at least 5 commands with Go-computed hashes', () => {
   assert.ok(commands.length >= 5, `${commands.length} commands`);

@@ -6,7 +6,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { kubectl, manifest, startServer, type ServerProcess } from './harness.ts';
+import { kubectl, kubectlOK, manifest, startServer, type ServerProcess } from './harness.ts';
 
 let s: ServerProcess;
 before(async () => {
@@ -17,11 +17,7 @@ after(async () => {
   await s.stop();
 });
 
-async function ok(args: string[]): Promise<string> {
-  const r = await kubectl(s, args);
-  assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-}
+const ok = (args: string[]): Promise<string> => kubectlOK(s, args);
 
 const claim = (name: string, extra = '') =>
   `apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: ${name}, namespace: drivers}\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n        deviceClassName: gpu\n${extra}`;

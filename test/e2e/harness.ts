@@ -125,6 +125,13 @@ export function kubectl(s: ServerProcess, args: string[], stdin?: string, env: R
   });
 }
 
+/** Runs kubectl and returns its stdout; a non-zero exit fails the test with the command and its stderr. */
+export async function kubectlOK(s: ServerProcess, args: string[]): Promise<string> {
+  const r = await kubectl(s, args);
+  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+  return r.stdout;
+}
+
 /** Writes a manifest into the server's temp dir and returns its path. */
 export function manifest(s: ServerProcess, name: string, text: string): string {
   const p = join(s.dir, name);

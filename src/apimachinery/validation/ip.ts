@@ -6,6 +6,7 @@
  * plain arithmetic.
  */
 import { invalid, type FieldError } from '../field/errors.ts';
+import { goQuote } from '../field/govalue.ts';
 import type { Path } from '../field/path.ts';
 
 export type IPFamily = 'IPv4' | 'IPv6';
@@ -167,4 +168,20 @@ export function isValidIP(fldPath: Path, value: string): FieldError[] {
 export function isValidCIDR(fldPath: Path, value: string): FieldError[] {
   if (parseCIDR(value) !== undefined) return [];
   return [invalid(fldPath, value, 'must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)')];
+}
+
+/**
+ * IsValidInterfaceAddress: ParseCIDRSloppy must accept it (else the CIDR-form message), and it
+ * must be written as Go writes the address and its prefix (an IPv4-mapped address as IPv4, its
+ * prefix less the 96 bits of the mapping).
+ */
+export function isValidInterfaceAddress(p: Path, value: string): FieldError[] {
+  const cidr = parseCIDR(value);
+  const slash = value.indexOf('/');
+  const ip = cidr === undefined ? undefined : parseIP(value.slice(0, slash));
+  if (cidr === undefined || ip === undefined) return [invalid(p, value, 'must be a valid address in CIDR form, (e.g. 10.9.8.7/24 or 2001:db8::1/64)')];
+  let prefix = cidr.prefix;
+  if (ip.family === 'IPv4' && prefix > 32) prefix -= 96;
+  const canonical = `${formatIP(ip)}/${prefix}`;
+  return value === canonical ? [] : [invalid(p, value, `must be in canonical form (${goQuote(canonical)})`)];
 }
