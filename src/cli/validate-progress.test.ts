@@ -1,6 +1,6 @@
 /**
  * `validate`'s progress bar: drawn on a real pseudo-terminal (util-linux `script`) for a run of
- * more than a second, and by CRD_APISERVER_PROGRESS=1 on a pipe; never on a pipe otherwise, never
+ * more than a second, and by CRD_APISERVER_PROGRESS=1 on a pipe from the first file; never on a pipe otherwise, never
  * with --output json, never with CRD_APISERVER_PROGRESS=0; and stdout the same with or without it.
  */
 import { test } from 'node:test';
@@ -14,7 +14,7 @@ const root = new URL('../..', import.meta.url).pathname;
 const main = join(root, 'src/cli/main.ts');
 
 const dir = mkdtempSync(join(tmpdir(), 'validate-progress-'));
-// Enough documents for a run of well over a second even on an idle machine (2,400 took less), in many files.
+// Many files, so that the bar CRD_APISERVER_PROGRESS=1 draws from the first file is redrawn.
 for (let f = 0; f < 40; f++) {
   const docs = Array.from({ length: 200 }, (_, d) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${d === 0 ? 'Bad_' : 'cm-'}${f}-${d}\n`);
   writeFileSync(join(dir, `f${String(f).padStart(2, '0')}.yaml`), docs.join('---\n'));
@@ -52,11 +52,19 @@ test('no bar with --output json, nor with CRD_APISERVER_PROGRESS=0', () => {
 
 const script = '/usr/bin/script';
 
+// On a terminal the bar waits for the run's first second: a corpus three times the size, so the
+// run lasts well over a second on an idle machine too.
+const bigDir = mkdtempSync(join(tmpdir(), 'validate-progress-big-'));
+for (let f = 0; f < 40; f++) {
+  const docs = Array.from({ length: 600 }, (_, d) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${d === 0 ? 'Bad_' : 'cm-'}${f}-${d}\n`);
+  writeFileSync(join(bigDir, `f${String(f).padStart(2, '0')}.yaml`), docs.join('---\n'));
+}
+
 test('on a terminal the bar is drawn', { skip: existsSync(script) ? undefined : 'util-linux script(1) is not installed: no pseudo-terminal to run in' }, () => {
-  const cmd = [process.execPath, '--import', 'tsx', main, 'validate', '--jobs', '1', dir].map((a) => `'${a}'`).join(' ');
+  const cmd = [process.execPath, '--import', 'tsx', main, 'validate', '--jobs', '1', bigDir].map((a) => `'${a}'`).join(' ');
   const r = spawnSync(script, ['-qfec', cmd, '/dev/null'], { cwd: root, encoding: 'utf8', env: { ...process.env, CRD_APISERVER_PROGRESS: undefined } });
   // script(1) gives back the terminal's output (stdout and stderr together) and the command's status.
   assert.equal(r.status, 1, r.stdout + r.stderr);
   assert.match(r.stdout, bar);
-  assert.match(r.stdout, /8000 documents: 7960 valid, 40 invalid/);
+  assert.match(r.stdout, /24000 documents: 23960 valid, 40 invalid/);
 });

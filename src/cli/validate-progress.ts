@@ -1,19 +1,22 @@
 /**
  * The progress bar of a long `validate` run: on stderr, only when stderr is a terminal (or
- * CRD_APISERVER_PROGRESS=1 says to draw it anyway; =0 never), only with text output (JSON output
- * is for programs), and only once the run has taken more than a second, so that short runs and
- * pipes print exactly what they always did. It shows files done of the total, documents judged
+ * CRD_APISERVER_PROGRESS=1 says to draw it anyway, from the first file; =0 never), only with text
+ * output (JSON output is for programs), and on a terminal only once the run has taken more than a
+ * second, so that short runs and pipes print exactly what they always did. It shows files done of the total, documents judged
  * and documents per second, redrawn at most ten times a second, and is erased before each line
  * the run prints on stdout and at the end.
  */
 
-/** Whether this process draws a progress bar for the given output format. */
-export function progressWanted(format: 'text' | 'json'): boolean {
-  if (format !== 'text') return false;
+/**
+ * Whether this process draws a progress bar for the given output format, and after how many ms
+ * of the run (undefined: none).
+ */
+export function progressWanted(format: 'text' | 'json'): number | undefined {
+  if (format !== 'text') return undefined;
   const forced = process.env.CRD_APISERVER_PROGRESS;
-  if (forced === '1') return true;
-  if (forced === '0') return false;
-  return process.stderr.isTTY === true;
+  if (forced === '1') return 0;
+  if (forced === '0') return undefined;
+  return process.stderr.isTTY === true ? showAfterMs : undefined;
 }
 
 const showAfterMs = 1000;
@@ -28,16 +31,17 @@ export class Progress {
 
   constructor(
     private readonly totalFiles: number,
-    private readonly enabled: boolean,
+    /** Draws the bar once the run is this many ms old; undefined: never. */
+    private readonly showAfter: number | undefined,
     private readonly err: (s: string) => void,
   ) {}
 
   /** A file is judged; `documents` judged so far. */
   fileDone(documents: number): void {
     this.files++;
-    if (!this.enabled) return;
+    if (this.showAfter === undefined) return;
     const now = performance.now();
-    if (now - this.started < showAfterMs || now - this.lastDraw < redrawEveryMs) return;
+    if (now - this.started < this.showAfter || now - this.lastDraw < redrawEveryMs) return;
     this.lastDraw = now;
     const done = this.totalFiles === 0 ? 1 : Math.min(1, this.files / this.totalFiles);
     const filled = Math.round(done * width);

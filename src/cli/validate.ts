@@ -46,7 +46,7 @@ the rest still judged.
 Inputs of 1 MiB or more are judged on several threads over files, one per CPU (--jobs N sets how
 many, whatever the size; --jobs 1 judges on one thread); the output is the same.
 On a terminal, a run of more than a second shows its progress on stderr (text output only;
-CRD_APISERVER_PROGRESS=1 shows it anywhere, CRD_APISERVER_PROGRESS=0 never).
+CRD_APISERVER_PROGRESS=1 shows it anywhere from the start, CRD_APISERVER_PROGRESS=0 never).
 Exit status: 0 all valid, 1 some invalid, 2 some input unusable (or an invalid CRD under --crds).
 `;
 
