@@ -2,9 +2,11 @@
  * Judging files on several threads for `validate`: this thread and worker threads
  * (validate-worker.ts), each loading the catalog once (built-in kinds, CRDs, policies, old
  * objects; the workers are sent the CRDs as this thread created them, without --policies) and
- * then taking whole files, one after another, from one queue in input order. The
- * reports come in any order and are handed on in input order, so the output is the same as one
- * thread's. This thread's notes from loading (`note: skipping ...`) are printed, the workers'
+ * then taking whole files, one after another, in input order: each thread claims the next file
+ * itself from a counter the threads share, so that no thread waits for another to hand it work
+ * (this thread answers a worker's message only between two of its own files, and its first
+ * files, judged while the JIT warms up, take ten times the later ones). The reports come in any
+ * order and are handed on in input order, so the output is the same as one thread's. This thread's notes from loading (`note: skipping ...`) are printed, the workers'
  * (the same) are not; a loading error (an invalid CRD) is the run's InputError, as on one thread.
  * This thread judges too: a pool of N costs N-1 extra loads, not N.
  */
@@ -14,10 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { InputError } from './validate-files.ts';
 import type { JudgeOptions } from './validate-judge.ts';
 import type { FileReport } from './validate-output.ts';
+import { claimFile, fileCounter, stopClaims } from './validate-claims.ts';
 import type { FromWorker, ToWorker, WorkerSetup } from './validate-worker.ts';
-
-/** Files a worker holds at once: the one it judges and the next, so that it never waits for work. */
-const inFlight = 2;
 
 /** The worker's module next to this one: `.ts` when running from source, `.js` in dist/. */
 const fromSource = extname(fileURLToPath(import.meta.url)) === '.ts';
@@ -46,13 +46,14 @@ function givesCRDs(opts: JudgeOptions): boolean {
 
 /**
  * Judges `files` on `threads` threads (this one and threads-1 workers), calling `onReport` for
- * each file in input order. Stops handing out files after a report with `fatal`. Throws
+ * each file in input order. No file is claimed after a report with `fatal`. Throws
  * InputError when the catalog cannot be loaded, and Error when a worker fails.
  */
 export async function judgeInPool(opts: JudgeOptions, files: string[], threads: number, err: (s: string) => void, onReport: (r: FileReport) => void): Promise<void> {
   const pool: Worker[] = [];
   const reports = new Map<number, FileReport>();
-  let nextFile = 0;
+  // The index of the next file to claim, shared with the workers.
+  const next = fileCounter();
   let nextReport = 0;
   let stopped = false;
   // Nothing is handed on before this thread has loaded (and printed its notes, or failed).
@@ -60,26 +61,26 @@ export async function judgeInPool(opts: JudgeOptions, files: string[], threads: 
   let workerSetupError: string | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
-      const fail = (e: Error) => {
+      // No thread claims a file after this.
+      const stop = () => {
         stopped = true;
-        reject(e);
+        stopClaims(next, files.length);
       };
-      const give = (w: Worker) => {
-        if (stopped || nextFile >= files.length) return;
-        const seq = nextFile++;
-        w.postMessage({ type: 'file', seq, file: files[seq]! } satisfies ToWorker);
+      const fail = (e: Error) => {
+        stop();
+        reject(e);
       };
       const deliver = () => {
         if (!localReady) return;
         for (let r = reports.get(nextReport); r !== undefined && !stopped; r = reports.get(nextReport)) {
           reports.delete(nextReport++);
           onReport(r);
-          if (r.fatal !== undefined) stopped = true;
+          if (r.fatal !== undefined) stop();
         }
         if (stopped || nextReport >= files.length) resolve();
       };
       for (let i = 1; i < threads; i++) {
-        const w = startWorker({ opts, givenCRDs: givesCRDs(opts) });
+        const w = startWorker({ opts, givenCRDs: givesCRDs(opts), files, next: next.buffer as SharedArrayBuffer });
         pool.push(w);
         w.on('message', (m: FromWorker) => {
           switch (m.type) {
@@ -88,13 +89,10 @@ export async function judgeInPool(opts: JudgeOptions, files: string[], threads: 
               if (m.setupError !== undefined) {
                 workerSetupError = m.setupError;
                 if (localReady) fail(new InputError(m.setupError));
-                return;
               }
-              for (let k = 0; k < inFlight; k++) give(w);
               return;
             case 'report':
               reports.set(m.seq, m.report);
-              give(w);
               return deliver();
             case 'crash':
               return fail(new Error(m.message));
@@ -105,7 +103,8 @@ export async function judgeInPool(opts: JudgeOptions, files: string[], threads: 
           if (!stopped && nextReport < files.length) fail(new Error(`a validate worker exited with code ${code}`));
         });
       }
-      // This thread's share: the next file whenever it is free (the workers load meanwhile).
+      // This thread's share: the next file whenever it is free (the workers load meanwhile and
+      // claim theirs as soon as they are ready).
       void (async () => {
         const { openSession } = await import('./validate-judge.ts');
         const session = await openSession(opts, err);
@@ -118,11 +117,10 @@ export async function judgeInPool(opts: JudgeOptions, files: string[], threads: 
         if (workerSetupError !== undefined) fail(new InputError(workerSetupError));
         deliver();
         try {
-          while (!stopped && nextFile < files.length) {
-            const seq = nextFile++;
+          for (let seq = claimFile(next, files.length); seq !== undefined; seq = claimFile(next, files.length)) {
             reports.set(seq, await session.judgeFile(files[seq]!));
             deliver();
-            // Let the workers' reports and requests in between two files.
+            // Let the workers' reports in between two files.
             await new Promise((r) => setImmediate(r));
           }
         } finally {
@@ -132,6 +130,7 @@ export async function judgeInPool(opts: JudgeOptions, files: string[], threads: 
     });
   } finally {
     stopped = true;
+    stopClaims(next, files.length);
     // The workers' stores are in memory: nothing to flush, so they are stopped at once.
     await Promise.all(pool.map((w) => w.terminate()));
   }

@@ -24,7 +24,7 @@
 import { availableParallelism } from 'node:os';
 import { statSync } from 'node:fs';
 import { collectFiles, InputError, type InputProblem } from './validate-files.ts';
-import { ValidateOutput } from './validate-output.ts';
+import { ValidateOutput, type RenderedDoc } from './validate-output.ts';
 import { Progress, progressWanted } from './validate-progress.ts';
 import type { JudgeOptions } from './validate-judge.ts';
 
@@ -211,23 +211,34 @@ async function validate(args: Args, out: (s: string) => void, err: (s: string) =
   const { openSession, readManifests } = await import('./validate-judge.ts');
   const session = await openSession(opts, err);
   try {
-    // Every file is read before any document is judged: the problems are printed first.
-    const manifests = [];
+    // Each file is judged as it is read, so that only its documents are held (reading every
+    // file first kept all their objects alive until judged, for the collector to move and mark).
+    // Every file's problems are still printed before any document's lines: these are handed on
+    // once the last file has been read.
+    const judged: RenderedDoc[] = [];
+    let fatal: unknown;
+    let file: string | undefined;
     for (const u of units) {
       if (!('file' in u)) {
         output.addProblems([u.problem]);
         continue;
       }
       const r = readManifests(u.file);
-      manifests.push(...r.manifests);
       output.addProblems(r.problems);
+      // After a fatal error the remaining files are only read, for their problems.
+      for (let i = 0; i < r.manifests.length && fatal === undefined; i++) {
+        const m = r.manifests[i]!;
+        if (file !== undefined && m.file !== file) progress.fileDone(judged.length);
+        file = m.file;
+        try {
+          judged.push(await session.judge(m));
+        } catch (e) {
+          fatal = e;
+        }
+      }
     }
-    let file: string | undefined;
-    for (const m of manifests) {
-      if (file !== undefined && m.file !== file) progress.fileDone(output.documents);
-      file = m.file;
-      output.addDoc(await session.judge(m));
-    }
+    for (const d of judged) output.addDoc(d);
+    if (fatal !== undefined) throw fatal;
     progress.finish();
     return output.finish();
   } finally {
