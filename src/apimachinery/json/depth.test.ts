@@ -33,6 +33,12 @@ test('the error is the first one Go meets: a syntax error before the depth is ex
   // Brackets inside strings do not nest.
   assert.equal(nestingDepthError(JSON.stringify({ s: '['.repeat(2 * maxNestingDepth) })), undefined);
   assert.equal(nestingDepthError(JSON.stringify({ s: '\\"' + '{'.repeat(2 * maxNestingDepth) })), undefined);
+  // A string's end is the quote after an even run of backslashes: what follows nests again.
+  const deep = '['.repeat(maxNestingDepth + 1) + ']'.repeat(maxNestingDepth + 1);
+  for (const s of ['\\', '\\\\', 'a\\"b', '\\\\\\"[[[', '"'.repeat(3)]) {
+    assert.equal(nestingDepthError(`[${JSON.stringify(s)},${deep}]`), "invalid character '[' exceeded max depth", s);
+    assert.equal(nestingDepthError(`[${JSON.stringify(s + '['.repeat(2 * maxNestingDepth))}]`), undefined, s);
+  }
 });
 
 test('a long text with few brackets is judged without its scan; many shallow ones still pass', () => {

@@ -58,6 +58,9 @@ test('decodeJSON finds duplicates whatever the spacing, and none in bodies witho
   // String values that look like keys, or hold colons, change nothing.
   assert.deepEqual(dups('{"a":"\\":","b":"t:1","c":{"a":"\\" :"}}'), []);
   assert.deepEqual(dups('{"a":"x\\":","a":1}'), ['a']);
+  // A key may end in backslashes (an even run before its closing quote): its duplicate is found.
+  assert.deepEqual(dups('{"a\\\\":1,"a\\\\":2}'), ['a\\']);
+  assert.deepEqual(dups('{"q\\\\\\"":1,"d":"\\"x\\": 1","q\\\\\\"":2}'), ['q\\"']);
   assert.deepEqual(dups('{"__proto__":1,"__proto__":2}'), ['__proto__']);
   assert.deepEqual(dups('{"metadata":{"name":"a","labels":{"app":"b"}},"spec":{"cronSpec":"* * * * */5","replicas":1}}'), []);
   assert.deepEqual(dups('[{"a":1},{"a":1}]'), []);
