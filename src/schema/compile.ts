@@ -163,7 +163,8 @@ class SchemaParts implements CompiledSchema {
     // (A read first: Object.hasOwn is a builtin call, the read an inline cache hit.)
     if (isRoot && isObj(obj) && (obj.metadata !== undefined || Object.hasOwn(obj, 'metadata'))) {
       const md = obj.metadata;
-      rootMeta = canonicalObjectMeta(md);
+      // The object is the caller's to mutate: canonical metadata is kept, not copied.
+      rootMeta = canonicalObjectMeta(md, true);
       if (rootMeta === undefined) {
         const d = decodeObjectMeta(md, { dropMalformedFields: dropInvalid });
         if (d.error !== undefined) return { prunedPaths: [], error: d.error };

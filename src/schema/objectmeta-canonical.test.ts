@@ -21,6 +21,12 @@ const accepted: [string, unknown][] = [
   ['timestamps re-encoded', { creationTimestamp: '2024-02-03T04:05:06+01:00', deletionTimestamp: '2024-02-03T04:05:06.123Z' }],
   ['null creationTimestamp', { creationTimestamp: null, name: 'n' }],
   ['finalizers', { finalizers: ['b', 'a'] }],
+  ['what clients send', { name: 'a', namespace: 'ns', labels: { a: '1', b: '2' } }],
+  ['fields after creationTimestamp', { name: 'a', deletionTimestamp: '2024-02-03T04:05:06Z', deletionGracePeriodSeconds: 0, labels: { a: '1' }, annotations: { b: '2' }, finalizers: ['f'] }],
+  ['canonical with creationTimestamp', { name: 'a', generation: 2, creationTimestamp: '2024-02-03T04:05:06Z', labels: { a: '1' } }],
+  ['fields out of order', { namespace: 'ns', name: 'a', labels: { a: '1' } }],
+  ['labels before a timestamp', { labels: { a: '1' }, creationTimestamp: '2024-02-03T04:05:06Z' }],
+  ['a timestamp not in its canonical form', { name: 'a', creationTimestamp: '2024-02-03T05:05:06+01:00' }],
 ];
 
 const declined: [string, unknown][] = [
@@ -53,6 +59,32 @@ for (const [name, md] of accepted) {
     assert.deepEqual(fast, encodeObjectMeta(d.meta!));
   });
 }
+
+// The decoder's reuse of metadata it owns: the same answer, md itself where md was canonical but
+// for creationTimestamp, and md untouched where a copy is answered.
+for (const [name, md] of accepted) {
+  test(`canonicalObjectMeta reusing: ${name}`, () => {
+    const input = structuredClone(md) as Record<string, unknown>;
+    const before = exact(input);
+    const fast = canonicalObjectMeta(input, true);
+    const d = decodeObjectMeta(structuredClone(md));
+    assert.equal(exact(fast), exact(encodeObjectMeta(d.meta!)));
+    if (fast !== input) assert.equal(exact(input), before);
+  });
+}
+
+test('canonicalObjectMeta reusing: what clients send is kept, creationTimestamp put in its place', () => {
+  const md = { name: 'a', namespace: 'ns', labels: { a: '1' }, annotations: { b: '2' } };
+  const labels = md.labels;
+  const out = canonicalObjectMeta(md, true)!;
+  assert.equal(out, md);
+  assert.equal(out.labels, labels);
+  assert.deepEqual(Object.keys(out), ['name', 'namespace', 'creationTimestamp', 'labels', 'annotations']);
+  // Not where the encoding omits or rewrites a value: unsorted labels, an empty string.
+  for (const m of [{ name: 'a', labels: { b: '1', a: '2' } }, { name: '', namespace: 'ns' }, { generation: 0 }, { deletionGracePeriodSeconds: -0 }]) {
+    assert.notEqual(canonicalObjectMeta(m, true), m);
+  }
+});
 
 for (const [name, md] of declined) {
   test(`canonicalObjectMeta declines: ${name}`, () => {

@@ -84,6 +84,9 @@ const enum Seg {
 }
 
 /** The per-call state: collected errors and the current path as a stack of segments. */
+/** run's answer for a valid value, shared (frozen): the public calls answer a list of their own. */
+const noRawErrors: OpenAPIError[] = Object.freeze([]) as unknown as OpenAPIError[];
+
 /** No correlated old value: ratcheting does not apply below this point. */
 const NONE: unique symbol = Symbol('no old value');
 
@@ -468,7 +471,8 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
       spare = ctx;
     }
     const errs = ctx.errs;
-    if (errs.length === 0) return [];
+    // The context keeps its (empty) list: a valid value allocates no list here.
+    if (errs.length === 0) return noRawErrors;
     ctx.errs = [];
     colonKey = ctx.colonKey || trail.colonKey;
     if (old !== NONE && deepEqualJSON(value, old)) return [];
@@ -487,7 +491,10 @@ export function compileValidator(schema: JSONSchemaProps | null | undefined, opt
     const seen = new Set<string>();
     return errs.filter((e) => (seen.has(e.message) ? false : (seen.add(e.message), true)));
   };
-  const validateRaw = (value: unknown) => run(value, NONE);
+  const validateRaw = (value: unknown) => {
+    const errs = run(value, NONE);
+    return errs === noRawErrors ? [] : errs;
+  };
   let listsClean = false;
   const toFieldErrors = (raw: OpenAPIError[], basePath: string): FieldError[] => {
     if (raw.length === 0) return [];
