@@ -2,8 +2,9 @@
  * The definitions of the built-in kinds served from Kubernetes 1.35's OpenAPI: one per stored
  * resource of every default group-version (kinds with a folder of their own — Namespace — are
  * defined there instead). A kind's schema is compiled when its first object is written or read,
- * not at startup; its folder's code (native-index.ts) and the printers of its Table are imported
- * before its store's first operation.
+ * not at startup; its folder's code (native-index.ts) is imported before its store's first
+ * operation, or all of it and the Tables' printers by the server before it serves
+ * (`loadBuiltinKindCode`; `validate` loads the folders of the kinds it judges).
  */
 import { compileSchema, schemaCodec, type Codec, type CompiledSchema } from '../../schema/index.ts';
 import { GenericStore } from '../generic-store.ts';
@@ -18,7 +19,7 @@ import { FieldManagers, type SharedStorage } from '../field-managers.ts';
 import { builtinTypeConverter } from './merge-schema.ts';
 import { builtinResources, type BuiltinResource } from './catalog.ts';
 import { openAPIDocument, patchMetaFor } from './openapi.ts';
-import { defaultsOf, loadKindSemantics, writeHooksOf } from './native-index.ts';
+import { defaultsOf, loadAllKindSemantics, loadKindSemantics, writeHooksOf } from './native-index.ts';
 import type { Defaulter } from './native.ts';
 import { goShapeOf } from '../goshape/shape.ts';
 import { goDecodeCheck, type GoDecodeCheck } from './go-decode.ts';
@@ -74,23 +75,19 @@ function lazySchema(r: BuiltinResource): { schema: () => CompiledSchema; codec: 
 let printers: typeof import('../table/builtin/index.ts') | undefined;
 let printersLoading: Promise<void> | undefined;
 
-/** Imports the printers, once; undefined when they are loaded. */
-function loadPrinters(): Promise<void> | undefined {
-  if (printers !== undefined) return undefined;
+/** Imports the printers of the built-in kinds' Tables, once. */
+function loadBuiltinPrinters(): Promise<void> {
   return (printersLoading ??= import('../table/builtin/index.ts').then((m) => {
     printers = m;
   }));
 }
 
-/**
- * A built-in resource's Table convertor, its printer found on first use: a Table is only made of
- * what the kind's store returned, and the store loads the printers before its first operation.
- */
+/** A built-in resource's Table convertor, its printer found on first use (after loadBuiltinKindCode). */
 function builtinTable(group: string, resource: string): TableConvertor {
   let found: TableConvertor | undefined;
   const conv = (): TableConvertor => {
     if (found !== undefined) return found;
-    if (printers === undefined) throw new Error(`the Table of ${group}/${resource} is used before its store loaded the printers`);
+    if (printers === undefined) throw new Error(`the Table of ${group}/${resource} is used before loadBuiltinKindCode`);
     return (found = printers.builtinTableConvertor(group, resource));
   };
   return {
@@ -107,6 +104,16 @@ function builtinTable(group: string, resource: string): TableConvertor {
       return c.order?.bind(c);
     },
   };
+}
+
+/**
+ * Imports every built-in kind's folder and the Tables' printers: what a server, which serves them
+ * all, awaits before it serves. Its stores then answer from their first operation without waiting,
+ * as they did when everything loaded at startup (the garbage collector applies each kind's first
+ * list as it arrives: owners listed before their dependents' kind loaded would look unblocked).
+ */
+export function loadBuiltinKindCode(): Promise<void> {
+  return Promise.all([loadAllKindSemantics(), loadBuiltinPrinters()]).then(() => undefined);
 }
 
 /** Waits for both loads (either may be undefined: nothing to wait for); undefined when neither waits. */
@@ -166,8 +173,7 @@ export function builtinKind(r: BuiltinResource, deps: KindDeps, over?: ServedOve
   const { schema, codec } = lazySchema(r);
   const strategy = admissionPolicyStrategy(r, schema) ?? new BuiltinStrategy(r, schema);
   const info = { group: r.group, version: r.version, resource: r.resource, kind: r.kind, listKind: `${r.kind}List`, namespaced: r.namespaced, singular: r.kind.toLowerCase() };
-  // What the store loads before its first operation: the kind folder's semantics, the printers.
-  const ready = () => bothLoaded(loadKindSemantics(r.group, r.resource), loadPrinters());
+  const ready = () => loadKindSemantics(r.group, r.resource);
   const store: RESTStore = over
     ? new ConvertedStore(info, over.store, over.conversion, codec, schema, builtinFieldManagers(r), () => {
         // This version's defaults and the storage version's rules (events.k8s.io's Events are core's).
