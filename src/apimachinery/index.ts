@@ -29,6 +29,7 @@ export {
   parseFieldSelector,
 } from './fields/selector.ts';
 export { deepCopyJSON } from './json/copy.ts';
+export { decodeJSON, JSONSyntaxError, type DecodedBody } from './json/decode.ts';
 export { maxNestingDepth, nestingDepthError, valueDepth } from './json/depth.ts';
 export { jsonEqual } from './json/equal.ts';
 export { goJSONKind, goJSONSyntaxError, parseGoJSONText } from './json/go-json.ts';

@@ -7,8 +7,7 @@
  * document (or per file, when the file cannot be cut) and the other documents are still loaded.
  */
 import { readFileSync } from 'node:fs';
-import { duplicateKeysMessage, isEmptyYAMLDocument, readYAML, splitYAMLDocuments, YAMLDecodeError, type YAMLDocument } from '../apimachinery/index.ts';
-import { decodeJSON, JSONSyntaxError } from '../server/index.ts';
+import { decodeJSON, duplicateKeysMessage, isEmptyYAMLDocument, JSONSyntaxError, readYAML, splitYAMLDocuments, YAMLDecodeError, type YAMLDocument } from '../apimachinery/index.ts';
 import { InputError, type InputProblem } from './validate-files.ts';
 
 export { collectFiles, InputError, type InputProblem } from './validate-files.ts';

@@ -8,14 +8,19 @@
  * chain runs it, so validating policies judge the mutated object); a family whose plugin a build
  * lacks is refused with a clear error rather than silently skipped. With mutating policies loaded,
  * the object each document's write leaves mutating admission with is kept for the report.
+ * The admission layer is imported only once policies are found: without them, `validate` does not
+ * load its plugins (webhooks, policies, service accounts).
  */
-import { admissionChain, mutatingAdmissionPolicy, validatingAdmissionPolicy, type Plugin } from '../admission/index.ts';
+import type { AnnotationSink, Plugin } from '../admission/index.ts';
 import { isStatusError } from '../apimachinery/index.ts';
 import { isObject, type Admission, type Obj, type RESTStore } from '../registry/index.ts';
 import type { Store } from '../storage/index.ts';
 import { collectFiles, InputError, loadManifests } from './manifests.ts';
 
 const GROUP = 'admissionregistration.k8s.io';
+
+/** The admission layer's public face, imported when the first policy is loaded. */
+type AdmissionLayer = typeof import('../admission/index.ts');
 
 /** A started admission plugin: synced once its caches have listed the store. */
 interface StartedPlugin extends Plugin {
@@ -27,15 +32,15 @@ interface StartedPlugin extends Plugin {
 interface PolicyFamily {
   name: string;
   kinds: readonly string[];
-  plugin?: (store: Store) => StartedPlugin;
+  plugin?: (admission: AdmissionLayer, store: Store) => StartedPlugin;
   /** Its plugin mutates objects (the mutated object is reported). */
   mutating: boolean;
 }
 
 /** In chain order: mutating families first, as the admission chain runs them. */
 const policyFamilies: readonly PolicyFamily[] = [
-  { name: 'MutatingAdmissionPolicy', kinds: ['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'], plugin: (store) => mutatingAdmissionPolicy(store), mutating: true },
-  { name: 'ValidatingAdmissionPolicy', kinds: ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding'], plugin: (store) => validatingAdmissionPolicy(store), mutating: false },
+  { name: 'MutatingAdmissionPolicy', kinds: ['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'], plugin: (a, store) => a.mutatingAdmissionPolicy(store), mutating: true },
+  { name: 'ValidatingAdmissionPolicy', kinds: ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding'], plugin: (a, store) => a.validatingAdmissionPolicy(store), mutating: false },
 ];
 
 function familyOf(o: Obj): PolicyFamily | undefined {
@@ -67,6 +72,7 @@ export class OfflinePolicies {
   /** Set while writing what the judged document's request needs first (its namespace). */
   private preparing = false;
   private mutated: Obj | undefined;
+  private layer: AdmissionLayer | undefined;
   readonly admission: Admission = {
     admit: async (a) => {
       if (this.chain === undefined || this.bypassing) return;
@@ -124,11 +130,12 @@ export class OfflinePolicies {
         throw e;
       }
     }
-    for (const f of policyFamilies) if (families.has(f)) this.plugins.push(f.plugin!(store));
     this.mutating = [...families].some((f) => f.mutating);
-    if (this.plugins.length === 0) return;
+    if (families.size === 0) return;
+    const layer = (this.layer = await import('../admission/index.ts'));
+    for (const f of policyFamilies) if (families.has(f)) this.plugins.push(f.plugin!(layer, store));
     await Promise.all(this.plugins.map((p) => p.synced));
-    this.chain = admissionChain(this.plugins);
+    this.chain = layer.admissionChain(this.plugins);
   }
 
   /** Creates namespace `name` (bare, as `kubectl create namespace` would) unless it exists. */
@@ -159,6 +166,11 @@ export class OfflinePolicies {
     const mutated = this.mutated;
     this.mutated = undefined;
     return mutated === undefined ? { result } : { result, mutated };
+  }
+
+  /** Runs `fn` (one document's judgement) with `sink` collecting the audit annotations admission records; only while `active`. */
+  withAuditAnnotations<T>(sink: AnnotationSink, fn: () => T): T {
+    return this.layer!.withAuditAnnotations(sink, fn);
   }
 
   /** Runs `fn` with admission off. */

@@ -13,7 +13,6 @@ import { GenericStore } from '../registry/index.ts';
 import type { Admission, Obj, RESTStore } from '../registry/index.ts';
 import type { Store } from '../storage/index.ts';
 import { openSqliteStore } from '../storage/index.ts';
-import { withAuditAnnotations } from '../admission/index.ts';
 import { OfflinePolicies, type StoreOf } from './policies.ts';
 import { collectFiles, InputError, loadManifests, readManifests, type Manifest } from './manifests.ts';
 import { failureStatus, type FileReport, type RenderedDoc } from './validate-output.ts';
@@ -191,7 +190,7 @@ function storeOfCatalog(catalog: Catalog): StoreOf {
 async function judgeAudited(m: Manifest, catalog: Catalog, old: OldObjects, policies: OfflinePolicies, showDefaulted: boolean): Promise<Outcome> {
   if (!policies.active) return judge(m, catalog, old, policies, showDefaulted);
   const sink = new Map<string, string>();
-  const { result: r, mutated } = await policies.withMutatedObject(() => withAuditAnnotations(sink, () => judge(m, catalog, old, policies, showDefaulted)));
+  const { result: r, mutated } = await policies.withMutatedObject(() => policies.withAuditAnnotations(sink, () => judge(m, catalog, old, policies, showDefaulted)));
   if (sink.size > 0) r.auditAnnotations = Object.fromEntries(sink);
   if (mutated !== undefined) r.object = mutated;
   return r;

@@ -138,6 +138,12 @@ export interface GenericStoreConfig {
   dryRunCopy?: (stored: string) => Promise<string>;
   /** Carried in the admission attributes of this store's writes (AdmissionAttributes.convertor). */
   admissionConvertor?: AdmissionConvertor;
+  /**
+   * Loads what the kind's strategy and codec need before the store's first operation (a built-in
+   * kind's folder, imported on first use); each operation waits for it until it returns undefined
+   * (loaded). Default: nothing to load.
+   */
+  ready?: () => Promise<void> | undefined;
 }
 
 /**
@@ -187,8 +193,13 @@ export class GenericStore implements RESTStore {
   private readonly hooks: WriteHooks | undefined;
   private readonly dryRunCopy: GenericStoreConfig['dryRunCopy'];
   private readonly admissionConvertor: AdmissionConvertor | undefined;
+  readonly ready: (() => Promise<void> | undefined) | undefined;
+  /** `ready` has nothing more to load: operations add no wait. */
+  private loaded: boolean;
 
   constructor(cfg: GenericStoreConfig) {
+    this.ready = cfg.ready;
+    this.loaded = cfg.ready === undefined;
     this.hooks = cfg.hooks;
     this.dryRunCopy = cfg.dryRunCopy;
     this.admissionConvertor = cfg.admissionConvertor;
@@ -242,7 +253,17 @@ export class GenericStore implements RESTStore {
     return canonicalJSON(obj.apiVersion === apiVersion ? obj : { ...obj, apiVersion });
   }
 
+  /** What the store's first operations wait for (GenericStoreConfig.ready); undefined once loaded. */
+  private whenReady(): Promise<void> | undefined {
+    if (this.loaded) return undefined;
+    const p = this.ready!();
+    if (p === undefined) this.loaded = true;
+    return p;
+  }
+
   async get(ns: string | undefined, name: string, opts?: { resourceVersion?: string }): Promise<Obj> {
+    const loading = this.whenReady();
+    if (loading) await loading;
     const key = this.keys.key(ns, name);
     const rv = opts?.resourceVersion ?? '';
     const minRV = this.lister.parseRV(rv);
@@ -253,7 +274,8 @@ export class GenericStore implements RESTStore {
   }
 
   list(ns: string | undefined, opts: ListOptions): Promise<ObjList> {
-    return this.lister.list(ns, opts);
+    const loading = this.whenReady();
+    return loading ? loading.then(() => this.lister.list(ns, opts)) : this.lister.list(ns, opts);
   }
 
   watch(
@@ -262,12 +284,15 @@ export class GenericStore implements RESTStore {
     onEvent: (ev: WatchEvent) => void,
     onEnd?: (err?: Error) => void,
   ): Promise<Watcher> {
-    return startWatch(this, this.lister, ns, opts, onEvent, onEnd);
+    const loading = this.whenReady();
+    return loading ? loading.then(() => startWatch(this, this.lister, ns, opts, onEvent, onEnd)) : startWatch(this, this.lister, ns, opts, onEvent, onEnd);
   }
 
   // ---- create ----
 
   async create(ns: string | undefined, input: Obj, opts: CreateOptions): Promise<CreateResult> {
+    const loading = this.whenReady();
+    if (loading) await loading;
     const ctx = this.context(opts);
     let obj = opts.inputOwned ? input : deepCopy(input);
     this.decodeRequest(ctx, obj, opts);
@@ -561,6 +586,8 @@ export class GenericStore implements RESTStore {
   // ---- update ----
 
   async update(ns: string | undefined, name: string, tryUpdate: TryUpdate, opts: UpdateOptions): Promise<UpdateResult> {
+    const loading = this.whenReady();
+    if (loading) await loading;
     const key = this.keys.key(ns, name);
     const strategy = (opts.subresource && this.strategy.subresourceStrategy?.(opts.subresource)) || this.strategy;
     const ctx = this.context(opts);
@@ -755,6 +782,8 @@ export class GenericStore implements RESTStore {
   // ---- delete ----
 
   async delete(ns: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult> {
+    const loading = this.whenReady();
+    if (loading) await loading;
     const key = this.keys.key(ns, name);
     checkDeleteOptions(opts);
     const policy = this.strategy.garbageCollectionPolicy ?? 'DeleteDependents';
@@ -853,6 +882,8 @@ export class GenericStore implements RESTStore {
   }
 
   async deleteCollection(ns: string | undefined, listOpts: ListOptions, opts: DeleteOptions): Promise<ObjList> {
+    const loading = this.whenReady();
+    if (loading) await loading;
     checkDeleteOptions(opts);
     // Job's REST warns on deletecollection as on delete; the items' own deletes do not repeat it.
     opts.warnings?.push(...(this.strategy.warningsOnDelete?.(opts) ?? []));
@@ -890,6 +921,8 @@ export class GenericStore implements RESTStore {
     fn: (current: Obj) => Obj,
     opts: { dryRun?: boolean; preconditions?: DeleteOptions['preconditions'] } = {},
   ): Promise<Obj> {
+    const loading = this.whenReady();
+    if (loading) await loading;
     const key = this.keys.key(ns, name);
     for (;;) {
       const kv = await this.store.get(key);

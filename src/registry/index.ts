@@ -1,7 +1,8 @@
 /**
  * The registry's public face: the RESTStore interface the server calls, the generic store and its
  * strategies (custom resources, Namespace, CustomResourceDefinition), and the controllers that
- * finish what deletes start (namespace content, CRD instances) and establish CRDs.
+ * finish what deletes start (namespace content, CRD instances) and establish CRDs (imported on
+ * demand, `loadControllers`).
  */
 export * from './rest.ts';
 export { GenericStore, optimisticLockErrorMsg, type GenericStoreConfig } from './generic-store.ts';
@@ -25,21 +26,21 @@ export { patchedObjectJSON, reportDecoding, typedCodec, type Codec, type Decoded
 export { CRDStore, customResourceCleanupFinalizer } from './crd/store.ts';
 export { crdInfo, crdStrategy, storageVersion } from './crd/strategy.ts';
 export { findCondition, isConditionTrue, setCondition } from './crd/conditions.ts';
-export { startCRDStatusController, calculateNamesAndConditions } from './controllers/crd-status.ts';
-export {
-  bareInstanceStore,
-  startCRDFinalizer,
-  type CRDFinalizerOptions,
-} from './controllers/crd-finalizer.ts';
-export { startNamespaceController, type NamespaceControllerOptions } from './controllers/namespace.ts';
-export { startGarbageCollector, type CollectedKinds, type GarbageCollector } from './controllers/garbage-collector/index.ts';
-export { startServiceAccountController, type ServiceAccountControllerOptions } from './controllers/service-account.ts';
-export { startServiceAccountTokensController, serviceAccountTokenSecretType, type TokensControllerOptions } from './controllers/service-account-tokens.ts';
-export { startRootCAPublisher, rootCACertConfigMapName, type RootCAPublisherOptions } from './controllers/root-ca-publisher.ts';
-export { startDeploymentController, type DeploymentControllerOptions } from './controllers/deployment/index.ts';
-export { startPolicyStatusController, type PolicyTypeChecker } from './admissionregistration/status-controller.ts';
-export { admissionPolicyTypeChecker } from './admissionregistration/type-checker.ts';
-export { usePolicyExpressionChecker, type PolicyExpressionChecker } from './admissionregistration/expression-checker.ts';
+/** The controllers (controllers/index.ts), imported when a server starts them: commands that run none never load them. */
+export const loadControllers = (): Promise<Controllers> => import('./controllers/index.ts');
+export type Controllers = typeof import('./controllers/index.ts');
+export type {
+  CollectedKinds,
+  CRDFinalizerOptions,
+  DeploymentControllerOptions,
+  GarbageCollector,
+  NamespaceControllerOptions,
+  PolicyExpressionChecker,
+  PolicyTypeChecker,
+  RootCAPublisherOptions,
+  ServiceAccountControllerOptions,
+  TokensControllerOptions,
+} from './controllers/index.ts';
 export type { Controller, Key, Reconcile } from './controllers/loop.ts';
 export { initialEventsEndAnnotation } from './watch.ts';
 export {
@@ -56,7 +57,6 @@ export {
   type ReviewContext,
   type ReviewRules,
 } from './kind.ts';
-export { startClusterRoleAggregation, aggregatedRules } from './controllers/cluster-role-aggregation.ts';
 export { escalationCheckedStore, isOnlyMutatingGCFields, type EscalationChecks, type RBACRule, type RoleReference } from './rbac/policybased.ts';
 export { builtinRegistry, type BuiltinRegistry } from './kinds.ts';
 export type { BoundTokenRequest, TokenBoundRef, TokenGenerator } from './core/serviceaccount/token-generator.ts';
@@ -80,7 +80,7 @@ export {
 } from './table/convert.ts';
 export { builtinOpenAPIDocument } from './builtin/openapi.ts';
 export { type BuiltinResource, builtinResources } from './builtin/catalog.ts';
-export { oneStorage as builtinSharedStorage } from './builtin/definition.ts';
+export { loadBuiltinKindCode, oneStorage as builtinSharedStorage } from './builtin/definition.ts';
 export { builtinTypeConverter, objectMetaModels } from './builtin/merge-schema.ts';
 export { defaultsOf, nativeRulesOf } from './builtin/native-index.ts';
 export type { Defaulter, EndpointRules, NativeRules } from './builtin/native.ts';

@@ -2,7 +2,6 @@
  * The server layer's public face: the HTTP API server and the backend it runs on.
  */
 export { openBackend, type AdmissionChoice, type StorageChoice } from './backend.ts';
-export { decodeJSON, JSONSyntaxError } from './http/body.ts';
 export { ApiServer } from './server.ts';
 export { audited, loadPolicyFile, logBackend, logFormats, PolicyError, RotatingFile, type LogFormat, type Policy } from './audit/index.ts';
 export { auditFilter, defaultAuditOptions, setAuditFlag, validateAuditOptions, type AuditOptions } from './audit/options.ts';

@@ -25,12 +25,10 @@ import { serveDiscovery } from './discovery/handler.ts';
 import { versionInfo } from './version.ts';
 import { OpenAPIService } from './openapi/service.ts';
 import { CRDServing, fromBootList, type BootList } from './crd/serving.ts';
-import { startCRDStatusController } from '../registry/index.ts';
-import { bareInstanceStore, startCRDFinalizer } from '../registry/index.ts';
-import { admissionPolicyTypeChecker, startGarbageCollector, startNamespaceController, startPolicyStatusController, startServiceAccountController, startDeploymentController } from '../registry/index.ts';
+import { loadBuiltinKindCode, loadControllers, type Controllers } from '../registry/index.ts';
 import type { Controller } from '../registry/index.ts';
 import { storageVersion } from '../registry/index.ts';
-import { adminUser, escalationCheckedStore, startClusterRoleAggregation, type ReviewContext, type UserInfo } from '../registry/index.ts';
+import { adminUser, escalationCheckedStore, type ReviewContext, type UserInfo } from '../registry/index.ts';
 import {
   forbiddenMessage,
   impersonatedUser,
@@ -55,7 +53,6 @@ import { auditAnnotation, auditImpersonatedUser, auditRequestUser } from './audi
 import { InflightLimiter, type InflightLimits } from './filters/inflight.ts';
 import { isLongRunning } from './filters/long-running.ts';
 import { startDeadline } from './filters/timeout.ts';
-import { startRootCAPublisher, startServiceAccountTokensController } from '../registry/index.ts';
 import { ephemeralServiceAccountTokens, storeTokenGetter, type ServiceAccountTokenAuthenticator, type ServiceAccountTokens } from '../auth/index.ts';
 import { serveConsole } from '../console/index.ts';
 
@@ -136,6 +133,8 @@ export class ApiServer {
   readonly openapi: OpenAPIService;
   readonly crdServing: CRDServing;
   private controllers: Controller[] = [];
+  /** The controllers' code, imported once the server listens (loadControllers). */
+  private controllerCode: Controllers | undefined;
   /** The next post-start step queued (runPostStart). */
   private postStart: NodeJS.Immediate | undefined;
   private kubernetesService: { stop(): void } | undefined;
@@ -218,6 +217,8 @@ export class ApiServer {
    * for), with the controllers' start queued behind it.
    */
   async listen(host: string, port: number): Promise<{ host: string; port: number }> {
+    // Every built-in kind's folder and the Tables' printers (other commands import only what they use).
+    await loadBuiltinKindCode();
     // The RBAC bootstrap policy (rbac/bootstrap-roles), then the authorizer's cache, before serving.
     await reconcileBootstrapPolicy(this.rbacStores);
     await this.rbac.start();
@@ -239,6 +240,7 @@ export class ApiServer {
     const bound = typeof addr === 'object' && addr ? { host, port: addr.port } : { host, port };
     this.serverAddress = `${bound.host}:${bound.port}`;
     await this.startKubernetesService(bound);
+    this.controllerCode = await loadControllers();
     this.startControllersOnce();
     return bound;
   }
@@ -298,6 +300,20 @@ export class ApiServer {
    */
   private startControllers(boot?: BootList): void {
     const { crds, namespaces } = this.registry;
+    const {
+      admissionPolicyTypeChecker,
+      bareInstanceStore,
+      startClusterRoleAggregation,
+      startCRDFinalizer,
+      startCRDStatusController,
+      startDeploymentController,
+      startGarbageCollector,
+      startNamespaceController,
+      startPolicyStatusController,
+      startRootCAPublisher,
+      startServiceAccountController,
+      startServiceAccountTokensController,
+    } = this.controllerCode!;
     // Started in this order, one per turn of the event loop (runPostStart): the CRD controllers
     // first, the garbage collector (which lists every served kind) last.
     const steps: (() => void)[] = [];

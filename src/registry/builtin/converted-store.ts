@@ -55,6 +55,8 @@ export class ConvertedStore implements RESTStore {
     private readonly schema: () => CompiledSchema,
     /** This version's field managers: server-side apply through this version's schema. */
     private readonly fieldManagers?: FieldManagers,
+    /** Loads what this version's codec and the storage version's rules need (a kind folder), until it returns undefined. */
+    private readonly ready?: () => Promise<void> | undefined,
   ) {
     this.apiVersion = info.group === '' ? info.version : `${info.group}/${info.version}`;
     if (!fieldManagers) this.apply = undefined;
@@ -152,6 +154,8 @@ export class ConvertedStore implements RESTStore {
   }
 
   async create(ns: string | undefined, obj: Obj, opts: CreateOptions): Promise<CreateResult> {
+    const loading = this.ready?.();
+    if (loading) await loading;
     const warnings: string[] = [];
     const stored = this.in(opts.inputOwned ? obj : deepCopy(obj), opts, warnings, true);
     const r = await this.storage.create(ns, stored, { ...opts, decodeErrors: undefined, admissionView: this.view, requestGroup: this.info.group });
@@ -159,6 +163,8 @@ export class ConvertedStore implements RESTStore {
   }
 
   async update(ns: string | undefined, name: string, tryUpdate: TryUpdate, opts: UpdateOptions): Promise<UpdateResult> {
+    const loading = this.ready?.();
+    if (loading) await loading;
     const warnings: string[] = [];
     const r = await this.storage.update(
       ns,

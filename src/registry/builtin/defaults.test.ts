@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultsOf } from './native-index.ts';
+import { defaultsOf, loadAllKindSemantics } from './native-index.ts';
+
+// The kind folders load on first use; these tables call the defaulters directly.
+await loadAllKindSemantics();
 
 test('HorizontalPodAutoscaler defaults: minReplicas in v1; minReplicas, the cpu metric and the scaling rules in v2', () => {
   const v1: Record<string, unknown> = { spec: { maxReplicas: 3 } };

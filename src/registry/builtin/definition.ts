@@ -2,7 +2,9 @@
  * The definitions of the built-in kinds served from Kubernetes 1.35's OpenAPI: one per stored
  * resource of every default group-version (kinds with a folder of their own — Namespace — are
  * defined there instead). A kind's schema is compiled when its first object is written or read,
- * not at startup.
+ * not at startup; its folder's code (native-index.ts) is imported before its store's first
+ * operation, or all of it and the Tables' printers by the server before it serves
+ * (`loadBuiltinKindCode`; `validate` loads the folders of the kinds it judges).
  */
 import { compileSchema, schemaCodec, type Codec, type CompiledSchema } from '../../schema/index.ts';
 import { GenericStore } from '../generic-store.ts';
@@ -12,12 +14,13 @@ import { ConvertedStore, type VersionConversion } from './converted-store.ts';
 import { eventsV1Conversion } from './events.ts';
 import { hpaV1Conversion } from './hpa.ts';
 import { ownSubresource, scaleSubresource, type KindDefinition, type KindDeps, type KindSubresource } from '../kind.ts';
-import { builtinTableConvertor } from '../table/builtin/index.ts';
+import type { TableConvertor } from '../table/convert.ts';
 import { FieldManagers, type SharedStorage } from '../field-managers.ts';
 import { builtinTypeConverter } from './merge-schema.ts';
 import { builtinResources, type BuiltinResource } from './catalog.ts';
 import { openAPIDocument, patchMetaFor } from './openapi.ts';
-import { defaultsOf, writeHooksOf } from './native-index.ts';
+import { defaultsOf, loadAllKindSemantics, loadKindSemantics, writeHooksOf } from './native-index.ts';
+import type { Defaulter } from './native.ts';
 import { goShapeOf } from '../goshape/shape.ts';
 import { goDecodeCheck, type GoDecodeCheck } from './go-decode.ts';
 import { hasWorkloadScale, workloadScale } from './scale.ts';
@@ -42,7 +45,9 @@ function lazySchema(r: BuiltinResource): { schema: () => CompiledSchema; codec: 
   const schema = () => (compiled ??= compileSchema(kindSchema(openAPIDocument(r.group, r.version).doc, r.schemaName)));
   const c = () => (codec ??= schemaCodec(schema()));
   const goCheck = () => (check ??= goDecodeCheck(openAPIDocument(r.group, r.version).doc, r.schemaName));
-  const defaults = admissionPolicyDefaults(r.group, r.resource) ?? defaultsOf(r.group, r.version, r.resource);
+  // Looked up on the first decode, after the kind's store has loaded its folder.
+  let defaultsFound: Defaulter | null | undefined;
+  const defaults = () => (defaultsFound ??= admissionPolicyDefaults(r.group, r.resource) ?? defaultsOf(r.group, r.version, r.resource) ?? null);
   const shape = goShapeOf(r.group, r.version, r.kind);
   return {
     schema,
@@ -52,18 +57,68 @@ function lazySchema(r: BuiltinResource): { schema: () => CompiledSchema; codec: 
         if (error !== undefined) return { error, strictErrors: [] };
         const d = c().decode(obj, track);
         if (d.error === undefined) {
-          defaults?.(obj);
+          defaults()?.(obj);
           shape?.(obj, false);
         }
         return d;
       },
       decodeStored: (obj) => {
         c().decodeStored(obj);
-        defaults?.(obj);
+        defaults()?.(obj);
         shape?.(obj, true);
       },
     },
   };
+}
+
+/** The built-in kinds' printers (table/builtin/, some 25 modules), once imported. */
+let printers: typeof import('../table/builtin/index.ts') | undefined;
+let printersLoading: Promise<void> | undefined;
+
+/** Imports the printers of the built-in kinds' Tables, once. */
+function loadBuiltinPrinters(): Promise<void> {
+  return (printersLoading ??= import('../table/builtin/index.ts').then((m) => {
+    printers = m;
+  }));
+}
+
+/** A built-in resource's Table convertor, its printer found on first use (after loadBuiltinKindCode). */
+function builtinTable(group: string, resource: string): TableConvertor {
+  let found: TableConvertor | undefined;
+  const conv = (): TableConvertor => {
+    if (found !== undefined) return found;
+    if (printers === undefined) throw new Error(`the Table of ${group}/${resource} is used before loadBuiltinKindCode`);
+    return (found = printers.builtinTableConvertor(group, resource));
+  };
+  return {
+    get columns() {
+      return conv().columns;
+    },
+    cells: (obj, now) => conv().cells(obj, now),
+    get conditions() {
+      const c = conv();
+      return c.conditions?.bind(c);
+    },
+    get order() {
+      const c = conv();
+      return c.order?.bind(c);
+    },
+  };
+}
+
+/**
+ * Imports every built-in kind's folder and the Tables' printers: what a server, which serves them
+ * all, awaits before it serves. Its stores then answer from their first operation without waiting,
+ * as they did when everything loaded at startup (the garbage collector applies each kind's first
+ * list as it arrives: owners listed before their dependents' kind loaded would look unblocked).
+ */
+export function loadBuiltinKindCode(): Promise<void> {
+  return Promise.all([loadAllKindSemantics(), loadBuiltinPrinters()]).then(() => undefined);
+}
+
+/** Waits for both loads (either may be undefined: nothing to wait for); undefined when neither waits. */
+function bothLoaded(a: Promise<void> | undefined, b: Promise<void> | undefined): Promise<void> | undefined {
+  return a && b ? Promise.all([a, b]).then(() => undefined) : (a ?? b);
 }
 
 /** Another version's store a resource is served over, and the conversion to its version. */
@@ -118,9 +173,14 @@ export function builtinKind(r: BuiltinResource, deps: KindDeps, over?: ServedOve
   const { schema, codec } = lazySchema(r);
   const strategy = admissionPolicyStrategy(r, schema) ?? new BuiltinStrategy(r, schema);
   const info = { group: r.group, version: r.version, resource: r.resource, kind: r.kind, listKind: `${r.kind}List`, namespaced: r.namespaced, singular: r.kind.toLowerCase() };
+  const ready = () => loadKindSemantics(r.group, r.resource);
   const store: RESTStore = over
-    ? new ConvertedStore(info, over.store, over.conversion, codec, schema, builtinFieldManagers(r))
+    ? new ConvertedStore(info, over.store, over.conversion, codec, schema, builtinFieldManagers(r), () => {
+        // This version's defaults and the storage version's rules (events.k8s.io's Events are core's).
+        return bothLoaded(ready(), loadKindSemantics(over.store.info.group, over.store.info.resource));
+      })
     : new GenericStore({
+        ready,
         store: deps.store,
         hooks: writeHooksOf(r.group, r.resource, deps.store),
         info,
@@ -144,7 +204,7 @@ export function builtinKind(r: BuiltinResource, deps: KindDeps, over?: ServedOve
     ...(over && over.storageGroup !== r.group ? { storageGroup: over.storageGroup } : {}),
     store,
     ...(scaled ? { scale: new ScaleStore(store, workloadScale(r.group, r.resource)) } : {}),
-    table: builtinTableConvertor(r.group, r.resource),
+    table: builtinTable(r.group, r.resource),
     strategicMerge: true,
     patchMeta: patchMetaFor(r.group, r.version, r.kind),
     protobuf: true,

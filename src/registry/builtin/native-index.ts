@@ -2,153 +2,117 @@
  * The built-in kinds' own semantics, one entry per kind folder: defaulters by
  * `group/version/resource` of the served version, native rules by `group/resource` (the rules
  * run on the object in its storage version, as upstream's run on the internal type).
+ *
+ * A kind's folder is imported on the kind's first use, not at startup: `loadKindSemantics` is
+ * awaited by the kind's store before its first operation (GenericStoreConfig.ready), and the
+ * synchronous lookups below then find what it loaded. Most runs touch a few kinds (`validate` of
+ * a ConfigMap loads one folder, not the ~120 modules of all of them, pod specs among them).
  */
 import type { Defaulter, NativeRules } from './native.ts';
 import type { Store } from '../../storage/index.ts';
 import type { WriteHooks } from '../generic-store.ts';
 import { resourceWriteHooks } from '../resource/admin-access.ts';
-import { podDefaulters } from '../core/pod/defaults.ts';
-import { podTemplateDefaulters } from '../core/podtemplate/defaults.ts';
-import { replicationControllerDefaulters } from '../core/replicationcontroller/defaults.ts';
-import { deploymentDefaulters } from '../apps/deployment/defaults.ts';
-import { replicaSetDefaulters } from '../apps/replicaset/defaults.ts';
-import { statefulSetDefaulters } from '../apps/statefulset/defaults.ts';
-import { daemonSetDefaulters } from '../apps/daemonset/defaults.ts';
-import { jobDefaulters } from '../batch/job/defaults.ts';
-import { cronJobDefaulters } from '../batch/cronjob/defaults.ts';
-import { defaultService } from '../core/service/defaults.ts';
-import { serviceRules } from '../core/service/rules.ts';
-import { daemonSetRules } from '../apps/daemonset/rules.ts';
-import { deploymentRules } from '../apps/deployment/rules.ts';
-import { replicaSetRules } from '../apps/replicaset/rules.ts';
-import { statefulSetRules } from '../apps/statefulset/rules.ts';
-import { cronJobRules } from '../batch/cronjob/rules.ts';
-import { jobRules } from '../batch/job/rules.ts';
-import { podRules } from '../core/pod/rules.ts';
-import { podTemplateRules } from '../core/podtemplate/rules.ts';
-import { replicationControllerRules } from '../core/replicationcontroller/rules.ts';
-import { secretDefaulters } from '../core/secret/defaults.ts';
-import { persistentVolumeDefaulters } from '../core/persistentvolume/defaults.ts';
-import { persistentVolumeClaimDefaulters } from '../core/persistentvolumeclaim/defaults.ts';
-import { nodeDefaulters } from '../core/node/defaults.ts';
-import { endpointsDefaulters } from '../core/endpoints/defaults.ts';
-import { limitRangeDefaulters } from '../core/limitrange/defaults.ts';
-import { networkPolicyDefaulters } from '../networking/networkpolicy/defaults.ts';
-import { ingressClassDefaulters } from '../networking/ingressclass/defaults.ts';
-import { roleBindingDefaulters } from '../rbac/rolebinding/defaults.ts';
-import { hpaDefaulters } from '../autoscaling/horizontalpodautoscaler/defaults.ts';
-import { storageClassDefaulters } from '../storage/storageclass/defaults.ts';
-import { csiDriverDefaulters } from '../storage/csidriver/defaults.ts';
-import { volumeAttachmentDefaulters } from '../storage/volumeattachment/defaults.ts';
-import { priorityClassDefaulters } from '../scheduling/priorityclass/defaults.ts';
-import { endpointSliceDefaulters } from '../discovery/endpointslice/defaults.ts';
-import { resourceClaimDefaulters } from '../resource/resourceclaim/defaults.ts';
-import { resourceSliceDefaulters } from '../resource/resourceslice/defaults.ts';
-import { flowSchemaDefaulters } from '../flowcontrol/flowschema/defaults.ts';
-import { priorityLevelConfigurationDefaulters } from '../flowcontrol/prioritylevelconfiguration/defaults.ts';
-import { configMapRules } from '../core/configmap/validation.ts';
-import { secretRules } from '../core/secret/validation.ts';
-import { serviceAccountRules } from '../core/serviceaccount/validation.ts';
-import { roleRules } from '../rbac/role/validation.ts';
-import { clusterRoleRules } from '../rbac/clusterrole/validation.ts';
-import { roleBindingRules } from '../rbac/rolebinding/validation.ts';
-import { clusterRoleBindingRules } from '../rbac/clusterrolebinding/validation.ts';
-import { priorityClassRules } from '../scheduling/priorityclass/validation.ts';
-import { leaseRules } from '../coordination/lease/validation.ts';
-import { podDisruptionBudgetRules } from '../policy/poddisruptionbudget/validation.ts';
-import { storageClassRules } from '../storage/storageclass/validation.ts';
-import { ingressClassRules } from '../networking/ingressclass/validation.ts';
-import { ingressRules } from '../networking/ingress/validation.ts';
-import { networkPolicyRules } from '../networking/networkpolicy/validation.ts';
-import { horizontalPodAutoscalerRules } from '../autoscaling/horizontalpodautoscaler/validation.ts';
-import { persistentVolumeClaimRules } from '../core/persistentvolumeclaim/validation.ts';
-import { persistentVolumeRules } from '../core/persistentvolume/validation.ts';
-import { deviceClassRules } from '../resource/deviceclass/validation.ts';
-import { resourceClaimRules } from '../resource/resourceclaim/validation.ts';
-import { resourceClaimTemplateRules } from '../resource/resourceclaimtemplate/validation.ts';
-import { resourceSliceRules } from '../resource/resourceslice/validation.ts';
-import { eventRulesByRequest } from '../core/event/validation.ts';
-import { endpointsRules } from '../core/endpoints/validation.ts';
-import { endpointSliceRules } from '../discovery/endpointslice/validation.ts';
 
-const defaulters: Readonly<Record<string, Defaulter>> = {
-  ...podDefaulters,
-  ...podTemplateDefaulters,
-  ...replicationControllerDefaulters,
-  ...deploymentDefaulters,
-  ...replicaSetDefaulters,
-  ...statefulSetDefaulters,
-  ...daemonSetDefaulters,
-  ...jobDefaulters,
-  ...cronJobDefaulters,
-  '/v1/services': defaultService,
-  ...secretDefaulters,
-  ...persistentVolumeDefaulters,
-  ...persistentVolumeClaimDefaulters,
-  ...nodeDefaulters,
-  ...endpointsDefaulters,
-  ...limitRangeDefaulters,
-  ...networkPolicyDefaulters,
-  ...ingressClassDefaulters,
-  ...roleBindingDefaulters,
-  ...hpaDefaulters,
-  ...storageClassDefaulters,
-  ...csiDriverDefaulters,
-  ...volumeAttachmentDefaulters,
-  ...priorityClassDefaulters,
-  ...endpointSliceDefaulters,
-  ...resourceClaimDefaulters,
-  ...resourceSliceDefaulters,
-  ...flowSchemaDefaulters,
-  ...priorityLevelConfigurationDefaulters,
-};
-
-const rules: Readonly<Record<string, NativeRules>> = {
-  '/services': serviceRules,
-  '/pods': podRules,
-  '/podtemplates': podTemplateRules,
-  '/replicationcontrollers': replicationControllerRules,
-  'apps/deployments': deploymentRules,
-  'apps/replicasets': replicaSetRules,
-  'apps/statefulsets': statefulSetRules,
-  'apps/daemonsets': daemonSetRules,
-  'batch/jobs': jobRules,
-  'batch/cronjobs': cronJobRules,
-  '/configmaps': configMapRules,
-  '/secrets': secretRules,
-  '/serviceaccounts': serviceAccountRules,
-  'rbac.authorization.k8s.io/roles': roleRules,
-  'rbac.authorization.k8s.io/clusterroles': clusterRoleRules,
-  'rbac.authorization.k8s.io/rolebindings': roleBindingRules,
-  'rbac.authorization.k8s.io/clusterrolebindings': clusterRoleBindingRules,
-  'scheduling.k8s.io/priorityclasses': priorityClassRules,
-  'coordination.k8s.io/leases': leaseRules,
-  'policy/poddisruptionbudgets': podDisruptionBudgetRules,
-  'storage.k8s.io/storageclasses': storageClassRules,
-  'networking.k8s.io/ingressclasses': ingressClassRules,
-  'networking.k8s.io/ingresses': ingressRules,
-  'networking.k8s.io/networkpolicies': networkPolicyRules,
-  'autoscaling/horizontalpodautoscalers': horizontalPodAutoscalerRules,
-  '/persistentvolumeclaims': persistentVolumeClaimRules,
-  '/persistentvolumes': persistentVolumeRules,
-  'resource.k8s.io/deviceclasses': deviceClassRules,
-  'resource.k8s.io/resourceclaims': resourceClaimRules,
-  'resource.k8s.io/resourceclaimtemplates': resourceClaimTemplateRules,
-  'resource.k8s.io/resourceslices': resourceSliceRules,
-  // events.k8s.io/v1 writes reach the core store too, with their group in the request context.
-  '/events': eventRulesByRequest,
-  '/endpoints': endpointsRules,
-  'discovery.k8s.io/endpointslices': endpointSliceRules,
-};
-
-/** The defaulting of a group-version's resource (MUTATES the object), or undefined when it has none. */
-export function defaultsOf(group: string, version: string, resource: string): Defaulter | undefined {
-  return defaulters[`${group}/${version}/${resource}`];
+/** Where a kind folder's defaulters (by `group/version/resource`) and native rules are imported from. */
+interface KindFolder {
+  defaulters?: () => Promise<Readonly<Record<string, Defaulter>>>;
+  rules?: () => Promise<NativeRules>;
 }
 
-/** A kind's native rules, or undefined when it has none (its schema's checks then stand in). */
+/** What a kind folder brought, once loaded. */
+interface KindSemantics {
+  defaulters?: Readonly<Record<string, Defaulter>>;
+  rules?: NativeRules;
+}
+
+/** The kind folders by `group/resource` (events.k8s.io/v1 writes reach the core `/events` rules, with their group in the request context). */
+const folders: Readonly<Record<string, KindFolder>> = {
+  '/pods': { defaulters: () => import('../core/pod/defaults.ts').then((m) => m.podDefaulters), rules: () => import('../core/pod/rules.ts').then((m) => m.podRules) },
+  '/podtemplates': { defaulters: () => import('../core/podtemplate/defaults.ts').then((m) => m.podTemplateDefaulters), rules: () => import('../core/podtemplate/rules.ts').then((m) => m.podTemplateRules) },
+  '/replicationcontrollers': { defaulters: () => import('../core/replicationcontroller/defaults.ts').then((m) => m.replicationControllerDefaulters), rules: () => import('../core/replicationcontroller/rules.ts').then((m) => m.replicationControllerRules) },
+  '/services': { defaulters: () => import('../core/service/defaults.ts').then((m) => ({ '/v1/services': m.defaultService })), rules: () => import('../core/service/rules.ts').then((m) => m.serviceRules) },
+  '/secrets': { defaulters: () => import('../core/secret/defaults.ts').then((m) => m.secretDefaulters), rules: () => import('../core/secret/validation.ts').then((m) => m.secretRules) },
+  '/persistentvolumes': { defaulters: () => import('../core/persistentvolume/defaults.ts').then((m) => m.persistentVolumeDefaulters), rules: () => import('../core/persistentvolume/validation.ts').then((m) => m.persistentVolumeRules) },
+  '/persistentvolumeclaims': { defaulters: () => import('../core/persistentvolumeclaim/defaults.ts').then((m) => m.persistentVolumeClaimDefaulters), rules: () => import('../core/persistentvolumeclaim/validation.ts').then((m) => m.persistentVolumeClaimRules) },
+  '/nodes': { defaulters: () => import('../core/node/defaults.ts').then((m) => m.nodeDefaulters) },
+  '/endpoints': { defaulters: () => import('../core/endpoints/defaults.ts').then((m) => m.endpointsDefaulters), rules: () => import('../core/endpoints/validation.ts').then((m) => m.endpointsRules) },
+  '/limitranges': { defaulters: () => import('../core/limitrange/defaults.ts').then((m) => m.limitRangeDefaulters) },
+  '/configmaps': { rules: () => import('../core/configmap/validation.ts').then((m) => m.configMapRules) },
+  '/serviceaccounts': { rules: () => import('../core/serviceaccount/validation.ts').then((m) => m.serviceAccountRules) },
+  '/events': { rules: () => import('../core/event/validation.ts').then((m) => m.eventRulesByRequest) },
+  'apps/deployments': { defaulters: () => import('../apps/deployment/defaults.ts').then((m) => m.deploymentDefaulters), rules: () => import('../apps/deployment/rules.ts').then((m) => m.deploymentRules) },
+  'apps/replicasets': { defaulters: () => import('../apps/replicaset/defaults.ts').then((m) => m.replicaSetDefaulters), rules: () => import('../apps/replicaset/rules.ts').then((m) => m.replicaSetRules) },
+  'apps/statefulsets': { defaulters: () => import('../apps/statefulset/defaults.ts').then((m) => m.statefulSetDefaulters), rules: () => import('../apps/statefulset/rules.ts').then((m) => m.statefulSetRules) },
+  'apps/daemonsets': { defaulters: () => import('../apps/daemonset/defaults.ts').then((m) => m.daemonSetDefaulters), rules: () => import('../apps/daemonset/rules.ts').then((m) => m.daemonSetRules) },
+  'batch/jobs': { defaulters: () => import('../batch/job/defaults.ts').then((m) => m.jobDefaulters), rules: () => import('../batch/job/rules.ts').then((m) => m.jobRules) },
+  'batch/cronjobs': { defaulters: () => import('../batch/cronjob/defaults.ts').then((m) => m.cronJobDefaulters), rules: () => import('../batch/cronjob/rules.ts').then((m) => m.cronJobRules) },
+  'networking.k8s.io/networkpolicies': { defaulters: () => import('../networking/networkpolicy/defaults.ts').then((m) => m.networkPolicyDefaulters), rules: () => import('../networking/networkpolicy/validation.ts').then((m) => m.networkPolicyRules) },
+  'networking.k8s.io/ingressclasses': { defaulters: () => import('../networking/ingressclass/defaults.ts').then((m) => m.ingressClassDefaulters), rules: () => import('../networking/ingressclass/validation.ts').then((m) => m.ingressClassRules) },
+  'networking.k8s.io/ingresses': { rules: () => import('../networking/ingress/validation.ts').then((m) => m.ingressRules) },
+  'rbac.authorization.k8s.io/roles': { rules: () => import('../rbac/role/validation.ts').then((m) => m.roleRules) },
+  'rbac.authorization.k8s.io/clusterroles': { rules: () => import('../rbac/clusterrole/validation.ts').then((m) => m.clusterRoleRules) },
+  'rbac.authorization.k8s.io/rolebindings': { defaulters: () => import('../rbac/rolebinding/defaults.ts').then((m) => m.roleBindingDefaulters), rules: () => import('../rbac/rolebinding/validation.ts').then((m) => m.roleBindingRules) },
+  'rbac.authorization.k8s.io/clusterrolebindings': { defaulters: () => import('../rbac/rolebinding/defaults.ts').then((m) => m.roleBindingDefaulters), rules: () => import('../rbac/clusterrolebinding/validation.ts').then((m) => m.clusterRoleBindingRules) },
+  'autoscaling/horizontalpodautoscalers': { defaulters: () => import('../autoscaling/horizontalpodautoscaler/defaults.ts').then((m) => m.hpaDefaulters), rules: () => import('../autoscaling/horizontalpodautoscaler/validation.ts').then((m) => m.horizontalPodAutoscalerRules) },
+  'storage.k8s.io/storageclasses': { defaulters: () => import('../storage/storageclass/defaults.ts').then((m) => m.storageClassDefaulters), rules: () => import('../storage/storageclass/validation.ts').then((m) => m.storageClassRules) },
+  'storage.k8s.io/csidrivers': { defaulters: () => import('../storage/csidriver/defaults.ts').then((m) => m.csiDriverDefaulters) },
+  'storage.k8s.io/volumeattachments': { defaulters: () => import('../storage/volumeattachment/defaults.ts').then((m) => m.volumeAttachmentDefaulters) },
+  'scheduling.k8s.io/priorityclasses': { defaulters: () => import('../scheduling/priorityclass/defaults.ts').then((m) => m.priorityClassDefaulters), rules: () => import('../scheduling/priorityclass/validation.ts').then((m) => m.priorityClassRules) },
+  'coordination.k8s.io/leases': { rules: () => import('../coordination/lease/validation.ts').then((m) => m.leaseRules) },
+  'policy/poddisruptionbudgets': { rules: () => import('../policy/poddisruptionbudget/validation.ts').then((m) => m.podDisruptionBudgetRules) },
+  'discovery.k8s.io/endpointslices': { defaulters: () => import('../discovery/endpointslice/defaults.ts').then((m) => m.endpointSliceDefaulters), rules: () => import('../discovery/endpointslice/validation.ts').then((m) => m.endpointSliceRules) },
+  'resource.k8s.io/deviceclasses': { rules: () => import('../resource/deviceclass/validation.ts').then((m) => m.deviceClassRules) },
+  'resource.k8s.io/resourceclaims': { defaulters: () => import('../resource/resourceclaim/defaults.ts').then((m) => m.resourceClaimDefaulters), rules: () => import('../resource/resourceclaim/validation.ts').then((m) => m.resourceClaimRules) },
+  'resource.k8s.io/resourceclaimtemplates': { defaulters: () => import('../resource/resourceclaim/defaults.ts').then((m) => m.resourceClaimDefaulters), rules: () => import('../resource/resourceclaimtemplate/validation.ts').then((m) => m.resourceClaimTemplateRules) },
+  'resource.k8s.io/resourceslices': { defaulters: () => import('../resource/resourceslice/defaults.ts').then((m) => m.resourceSliceDefaulters), rules: () => import('../resource/resourceslice/validation.ts').then((m) => m.resourceSliceRules) },
+  'flowcontrol.apiserver.k8s.io/flowschemas': { defaulters: () => import('../flowcontrol/flowschema/defaults.ts').then((m) => m.flowSchemaDefaulters) },
+  'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': { defaulters: () => import('../flowcontrol/prioritylevelconfiguration/defaults.ts').then((m) => m.priorityLevelConfigurationDefaulters) },
+};
+
+const loaded = new Map<string, KindSemantics>();
+const loading = new Map<string, Promise<void>>();
+
+/**
+ * Imports the folder of `group/resource` once; undefined when it is loaded already or the kind has
+ * no folder (nothing to wait for).
+ */
+export function loadKindSemantics(group: string, resource: string): Promise<void> | undefined {
+  const key = `${group}/${resource}`;
+  const folder = folders[key];
+  if (folder === undefined || loaded.has(key)) return undefined;
+  let p = loading.get(key);
+  if (p === undefined) {
+    p = Promise.all([folder.defaulters?.(), folder.rules?.()]).then(([defaulters, rules]) => {
+      loaded.set(key, { ...(defaulters ? { defaulters } : {}), ...(rules ? { rules } : {}) });
+      loading.delete(key);
+    });
+    loading.set(key, p);
+  }
+  return p;
+}
+
+/** Imports every kind folder (for callers that look kinds up without a store of theirs: tests, tables of every kind). */
+export async function loadAllKindSemantics(): Promise<void> {
+  await Promise.all(Object.keys(folders).map((key) => loadKindSemantics(key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1))));
+}
+
+/** What the folder of `group/resource` brought; undefined when the kind has none. A kind used before its folder is loaded is a bug, and throws. */
+function semanticsOf(group: string, resource: string): KindSemantics | undefined {
+  const key = `${group}/${resource}`;
+  if (folders[key] === undefined) return undefined;
+  const s = loaded.get(key);
+  if (s === undefined) throw new Error(`the semantics of ${key} are used before loadKindSemantics`);
+  return s;
+}
+
+/** The defaulting of a group-version's resource (MUTATES the object), or undefined when it has none. The kind's folder must be loaded. */
+export function defaultsOf(group: string, version: string, resource: string): Defaulter | undefined {
+  return semanticsOf(group, resource)?.defaulters?.[`${group}/${version}/${resource}`];
+}
+
+/** A kind's native rules, or undefined when it has none (its schema's checks then stand in). The kind's folder must be loaded. */
 export function nativeRulesOf(group: string, resource: string): NativeRules | undefined {
-  return rules[`${group}/${resource}`];
+  return semanticsOf(group, resource)?.rules;
 }
 
 /** The kind's work around its writes over `store` (reads upstream's strategies make through clients), or undefined. */

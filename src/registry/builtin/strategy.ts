@@ -118,8 +118,8 @@ export class BuiltinStrategy implements Strategy {
   private readonly generation: boolean;
   private readonly nameRule: ValidateNameFunc;
   private readonly statusStrategy: Strategy | undefined;
-  /** The kind's own rules for this endpoint (its folder's), if it has any. */
-  private readonly rules: EndpointRules | undefined;
+  /** The kind's own rules for this endpoint (its folder's), looked up once its store has loaded them. */
+  private ownRules: EndpointRules | null | undefined;
 
   constructor(
     readonly resource: BuiltinResource,
@@ -134,8 +134,15 @@ export class BuiltinStrategy implements Strategy {
     this.selectableFields = selectable[this.key] ?? [];
     this.garbageCollectionPolicy = gcPolicies[this.key] ?? 'DeleteDependents';
     this.statusStrategy = resource.hasStatus && only === undefined ? new BuiltinStrategy(resource, schema, 'status') : undefined;
-    const native = nativeRulesOf(resource.group, resource.resource);
-    this.rules = only === 'status' ? native?.status : native;
+  }
+
+  /** The kind's own rules for this endpoint (its folder's), if it has any. */
+  private get rules(): EndpointRules | undefined {
+    if (this.ownRules === undefined) {
+      const native = nativeRulesOf(this.resource.group, this.resource.resource);
+      this.ownRules = (this.only === 'status' ? native?.status : native) ?? null;
+    }
+    return this.ownRules ?? undefined;
   }
 
   prepareForCreate(ctx: RequestContext, obj: Obj): void {

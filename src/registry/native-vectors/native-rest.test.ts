@@ -16,6 +16,10 @@ import { prepareDataSources } from '../core/persistentvolumeclaim/validation.ts'
 import type { Obj } from '../rest.ts';
 import type { RequestContext, Strategy } from '../strategy.ts';
 import { expand, vectorFiles, type VectorFile } from './vectors.ts';
+import { loadAllKindSemantics } from '../builtin/native-index.ts';
+
+// The kind folders load on first use of a kind's store; these tables run the strategies directly.
+await loadAllKindSemantics();
 
 type File = VectorFile & { subresource?: 'status' };
 

@@ -7,6 +7,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eventRules } from '../core/event/validation.ts';
 import { runCase, vectorFiles, type RulesOverride } from './vectors.ts';
+import { loadAllKindSemantics } from '../builtin/native-index.ts';
+
+// The kind folders load on first use of a kind's store; these tables run the strategies directly.
+await loadAllKindSemantics();
 
 const files = vectorFiles('validation-rest');
 

@@ -11,6 +11,10 @@ import { BuiltinStrategy } from '../builtin/strategy.ts';
 import { expand } from '../native-vectors/vectors.ts';
 import type { Obj } from '../rest.ts';
 import type { RequestContext } from '../strategy.ts';
+import { loadAllKindSemantics } from '../builtin/native-index.ts';
+
+// The kind folders load on first use of a kind's store; these tables run the strategies directly.
+await loadAllKindSemantics();
 
 interface Case {
   name: string;

@@ -10,6 +10,10 @@ import { builtinResources } from '../builtin/catalog.ts';
 import { BuiltinStrategy } from '../builtin/strategy.ts';
 import type { Obj } from '../rest.ts';
 import type { RequestContext, Strategy } from '../strategy.ts';
+import { loadAllKindSemantics } from '../builtin/native-index.ts';
+
+// The kind folders load on first use of a kind's store; these tables run the strategies directly.
+await loadAllKindSemantics();
 
 interface Case {
   name: string;

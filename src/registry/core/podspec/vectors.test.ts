@@ -9,7 +9,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { defaultsOf } from '../../builtin/native-index.ts';
+import { defaultsOf, loadAllKindSemantics } from '../../builtin/native-index.ts';
+
+// The kind folders load on first use; these tables call the defaulters directly.
+await loadAllKindSemantics();
 
 interface Case {
   name: string;

@@ -28,6 +28,7 @@ export function serviceKind(deps: KindDeps): KindDefinition {
     {
       store: deps.store,
       info: generic.info,
+      ...(generic.ready ? { ready: generic.ready } : {}),
       strategy: new ServiceStrategy(r, schema),
       ...(generic.codec ? { codec: generic.codec } : {}),
       ...(deps.admission ? { admission: deps.admission } : {}),

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findDuplicateFields } from './strictjson.ts';
+import { findDuplicateFields } from './strict.ts';
 
 test('findDuplicateFields reports nested duplicate keys with Kubernetes paths', () => {
   const cases: Array<{ name: string; input: string; expected: string[] }> = [
