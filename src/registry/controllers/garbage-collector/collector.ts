@@ -82,6 +82,8 @@ class WorkQueue {
   private readonly timers = new Set<NodeJS.Timeout>();
   private idleWaiters: Array<() => void> = [];
   stopped = false;
+  /** Held while a monitor has not applied its first list: items wait, nothing new starts. */
+  paused = false;
 
   constructor(
     private readonly work: (n: GraphNode) => Promise<void>,
@@ -109,8 +111,13 @@ class WorkQueue {
     this.timers.add(t);
   }
 
+  resume(): void {
+    this.paused = false;
+    this.pump();
+  }
+
   private pump(): void {
-    while (!this.stopped && this.active.size < this.workers && this.pending.size > 0) {
+    while (!this.stopped && !this.paused && this.active.size < this.workers && this.pending.size > 0) {
       const [uid, n] = this.pending.entries().next().value as [string, GraphNode];
       this.pending.delete(uid);
       this.active.add(uid);
@@ -168,7 +175,12 @@ interface Monitor {
   kind: KindDefinition;
   watcher?: Watcher;
   stopped: boolean;
+  /** Its first list has been applied to the graph. */
+  synced: boolean;
 }
+
+/** How long the workers wait for new monitors' first lists (upstream: the monitors' resync period). */
+const monitorSyncTimeoutMs = 30_000;
 
 export function startGarbageCollector(kinds: CollectedKinds, opts: GarbageCollectorOptions = {}): GarbageCollector {
   const graph = new Graph();
@@ -370,6 +382,29 @@ export function startGarbageCollector(kinds: CollectedKinds, opts: GarbageCollec
   const attemptToDelete = new WorkQueue(attemptToDeleteItem, workers, onError);
   const attemptToOrphan = new WorkQueue(attemptToOrphanItem, workers, onError);
 
+  // The workers act only on a graph every monitor has listed into (upstream's Run and Sync wait
+  // for the monitors' caches to sync): an owner in foreground deletion listed before its blocking
+  // dependents' resource would otherwise look unblocked and be deleted first. A monitor that does
+  // not sync in time (its list keeps failing) holds them no longer than the timeout.
+  let syncTimer: NodeJS.Timeout | undefined;
+  function holdWorkers(): void {
+    attemptToDelete.paused = attemptToOrphan.paused = true;
+    if (syncTimer) clearTimeout(syncTimer);
+    syncTimer = setTimeout(releaseWorkers, monitorSyncTimeoutMs);
+    syncTimer.unref();
+  }
+  function releaseWorkers(): void {
+    if (syncTimer) clearTimeout(syncTimer);
+    syncTimer = undefined;
+    attemptToDelete.resume();
+    attemptToOrphan.resume();
+  }
+  function checkSynced(): void {
+    if (!attemptToDelete.paused) return;
+    for (const mon of monitors.values()) if (!mon.synced) return;
+    releaseWorkers();
+  }
+
   /** reportInvalidNamespaceOwnerRef: a Warning Event on the dependent. */
   function reportInvalidNamespace(dep: GraphNode, ownerUID: string): void {
     const ref = dep.owners.find((o) => o.uid === ownerUID);
@@ -530,6 +565,10 @@ export function startGarbageCollector(kinds: CollectedKinds, opts: GarbageCollec
         for (const n of [...graph.withKind(k.group, k.kind)]) {
           if (!present.has(n.identity.uid)) apply(k, 'DELETED', { metadata: { uid: n.identity.uid, name: n.identity.name } });
         }
+        if (!mon.synced) {
+          mon.synced = true;
+          checkSynced();
+        }
       });
       mon.watcher = await k.store.watch(
         undefined,
@@ -576,12 +615,16 @@ export function startGarbageCollector(kinds: CollectedKinds, opts: GarbageCollec
       mon.watcher?.stop();
       monitors.delete(key);
     }
+    let added = false;
     for (const [key, k] of wanted) {
       if (monitors.has(key)) continue;
-      const mon: Monitor = { kind: k, stopped: false };
+      const mon: Monitor = { kind: k, stopped: false, synced: false };
       monitors.set(key, mon);
+      added = true;
       void runMonitor(mon);
     }
+    if (added) holdWorkers();
+    else checkSynced();
   }
 
   const unsubscribe = kinds.onChange(() => syncMonitors());
@@ -609,6 +652,7 @@ export function startGarbageCollector(kinds: CollectedKinds, opts: GarbageCollec
         mon.watcher?.stop();
       }
       monitors.clear();
+      if (syncTimer) clearTimeout(syncTimer);
       attemptToDelete.stop();
       attemptToOrphan.stop();
     },
