@@ -5,20 +5,11 @@
  * Group commit: writes issued in the same turn of the event loop are queued and committed together
  * in one transaction, and a write whose precondition fails (or that hits the unique index) fails
  * alone: its precondition is checked before it writes, and its one INSERT, when refused, is undone
- * by SQLite's statement rollback (no savepoint needed: two statements fewer per write).
- *
- * Durability: a write's promise settles only after its transaction has committed and the WAL file
- * holding it has been synced, so an acknowledged write survives power loss. SQLite commits with
- * synchronous=NORMAL (the WAL written, not synced) and the store syncs the WAL itself with an
- * fdatasync on libuv's thread pool: the event loop goes on decoding and validating the next
- * requests, and the next batch commits, while the disk syncs (under synchronous=FULL the sync
- * blocked the loop inside COMMIT: 9% of a loaded server's main thread). Batches that commit while a
- * sync runs share the next one. Until its sync completes a batch is invisible: reads are served at
- * the store's revision, which moves past the batch only then, and its events are published (to
- * watchers, in revision order) only then; the next batch's precondition checks do see it, as they
- * must. Revisions are assigned in queue order.
+ * by SQLite's statement rollback (no savepoint needed: two statements fewer per write). A write's promise settles only after that transaction has
+ * committed with synchronous=FULL, so an acknowledged write is durable; the batch pays for one WAL
+ * sync instead of one per write. Revisions are assigned in queue order, and the batch's events are
+ * published to watchers in that order right after the commit.
  */
-import { close as closeFd, fdatasync, openSync } from 'node:fs';
 
 import { Broadcaster } from '../broadcaster.ts';
 import { prefixEnd } from '../prefix.ts';
@@ -70,15 +61,7 @@ export class StoreClosedError extends Error {
  * compactor. See ./compactor.ts for the retention policy and its defaults.
  */
 export async function openSqliteStore(opts: SqliteStoreOptions): Promise<Store> {
-  // SQLite itself need not sync on commit: the store syncs the WAL before acknowledging (above).
-  return new SqliteStore(SqliteDriver.open(opts.path, { ...opts, synchronous: 'NORMAL' }), opts);
-}
-
-/** A committed batch waiting for the WAL sync that makes it durable. */
-interface Committed {
-  batch: Pending[];
-  outcomes: Outcome[];
-  events: WatchEvent[];
+  return new SqliteStore(SqliteDriver.open(opts.path, opts), opts);
 }
 
 /** The SQLite implementation of Store. Construct through openSqliteStore. */
@@ -86,10 +69,7 @@ export class SqliteStore implements Store {
   private rev: number;
   private compacted: number;
   private queue: Pending[] = [];
-  /** Writes are queued or committed and not yet acknowledged: `idle` resolves when that ends. */
   private scheduled = false;
-  /** A flush is already set to run on the next turn. */
-  private flushQueued = false;
   private closed = false;
   /** Set when close() starts: new writes are refused while the queue drains. */
   private closing = false;
@@ -99,12 +79,6 @@ export class SqliteStore implements Store {
   private readonly broadcaster: Broadcaster;
   private readonly compactor: Compactor;
   private compacting: Promise<void> = Promise.resolve();
-  /** The WAL file synced before acknowledging, when the store promises durability (and is a file). */
-  private readonly walPath: string | undefined;
-  private walFd: number | undefined;
-  /** Batches committed and not yet synced; `syncing` while an fdatasync runs. */
-  private unsynced: Committed[] = [];
-  private syncing = false;
 
   constructor(
     private readonly driver: SqliteDriver,
@@ -113,13 +87,10 @@ export class SqliteStore implements Store {
     this.rev = driver.currentRevision();
     this.compacted = driver.compactedRevision();
     this.maxBatch = Math.max(1, opts.maxBatch ?? 1000);
-    const durable = (opts.synchronous ?? 'FULL') === 'FULL';
-    this.walPath = durable && !driver.db.memory ? `${driver.db.name}-wal` : undefined;
     this.broadcaster = new Broadcaster({
       currentRevision: () => this.rev,
       compactedRevision: () => this.compacted,
-      // The log may already hold committed batches whose sync has not completed: not yet seen.
-      history: (prefix, after) => upTo(this.driver.history(prefix, prefixEnd(prefix), after), this.rev),
+      history: (prefix, after) => this.driver.history(prefix, prefixEnd(prefix), after),
     });
     this.compactor = new Compactor(this, opts);
   }
@@ -176,7 +147,7 @@ export class SqliteStore implements Store {
 
   async historyStart(prefix: string, afterRevision: number, maxBytes: number, perEvent: number): Promise<number> {
     this.checkOpen();
-    return Math.min(this.rev, this.driver.historyStart(prefix, prefixEnd(prefix), afterRevision, maxBytes, perEvent));
+    return this.driver.historyStart(prefix, prefixEnd(prefix), afterRevision, maxBytes, perEvent);
   }
 
   /**
@@ -217,10 +188,9 @@ export class SqliteStore implements Store {
     this.closed = true;
     this.broadcaster.close();
     this.driver.close();
-    if (this.walFd !== undefined) closeFd(this.walFd, () => {});
   }
 
-  /** Resolves once every queued write has been committed (and synced) or failed. */
+  /** Resolves once every queued write has been committed or failed. */
   private async drained(): Promise<void> {
     while (this.queue.length > 0 || this.scheduled) await this.idle;
   }
@@ -244,24 +214,14 @@ export class SqliteStore implements Store {
       if (!this.scheduled) {
         this.scheduled = true;
         this.idle = new Promise<void>((r) => (this.markIdle = r));
+        // setImmediate, not a microtask: writes issued by every callback of this event-loop turn
+        // join the same transaction.
+        setImmediate(() => this.flush());
       }
-      this.scheduleFlush();
-    });
-  }
-
-  private scheduleFlush(): void {
-    if (this.flushQueued) return;
-    // setImmediate, not a microtask: writes issued by every callback of this event-loop turn
-    // join the same transaction.
-    this.flushQueued = true;
-    setImmediate(() => {
-      this.flushQueued = false;
-      this.flush();
     });
   }
 
   private flush(): void {
-    if (this.queue.length === 0) return this.afterFlush();
     const batch = this.queue.splice(0, this.maxBatch);
     const outcomes: Outcome[] = [];
     const d = this.driver;
@@ -280,60 +240,27 @@ export class SqliteStore implements Store {
     } catch (err) {
       // The transaction as a whole failed (I/O error, disk full): nothing of it is durable.
       d.rollback();
-      // The sequence rolled back with it; batches still syncing keep the revision where it is.
-      if (this.unsynced.length === 0 && !this.syncing) this.rev = d.currentRevision();
+      this.rev = d.currentRevision();
       for (const p of batch) p.reject(err);
       this.afterFlush();
       return;
     }
     const events: WatchEvent[] = [];
     for (const o of outcomes) if (o.ok) events.push(o.event);
-    this.unsynced.push({ batch, outcomes, events });
-    if (this.walPath === undefined) this.acknowledge(this.unsynced.splice(0), undefined);
-    else if (!this.syncing) this.sync();
+    if (events.length > 0) this.rev = events[events.length - 1]!.kv.modRevision;
+    this.broadcaster.publish(events);
+    batch.forEach((p, i) => {
+      const o = outcomes[i]!;
+      if (o.ok) p.resolve(o.kv);
+      else p.reject(o.err);
+    });
     this.afterFlush();
   }
 
-  /** Syncs the WAL for every batch committed so far, then acknowledges them in order. */
-  private sync(): void {
-    const covered = this.unsynced.splice(0);
-    this.syncing = true;
-    let fd: number;
-    try {
-      fd = this.walFd ??= openSync(this.walPath!, 'r');
-    } catch (err) {
-      this.syncing = false;
-      this.acknowledge(covered, err);
-      return;
-    }
-    fdatasync(fd, (err) => {
-      this.syncing = false;
-      this.acknowledge(covered, err ?? undefined);
-      if (this.unsynced.length > 0) this.sync();
-      else this.afterFlush();
-    });
-  }
-
-  /** Batches made durable (or not: `err`): the revision moves past them, watchers get their events, writers their answers. */
-  private acknowledge(done: Committed[], err: unknown): void {
-    for (const c of done) {
-      if (err !== undefined) {
-        for (const p of c.batch) p.reject(err);
-        continue;
-      }
-      if (c.events.length > 0) this.rev = c.events[c.events.length - 1]!.kv.modRevision;
-      this.broadcaster.publish(c.events);
-      c.batch.forEach((p, i) => {
-        const o = c.outcomes[i]!;
-        if (o.ok) p.resolve(o.kv);
-        else p.reject(o.err);
-      });
-    }
-  }
-
   private afterFlush(): void {
-    if (this.queue.length > 0) this.scheduleFlush();
-    else if (this.unsynced.length === 0 && !this.syncing) {
+    if (this.queue.length > 0) {
+      setImmediate(() => this.flush());
+    } else {
       this.scheduled = false;
       this.markIdle();
     }
@@ -375,11 +302,4 @@ export class SqliteStore implements Store {
     const kv = { ...live, modRevision: id };
     return { kv, event: { type: 'DELETE', kv, prev: live } };
   }
-}
-
-/** The events of a revision-ordered list up to `revision`. */
-function upTo(events: WatchEvent[], revision: number): WatchEvent[] {
-  let n = events.length;
-  while (n > 0 && events[n - 1]!.kv.modRevision > revision) n--;
-  return n === events.length ? events : events.slice(0, n);
 }
