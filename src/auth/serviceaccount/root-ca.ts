@@ -29,8 +29,12 @@ function oid(dotted: string): Buffer {
   }
   return der(0x06, Buffer.from(bytes));
 }
+/** A non-negative INTEGER from big-endian bytes, in DER's minimal form (OpenSSL refuses a redundant leading zero: `illegal padding`). */
 function integer(b: Buffer): Buffer {
-  return der(0x02, b[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), b]) : b);
+  let i = 0;
+  while (i < b.length - 1 && b[i] === 0 && !(b[i + 1]! & 0x80)) i++;
+  const v = b.subarray(i);
+  return der(0x02, v[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), v]) : v);
 }
 const utcTime = (d: Date) => der(0x17, Buffer.from(d.toISOString().replace(/[-:T]/g, '').slice(2, 14) + 'Z'));
 const name = (cn: string) => seq(der(0x31, seq(oid('2.5.4.3'), der(0x0c, Buffer.from(cn)))));
