@@ -6,6 +6,7 @@
  * newFieldManager stacks the layers as kube-apiserver's default field manager does.
  */
 import { ConflictsError } from '../smd/merge/conflict.ts';
+import { CreateMemo } from './create-memo.ts';
 import { withValidationMemo } from '../smd/typed/typed.ts';
 import type { Filter } from '../smd/fieldpath/set.ts';
 import { formatRFC3339 } from '../time.ts';
@@ -42,6 +43,8 @@ export class FieldManager {
   constructor(
     readonly manager: Manager,
     readonly subresource = '',
+    /** Creates' results by shape, with the clock they are stamped by (the default layers only). */
+    private readonly creates?: { memo: CreateMemo; now: () => string },
   ) {}
 
   /**
@@ -51,12 +54,34 @@ export class FieldManager {
    * Error only on internal failures (see updateNoErrors).
    */
   update(liveObj: Obj, newObj: Obj, manager: string): Obj {
+    const key = this.createKey(liveObj, newObj, manager);
+    if (key !== undefined) {
+      const known = this.creates!.memo.entries(newObj, key, this.creates!.now);
+      if (known !== undefined) {
+        const object = withoutManagedFields(newObj);
+        setManagedFields(object, known.entries);
+        return object;
+      }
+    }
     const managed = decodeLiveOrNew(liveObj, newObj, this.subresource !== '');
     newObj = withoutManagedFields(newObj);
     const r = withValidationMemo(() => this.manager.update(liveObj, newObj, managed, manager));
     const object = r.object;
     setManagedFields(object, encodeManagedFields(r.managed));
+    if (key !== undefined) this.creates!.memo.record(newObj, key, object);
     return object;
+  }
+
+  /**
+   * For a create on the main resource from an object without managedFields (recorded against an
+   * object of only apiVersion and kind), the manager and kinds its shape is remembered under.
+   */
+  private createKey(liveObj: Obj, newObj: Obj, manager: string): string | undefined {
+    if (this.creates === undefined || this.subresource !== '' || liveObj.metadata !== undefined) return undefined;
+    if (Object.keys(liveObj).length > 2) return undefined;
+    if (newObj.metadata !== undefined && metadataOf(newObj)?.managedFields !== undefined) return undefined;
+    if (newObj.metadata !== undefined && metadataOf(newObj) === undefined) return undefined;
+    return JSON.stringify([manager, liveObj.apiVersion, liveObj.kind, newObj.apiVersion, newObj.kind]);
   }
 
   /** UpdateNoErrors: on failure the live object's managedFields are kept, as kube-apiserver does. */
@@ -163,5 +188,5 @@ export function newFieldManager(opts: FieldManagerOptions): FieldManager {
     opts.apiVersion,
     opts.kind,
   );
-  return new FieldManager(chain, subresource);
+  return new FieldManager(chain, subresource, { memo: new CreateMemo(), now });
 }
