@@ -122,7 +122,7 @@ export { JSONSyntaxError, parseJSONToCel } from './eval/json.ts';
 /** CEL's duration syntax (`1h30m`) to a Duration, or a CelError with cel-go's message. */
 export { parseDuration, parseTimestamp } from './eval/time.ts';
 /** resource.Quantity: ParseQuantity with upstream's errors, and its canonical string (`toString()`). */
-export { parseQuantity, Quantity } from './lib/kubernetes/resource-quantity.ts';
+export { canonicalQuantityText, parseQuantity, Quantity } from './lib/kubernetes/resource-quantity.ts';
 
 // ---- regular expressions ------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@
  * cluster shows it; so are Times (UTC, whole seconds) and MicroTimes (UTC, six digits).
  */
 import { formatMicroTime, formatRFC3339, goJSONKind as jsonKind, parseRFC3339, parseRFC3339Micro } from '../../apimachinery/index.ts';
-import { parseQuantity } from '../../cel/index.ts';
+import { canonicalQuantityText } from '../../cel/index.ts';
 import type { OpenAPIDocument } from './openapi.ts';
 
 type GoType =
@@ -154,9 +154,9 @@ const quantityFormat = "quantities must match the regular expression '^([+-]?[0-
 function canonicalQuantity(v: unknown): unknown {
   if (v === null || v === undefined) return v;
   if (typeof v !== 'string' && typeof v !== 'number') throw new UnmarshalerError(quantityFormat);
-  const q = parseQuantity(typeof v === 'string' ? v.trim() : String(v));
-  if (q instanceof Error) throw new UnmarshalerError(q.message);
-  return q.toString();
+  const text = canonicalQuantityText(typeof v === 'string' ? v.trim() : String(v));
+  if (text instanceof Error) throw new UnmarshalerError(text.message);
+  return text;
 }
 
 /**

@@ -348,6 +348,27 @@ function decFromString(s: string): Dec | undefined {
 
 const MAX_ALLOWED: Dec = { unscaled: INT64_MAX, scale: 0 };
 
+/** Texts longer than this are not kept by canonicalQuantityText. */
+const MAX_KEPT_TEXT = 64;
+const canonicalTexts = new Map<string, string | QuantityError>();
+
+/**
+ * ParseQuantity, then String(): a quantity's canonical text, or the parse error. Manifests repeat
+ * a few quantities (`100m`, `128Mi`) on every object, and a canonical form takes big-integer
+ * divisions: short texts' results are kept (4,096 of them; the memo starts over when full).
+ */
+export function canonicalQuantityText(str: string): string | QuantityError {
+  const known = canonicalTexts.get(str);
+  if (known !== undefined) return known;
+  const q = parseQuantity(str);
+  const r = q instanceof QuantityError ? q : q.toString();
+  if (str.length <= MAX_KEPT_TEXT) {
+    if (canonicalTexts.size >= 4096) canonicalTexts.clear();
+    canonicalTexts.set(str, r);
+  }
+  return r;
+}
+
 /** resource.ParseQuantity: the quantity, or an error with upstream's message. */
 export function parseQuantity(str: string): Quantity | QuantityError {
   if (str.length === 0) return new QuantityError(ERR_FORMAT_WRONG);

@@ -7,7 +7,7 @@
  */
 import { Path, goQuote, isDNS1123Label } from '../../../apimachinery/index.ts';
 import { deprecatedNodeLabels, nodeSelectorTerms, nodeSelectorTermWarnings } from '../nodeselector/validation.ts';
-import { quantityOf } from '../podspec/resources.ts';
+import { canonicalQuantityText } from '../../../cel/index.ts';
 import { num, optNum, rec, recs, str, strMap, type Rec } from '../podspec/values.ts';
 
 const removedVolumes: Record<string, string> = {
@@ -26,8 +26,9 @@ function containerWarnings(c: Rec, p: Path, out: string[]): void {
   const limits = rec(rec(c.resources)?.limits) ?? {};
   const requests = rec(rec(c.resources)?.requests) ?? {};
   for (const [kind, m] of [['limits', limits], ['requests', requests]] as const) {
-    const q = quantityOf(m.memory);
-    if (q && q.toString().endsWith('m')) out.push(`${p.child('resources', kind).key('memory')}: fractional byte value ${goQuote(q.toString())} is invalid, must be an integer`);
+    const v = m.memory;
+    const q = typeof v === 'string' || typeof v === 'number' ? canonicalQuantityText(String(v)) : undefined;
+    if (typeof q === 'string' && q.endsWith('m')) out.push(`${p.child('resources', kind).key('memory')}: fractional byte value ${goQuote(q)} is invalid, must be an integer`);
   }
   const seen = new Map<string, number>();
   recs(c.env).forEach((e, i) => {

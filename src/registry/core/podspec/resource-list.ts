@@ -20,12 +20,23 @@ function roundUpToMilli(q: Quantity): Quantity {
   return Quantity.fromScaled(unscaled, milliScale, q.format);
 }
 
+/** Results of milliQuantity by text (null: does not parse), for short texts; cleared when full. */
+const milliTexts = new Map<string, string | null>();
+
 /** The canonical string of a quantity rounded up to milli precision; a value that does not parse is left as it is. */
 export function milliQuantity(v: unknown): unknown {
   if (typeof v !== 'string' && typeof v !== 'number') return v;
-  const q = parseQuantity(String(v));
-  if (!(q instanceof Quantity)) return v;
-  return roundUpToMilli(q).toString();
+  const text = String(v);
+  let r = milliTexts.get(text);
+  if (r === undefined) {
+    const q = parseQuantity(text);
+    r = q instanceof Quantity ? roundUpToMilli(q).toString() : null;
+    if (text.length <= 64) {
+      if (milliTexts.size >= 4096) milliTexts.clear();
+      milliTexts.set(text, r);
+    }
+  }
+  return r === null ? v : r;
 }
 
 /** SetDefaults_ResourceList on the map at `parent[key]`, if there is one. MUTATES it. */
