@@ -328,6 +328,15 @@ export function decodeObjectMeta(metadata: unknown, opts: { dropMalformedFields?
 }
 
 function tryDecode(metadata: unknown): DecodeResult {
+  if (metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata)) {
+    const usual = decodeUsual(metadata as Record<string, unknown>);
+    if (usual !== undefined) return { meta: usual };
+  }
+  return decodeByWalk(metadata);
+}
+
+/** tryDecode by the generic walk over the Go types alone (tests compare decodeUsual with it). */
+export function decodeByWalk(metadata: unknown): DecodeResult {
   const st: DecodeState = { stack: [] };
   try {
     const d = metadata === null ? {} : decodeValue(metadata, objectMetaType, st);
@@ -337,6 +346,169 @@ function tryDecode(metadata: unknown): DecodeResult {
     if (e instanceof HardError) return { error: e.message };
     throw e;
   }
+}
+
+/**
+ * The walk's result for metadata of the usual form, written out field by field: every known
+ * member of its Go type and not null, map values strings, list elements neither null nor of
+ * another type, no `__proto__` key. Undefined for anything else, which the walk decides (with
+ * its errors, nulls and zero values).
+ */
+function decodeUsual(md: Record<string, unknown>): ObjectMeta | undefined {
+  const out: Record<string, unknown> = {};
+  for (const key of sortedKeys(md)) {
+    const v = md[key];
+    switch (key) {
+      case 'name':
+      case 'generateName':
+      case 'namespace':
+      case 'selfLink':
+      case 'uid':
+      case 'resourceVersion':
+        if (typeof v !== 'string') return undefined;
+        out[key] = v;
+        break;
+      case 'generation':
+      case 'deletionGracePeriodSeconds':
+        if (typeof v !== 'number' || !Number.isSafeInteger(v)) return undefined;
+        out[key] = v === 0 ? 0 : v; // -0 reads as 0
+        break;
+      case 'creationTimestamp':
+      case 'deletionTimestamp': {
+        const t = usualTime(v);
+        if (t === undefined) return undefined;
+        out[key] = t;
+        break;
+      }
+      case 'labels':
+      case 'annotations': {
+        const m = usualStringMap(v);
+        if (m === undefined) return undefined;
+        out[key] = m;
+        break;
+      }
+      case 'finalizers': {
+        if (!Array.isArray(v)) return undefined;
+        for (const e of v) if (typeof e !== 'string') return undefined;
+        out[key] = v.slice();
+        break;
+      }
+      case 'ownerReferences': {
+        if (!Array.isArray(v)) return undefined;
+        const refs: Record<string, unknown>[] = [];
+        for (const e of v) {
+          const r = usualOwnerReference(e);
+          if (r === undefined) return undefined;
+          refs.push(r);
+        }
+        out[key] = refs;
+        break;
+      }
+      case 'managedFields': {
+        if (!Array.isArray(v)) return undefined;
+        const entries: Record<string, unknown>[] = [];
+        for (const e of v) {
+          const m = usualManagedFieldsEntry(e);
+          if (m === undefined) return undefined;
+          entries.push(m);
+        }
+        out[key] = entries;
+        break;
+      }
+      default:
+        if (key === '__proto__') return undefined;
+    }
+  }
+  return out as ObjectMeta;
+}
+
+/** The keys of `o` sorted, as Go reads a marshalled map; stored objects' keys are sorted already. */
+function sortedKeys(o: object): string[] {
+  const keys = Object.keys(o);
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return keys.sort();
+  return keys;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** A timestamp's normalized text, or undefined when it is not a valid one (or is null). */
+function usualTime(v: unknown): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  if (v === lastTime.text) return lastTime.normalized;
+  const r = parseRFC3339(v);
+  if (!r.ok) return undefined;
+  lastTime = { text: v, normalized: formatRFC3339(r.epochMs) };
+  return lastTime.normalized;
+}
+
+function usualStringMap(v: unknown): Record<string, string> | undefined {
+  if (!isPlainObject(v)) return undefined;
+  const out: Record<string, string> = {};
+  for (const k of sortedKeys(v)) {
+    const e = v[k];
+    if (typeof e !== 'string' || k === '__proto__') return undefined;
+    out[k] = e;
+  }
+  return out;
+}
+
+function usualOwnerReference(v: unknown): Record<string, unknown> | undefined {
+  if (!isPlainObject(v)) return undefined;
+  // The identifying fields have no omitempty: they exist, empty, where not given.
+  const out: Record<string, unknown> = { apiVersion: '', kind: '', name: '', uid: '' };
+  for (const k of sortedKeys(v)) {
+    const e = v[k];
+    switch (k) {
+      case 'apiVersion':
+      case 'kind':
+      case 'name':
+      case 'uid':
+        if (typeof e !== 'string') return undefined;
+        out[k] = e;
+        break;
+      case 'controller':
+      case 'blockOwnerDeletion':
+        if (typeof e !== 'boolean') return undefined;
+        out[k] = e;
+        break;
+      default:
+        if (k === '__proto__') return undefined;
+    }
+  }
+  return out;
+}
+
+function usualManagedFieldsEntry(v: unknown): Record<string, unknown> | undefined {
+  if (!isPlainObject(v)) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const k of sortedKeys(v)) {
+    const e = v[k];
+    switch (k) {
+      case 'manager':
+      case 'operation':
+      case 'apiVersion':
+      case 'fieldsType':
+      case 'subresource':
+        if (typeof e !== 'string') return undefined;
+        out[k] = e;
+        break;
+      case 'time': {
+        const t = usualTime(e);
+        if (t === undefined) return undefined;
+        out[k] = t;
+        break;
+      }
+      case 'fieldsV1':
+        if (e === null || e === undefined) return undefined;
+        out[k] = e; // raw: kept as it is
+        break;
+      default:
+        if (k === '__proto__') return undefined;
+    }
+  }
+  return out;
 }
 
 /** Go's %T of an unstructured JSON value. */
