@@ -16,8 +16,9 @@
  * 5. `validate` throughput: `--docs` HTTPRoutes (a fifth invalid) written as YAML to a temp dir and
  *    judged in child processes by the built bin (`dist/cli/main.js`; `--build` runs `npm run build`
  *    first; through tsx when there is no dist/), `--cli-runs` times: each run times `node -e ''`,
- *    a one-document run (startup), the corpus on 1 worker and on the pool, and a tenth of the
- *    corpus on the pool (growth), back to back. Medians; documents/s and the children's CPU time.
+ *    a one-document run (startup), the corpus on 1 worker, on the pool and without --jobs (the
+ *    default, what the goal is of), and a tenth of the corpus on the pool (growth), back to back.
+ *    Medians; documents/s and the children's CPU time.
  *
  * Runs are timed by this process's CPU time (process.cpuUsage), or with --wall by wall time.
  *
@@ -279,14 +280,15 @@ function benchCLI(routes: Doc[], invalidExamples: Doc[]): void {
       const r = spawnSync(process.execPath, argv, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30, env: { ...process.env, CRD_APISERVER_PROGRESS: '0' } });
       return { ms: elapsedNs(t) / 1e6, cpu: childrenCPUms() - c, stdout: r.stdout, status: r.status, stderr: r.stderr };
     };
-    const run = (target: string, jobs: number) => {
-      const r = spawn([...cmd.argv, 'validate', '--jobs', String(jobs), '--crds', GATEWAY_CRDS, target]);
+    // `jobs` undefined: the command's own choice.
+    const run = (target: string, jobs: number | undefined) => {
+      const r = spawn([...cmd.argv, 'validate', ...(jobs === undefined ? [] : ['--jobs', String(jobs)]), '--crds', GATEWAY_CRDS, target]);
       if (r.status !== 0 && r.status !== 1) throw new Error(`validate exited ${r.status}: ${r.stderr}`);
       const lines = r.stdout.trimEnd().split('\n');
       return { ms: r.ms, cpu: r.cpu, summary: lines[lines.length - 1]! };
     };
     const rate = (ms: number, n = gen.docs.length) => Math.round((n / ms) * 1000);
-    const rows = { node: [] as number[], start: [] as number[], single: [] as number[], singleCPU: [] as number[], pool: [] as number[], poolCPU: [] as number[], tenth: [] as number[] };
+    const rows = { node: [] as number[], start: [] as number[], single: [] as number[], singleCPU: [] as number[], pool: [] as number[], poolCPU: [] as number[], byDefault: [] as number[], byDefaultCPU: [] as number[], tenth: [] as number[] };
     let summary = '';
     // Each run times every variant back to back, so that a change of load touches them all.
     for (let i = 0; i < CLI_RUNS; i++) {
@@ -298,13 +300,18 @@ function benchCLI(routes: Doc[], invalidExamples: Doc[]): void {
       const p = run(dir, pool);
       rows.pool.push(p.ms);
       rows.poolCPU.push(p.cpu);
+      const d = run(dir, undefined);
+      rows.byDefault.push(d.ms);
+      rows.byDefaultCPU.push(d.cpu);
       rows.tenth.push(run(tenth, pool).ms);
       if (s.summary !== p.summary) throw new Error(`1 worker and ${pool} disagree: ${s.summary} / ${p.summary}`);
+      if (s.summary !== d.summary) throw new Error(`1 worker and the default disagree: ${s.summary} / ${d.summary}`);
       summary = p.summary;
       console.log(
         `  run ${i + 1}: node -e '' ${rows.node[i]!.toFixed(0)} ms; one document ${rows.start[i]!.toFixed(0)} ms; ` +
           `1 worker ${s.ms.toFixed(0)} ms (${rate(s.ms)}/s, CPU ${(s.cpu / 1000).toFixed(1)} s); ` +
-          `${pool} workers ${p.ms.toFixed(0)} ms (${rate(p.ms)}/s, CPU ${(p.cpu / 1000).toFixed(1)} s); a tenth on ${pool}: ${rows.tenth[i]!.toFixed(0)} ms`,
+          `${pool} workers ${p.ms.toFixed(0)} ms (${rate(p.ms)}/s, CPU ${(p.cpu / 1000).toFixed(1)} s); ` +
+          `without --jobs ${d.ms.toFixed(0)} ms (${rate(d.ms)}/s, CPU ${(d.cpu / 1000).toFixed(1)} s); a tenth on ${pool}: ${rows.tenth[i]!.toFixed(0)} ms`,
       );
     }
     const med = Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, median(v)])) as Record<keyof typeof rows, number>;
@@ -316,7 +323,8 @@ function benchCLI(routes: Doc[], invalidExamples: Doc[]): void {
         `beyond startup: ${(((med.single - med.start) * 1e3) / gen.docs.length).toFixed(1)} µs/document on 1 worker`,
     );
     console.log(`validate growth: 10x the documents -> ${(med.pool / med.tenth).toFixed(1)}x the time (${Math.round(gen.docs.length / 10)} -> ${gen.docs.length}, ${pool} workers)`);
-    console.log(`validate documents/s: ${rate(med.pool)} (goal 10000)`);
+    console.log(`validate documents/s without --jobs (median): ${rate(med.byDefault)} (${med.byDefault.toFixed(0)} ms, CPU ${(med.byDefaultCPU / 1000).toFixed(1)} s)`);
+    console.log(`validate documents/s: ${rate(med.byDefault)} (goal 10000; the default run, without --jobs)`);
   } finally {
     for (const d of [dir, tenth, one]) rmSync(d, { recursive: true, force: true });
   }
