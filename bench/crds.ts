@@ -27,7 +27,7 @@
  * used when `/readyz` first answered 200, and `--checkouts A,B` alternates the runs between
  * checkouts (each run's `serve` from that directory, over the same data). `BENCH_SERVE_NODE_FLAGS`
  * adds node flags to the `serve` processes (`--cpu-prof --cpu-prof-dir=DIR`).
- * `validate` runs as the package's bin, `node dist/cli/main.js`, when dist/ holds one (`--build`
+ * `validate` runs as the package's bin, `node dist/bin/main.js`, when dist/ holds one (`--build`
  * runs `npm run build` first), else from the sources through tsx; the line says which.
  */
 import { spawn, spawnSync } from 'node:child_process';

@@ -14,7 +14,7 @@
  *    an iteration count calibrated to at least `--ms` ms per run, ours/ajv, compile times. The
  *    last line printed is `ratio to ajv: X`, the worst ours/ajv of the validate rows.
  * 5. `validate` throughput: `--docs` HTTPRoutes (a fifth invalid) written as YAML to a temp dir and
- *    judged in child processes by the built bin (`dist/cli/main.js`; `--build` runs `npm run build`
+ *    judged in child processes by the built bin (`dist/bin/main.js`; `--build` runs `npm run build`
  *    first; through tsx when there is no dist/), `--cli-runs` times: each run times `node -e ''`,
  *    a one-document run (startup), the corpus on 1 worker, on the pool and without --jobs (the
  *    default, what the goal is of), and a tenth of the corpus on the pool (growth), back to back.

@@ -1,6 +1,6 @@
 /**
  * Startup benchmark (`npm run bench:startup`): the built bin (`npm run build`, then
- * `node dist/cli/main.js serve`) from spawn to the first 200 of `/readyz`, on a fresh SQLite file
+ * `node dist/bin/main.js serve`) from spawn to the first 200 of `/readyz`, on a fresh SQLite file
  * each time, with every built-in kind registered, against a floor measured the same way in the
  * same run: a bare `node -e` HTTP server that answers 200 on `/readyz` as soon as it listens
  * (the cost of starting node and a socket, which no server can go under).
@@ -11,7 +11,7 @@
  * includes making its CA and certificates; `--plain-http` measures it without.
  *
  * Usage: npm run bench:startup [-- --runs 9 --no-build --bin PATH --plain-http]  (--bin: another
- * build's dist/cli/main.js, to compare; implies --no-build)
+ * build's dist/bin/main.js, to compare; implies --no-build)
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { httpCall } from './lib/http-call.ts';
 import { median } from './lib/timing.ts';
+import { builtBin } from './lib/validate-command.ts';
 
 function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);
@@ -32,7 +33,7 @@ const NO_BUILD = process.argv.includes('--no-build') || binFlag > 0;
 const PLAIN = process.argv.includes('--plain-http');
 
 const root = new URL('..', import.meta.url).pathname;
-const bin = binFlag > 0 ? process.argv[binFlag + 1]! : join(root, 'dist/cli/main.js');
+const bin = binFlag > 0 ? process.argv[binFlag + 1]! : builtBin(root);
 
 // The floor: listen on a free port, say where as `serve` does, answer 200 to everything.
 const floorSource = `

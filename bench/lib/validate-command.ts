@@ -1,11 +1,17 @@
 /**
- * The `validate` command as the benches run it: the package's built bin, `node dist/cli/main.js`,
- * when dist/ holds one (`build`: `npm run build` first, once per process), else the sources
+ * The `validate` command as the benches run it: the package's built bin (package.json's `bin`,
+ * `node dist/bin/main.js`), when dist/ holds one (`build`: `npm run build` first, once per process), else the sources
  * through tsx; `what` says which, and when dist/ is older than src/.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/** The package's bin, as package.json names it (npm links `crd-apiserver` to it). */
+export function builtBin(root: string): string {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+  return join(root, pkg.bin['crd-apiserver']!);
+}
 
 let built = false;
 
@@ -16,10 +22,10 @@ export function validateCommand(root: string, build: boolean): { argv: string[];
     if (b.status !== 0) throw new Error(`npm run build failed: ${b.stderr}`);
     built = true;
   }
-  const bin = join(root, 'dist/cli/main.js');
+  const bin = builtBin(root);
   if (existsSync(bin)) {
     const stale = statSync(join(root, 'src/cli/validate.ts')).mtimeMs > statSync(bin).mtimeMs ? ' (older than src/: run with --build)' : '';
-    return { argv: [bin], what: `the built bin, node dist/cli/main.js${stale}` };
+    return { argv: [bin], what: `the built bin, node ${relative(root, bin)}${stale}` };
   }
   return { argv: ['--import', 'tsx', 'src/cli/main.ts'], what: 'the sources through tsx (no dist/: npm run build, or --build)' };
 }

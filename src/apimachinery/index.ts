@@ -193,3 +193,4 @@ export { type LabelSelectorValidationOptions } from './labels/selector.ts';
 export { objectDiff } from './diff/unified.ts';
 export { validateCondition, validateConditions } from './validation/conditions.ts';
 export { isCIdentifier } from './validation/names.ts';
+export { packageRoot, vendorURL } from './vendor.ts';

@@ -10,8 +10,14 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
+import { packageRoot } from '../apimachinery/index.ts';
 
-const here = import.meta.dirname;
+/**
+ * This module's folder: src/console/ from sources, dist/console/ in tsc's output. In the bin's
+ * bundle (dist/bin/) the module is a chunk under another name, and the bundle it serves is still
+ * the one `npm run build` wrote to dist/console/.
+ */
+const here = /^bundle\.[jt]s$/.test(basename(import.meta.filename)) ? import.meta.dirname : join(packageRoot(), 'dist', 'console');
 
 /** The browser sources (present in a checkout, absent from the published package). */
 export const webSources = join(here, 'web');

@@ -5,6 +5,7 @@
  * request, not at startup, and each message is compiled (field lookup by number) on first use.
  */
 import { readFileSync } from 'node:fs';
+import { vendorURL } from '../vendor.ts';
 
 /** Field flags, as the generator writes them. */
 export const enum FieldFlag {
@@ -65,7 +66,7 @@ interface RawDescriptors {
   messages: Record<string, RawMessage>;
 }
 
-const file = new URL('../../../vendor/k8s-proto/1.35/descriptors.json', import.meta.url);
+const file = vendorURL('k8s-proto/1.35/descriptors.json');
 let raw: RawDescriptors | undefined;
 const compiled = new Map<string, Message>();
 

@@ -7,11 +7,11 @@
  * recreated. Additions only: what a user added stays.
  */
 import { readFileSync } from 'node:fs';
-import { isAlreadyExists, isNotFound } from '../../apimachinery/index.ts';
+import { isAlreadyExists, isNotFound, vendorURL } from '../../apimachinery/index.ts';
 import type { Obj, RESTStore } from '../../registry/index.ts';
 import type { RBACStores } from './cache.ts';
 
-const policyURL = new URL('../../../vendor/k8s-rbac/bootstrap-policy.json', import.meta.url);
+const policyURL = vendorURL('k8s-rbac/bootstrap-policy.json');
 
 interface Policy {
   clusterRoles: Obj[];

@@ -5,7 +5,7 @@
  * that serving a document parses nothing.
  */
 import { readFileSync } from 'node:fs';
-import { OpenAPIV3PatchMeta, type PatchMetaLookup } from '../../apimachinery/index.ts';
+import { OpenAPIV3PatchMeta, type PatchMetaLookup, vendorURL } from '../../apimachinery/index.ts';
 
 /** The group-versions kube-apiserver 1.35 enables by default whose kinds are stored ('' is core). */
 export const defaultGroupVersions: readonly { group: string; version: string }[] = [
@@ -42,7 +42,7 @@ export interface OpenAPIDocument {
 }
 
 /** The directory of the vendored documents (and the catalog's index). */
-export const vendorDir = new URL('../../../vendor/k8s-openapi/1.35/', import.meta.url);
+export const vendorDir = vendorURL('k8s-openapi/1.35/');
 const texts = new Map<string, string>();
 const docs = new Map<string, { text: string; doc: OpenAPIDocument }>();
 

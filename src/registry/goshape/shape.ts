@@ -11,6 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Obj } from '../rest.ts';
+import { vendorURL } from '../../apimachinery/index.ts';
 
 interface Table {
   flags: { omitempty: number; omitzero: number; pointer: number; inline: number };
@@ -45,7 +46,7 @@ let table: Table | undefined;
 const compiled = new Map<string, { k: 'struct'; fields: Field[]; optional: boolean }>();
 
 function load(): Table {
-  return (table ??= JSON.parse(readFileSync(new URL('../../../vendor/k8s-go-shape/1.35/shapes.json', import.meta.url), 'utf8')) as Table);
+  return (table ??= JSON.parse(readFileSync(vendorURL('k8s-go-shape/1.35/shapes.json'), 'utf8')) as Table);
 }
 
 function nodeOf(type: string): Node {

@@ -43,3 +43,11 @@ export function dirname(p: string): string {
 export function fileURLToPath(u: string | URL): string {
   return String(u).replace(/^file:\/\//, '');
 }
+
+export function pathToFileURL(p: string): URL {
+  return new URL(`file://${p}`);
+}
+
+export function existsSync(path: string): never {
+  return unavailable(`looking for ${path}`);
+}

@@ -1,8 +1,9 @@
 /**
  * The text kube-controller-manager hashes for a pod template: go-spew's `%#v` of the Go value
  * `v1.PodTemplateSpec` (ConfigState{SortKeys, DisableMethods, SpewKeys}), written from the
- * template's JSON with the Go types of `hash-go-types.json` (every struct's fields in Go order,
- * with their Go names, JSON names and type names, unexported fields included).
+ * template's JSON with the Go types of `vendor/k8s-go-shape/1.35/hash-go-types.json` (every
+ * struct's fields in Go order, with their Go names, JSON names and type names, unexported fields
+ * included).
  *
  * The Go value is the one the controller's informer holds: the object decoded from protobuf, so
  * an empty slice or map is nil (protobuf cannot tell them apart), a pointer field is nil only when
@@ -14,6 +15,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseQuantity, Quantity } from '../../../cel/index.ts';
+import { vendorURL } from '../../../apimachinery/index.ts';
 
 type GoType =
   | { k: 'basic'; name: string; kind: 'string' | 'bool' | 'int' }
@@ -40,7 +42,7 @@ let table: Table | undefined;
 const resolved = new Map<string, GoType>();
 
 function load(): Table {
-  return (table ??= JSON.parse(readFileSync(new URL('./hash-go-types.json', import.meta.url), 'utf8')) as Table);
+  return (table ??= JSON.parse(readFileSync(vendorURL('k8s-go-shape/1.35/hash-go-types.json'), 'utf8')) as Table);
 }
 
 const basicKinds: Record<string, 'string' | 'bool' | 'int'> = {
