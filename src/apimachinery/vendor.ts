@@ -1,7 +1,7 @@
 /**
  * Where the package's data files are: `vendor/` beside `package.json`, found by walking up from
  * this module. A fixed relative path (`../../../vendor`) holds only for one layout; the same code
- * runs from `src/` through tsx, from tsc's `dist/`, and from the bin's bundled chunks in
+ * runs from `src/` through tsx, from tsc's `dist/`, and from the bin's packed script in
  * `dist/bin/`, each at another depth, and from `node_modules/crd-apiserver/` once installed.
  */
 import { existsSync } from 'node:fs';

@@ -13,9 +13,9 @@ import { basename, dirname, join, relative } from 'node:path';
 import { packageRoot } from '../apimachinery/index.ts';
 
 /**
- * This module's folder: src/console/ from sources, dist/console/ in tsc's output. In the bin's
- * bundle (dist/bin/) the module is a chunk under another name, and the bundle it serves is still
- * the one `npm run build` wrote to dist/console/.
+ * This module's folder: src/console/ from sources, dist/console/ in tsc's output. In the bin it
+ * is part of the packed script dist/bin/crd-apiserver.cjs, and the bundle it serves is still the
+ * one `npm run build` wrote to dist/console/.
  */
 const here = /^bundle\.[jt]s$/.test(basename(import.meta.filename)) ? import.meta.dirname : join(packageRoot(), 'dist', 'console');
 
