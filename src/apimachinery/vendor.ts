@@ -21,7 +21,11 @@ export function packageRoot(): string {
   }
 }
 
-/** A file under the package's `vendor/` (`k8s-rbac/bootstrap-policy.json`), as a file URL. */
+/**
+ * A file under the package's `vendor/` (`k8s-rbac/bootstrap-policy.json`), as a file URL. Asked
+ * for when the file is read, not as a module loads: the console's browser bundle loads some of
+ * the modules that read vendor/ files, and has no package root to look for.
+ */
 export function vendorURL(path: string): URL {
   return pathToFileURL(join(packageRoot(), 'vendor', path));
 }

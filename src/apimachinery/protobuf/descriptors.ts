@@ -66,12 +66,11 @@ interface RawDescriptors {
   messages: Record<string, RawMessage>;
 }
 
-const file = vendorURL('k8s-proto/1.35/descriptors.json');
 let raw: RawDescriptors | undefined;
 const compiled = new Map<string, Message>();
 
 function descriptors(): RawDescriptors {
-  raw ??= JSON.parse(readFileSync(file, 'utf8')) as RawDescriptors;
+  raw ??= JSON.parse(readFileSync(vendorURL('k8s-proto/1.35/descriptors.json'), 'utf8')) as RawDescriptors;
   return raw;
 }
 

@@ -11,7 +11,6 @@ import { isAlreadyExists, isNotFound, vendorURL } from '../../apimachinery/index
 import type { Obj, RESTStore } from '../../registry/index.ts';
 import type { RBACStores } from './cache.ts';
 
-const policyURL = vendorURL('k8s-rbac/bootstrap-policy.json');
 
 interface Policy {
   clusterRoles: Obj[];
@@ -20,7 +19,7 @@ interface Policy {
 
 let policy: Policy | undefined;
 export function bootstrapPolicy(): Policy {
-  return (policy ??= JSON.parse(readFileSync(policyURL, 'utf8')) as Policy);
+  return (policy ??= JSON.parse(readFileSync(vendorURL('k8s-rbac/bootstrap-policy.json'), 'utf8')) as Policy);
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

@@ -19,6 +19,6 @@ export function catalogIndexText(): string {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(catalogIndexURL, catalogIndexText());
-  console.log(`wrote ${fileURLToPath(catalogIndexURL)}`);
+  writeFileSync(catalogIndexURL(), catalogIndexText());
+  console.log(`wrote ${fileURLToPath(catalogIndexURL())}`);
 }

@@ -6,7 +6,7 @@ import { builtinResources, catalogIndexURL, deriveBuiltinResources } from './cat
 import { catalogIndexText } from './catalog-index.ts';
 
 test('the vendored catalog index is derived from the vendored documents (regenerate: node --import tsx src/registry/builtin/catalog-index.ts)', () => {
-  assert.equal(readFileSync(catalogIndexURL, 'utf8'), catalogIndexText());
+  assert.equal(readFileSync(catalogIndexURL(), 'utf8'), catalogIndexText());
 });
 
 test('builtinResources reads the index: the same resources, in the same order, as the documents give', () => {

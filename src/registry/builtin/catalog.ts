@@ -8,7 +8,7 @@
  * from the documents themselves: parsing all of them cost a start about 120 ms.
  */
 import { readFileSync } from 'node:fs';
-import { defaultGroupVersions, openAPIDocument, vendorDir } from './openapi.ts';
+import { defaultGroupVersions, openAPIDocument, openAPIVendorURL } from './openapi.ts';
 
 export interface BuiltinResource {
   group: string;
@@ -157,12 +157,14 @@ export function deriveBuiltinResources(): BuiltinResource[] {
 }
 
 /** Where the index of deriveBuiltinResources() is vendored beside the documents. */
-export const catalogIndexURL = new URL('catalog.json', vendorDir);
+export function catalogIndexURL(): URL {
+  return openAPIVendorURL('catalog.json');
+}
 
 let all: BuiltinResource[] | undefined;
 
 /** Every built-in resource of the default group-versions, in discovery order (from the vendored index). */
 export function builtinResources(): BuiltinResource[] {
-  all ??= JSON.parse(readFileSync(catalogIndexURL, 'utf8')) as BuiltinResource[];
+  all ??= JSON.parse(readFileSync(catalogIndexURL(), 'utf8')) as BuiltinResource[];
   return all;
 }

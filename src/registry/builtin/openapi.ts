@@ -41,8 +41,13 @@ export interface OpenAPIDocument {
   components: { schemas: Record<string, Record<string, unknown>> };
 }
 
-/** The directory of the vendored documents (and the catalog's index). */
-export const vendorDir = vendorURL('k8s-openapi/1.35/');
+/**
+ * A file of the vendored documents' directory (or the catalog's index), found when first asked
+ * for: the console's browser bundle loads this module too, and has no package root to look for.
+ */
+export function openAPIVendorURL(file: string): URL {
+  return vendorURL(`k8s-openapi/1.35/${file}`);
+}
 const texts = new Map<string, string>();
 const docs = new Map<string, { text: string; doc: OpenAPIDocument }>();
 
@@ -55,7 +60,7 @@ export function documentPath(group: string, version: string): string {
 function documentText(group: string, version: string): string {
   const p = documentPath(group, version);
   let text = texts.get(p);
-  if (text === undefined) texts.set(p, (text = readFileSync(new URL(`${p}.json`, vendorDir), 'utf8')));
+  if (text === undefined) texts.set(p, (text = readFileSync(openAPIVendorURL(`${p}.json`), 'utf8')));
   return text;
 }
 
