@@ -7,6 +7,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { claimFile } from './validate-claims.ts';
+import { writeCodeCache } from './packed.ts';
 import { InputError } from './validate-files.ts';
 import { openSession, type CreatedCRD, type JudgeOptions } from './validate-judge.ts';
 import type { FileReport } from './validate-output.ts';
@@ -59,8 +60,13 @@ async function serve(): Promise<void> {
   }
   send({ type: 'ready', notes });
   try {
+    let first = true;
     for (let seq = claimFile(next, files.length); seq !== undefined; seq = claimFile(next, files.length)) {
-      send({ type: 'report', seq, report: await session.judgeFile(files[seq]!) });
+      const report = await session.judgeFile(files[seq]!);
+      // The build's warm-up: the thread's compiled code, before the pool can end the thread.
+      if (first) writeCodeCache();
+      first = false;
+      send({ type: 'report', seq, report });
     }
   } catch (e) {
     send({ type: 'crash', message: e instanceof Error ? e.message : String(e) });

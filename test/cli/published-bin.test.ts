@@ -52,25 +52,28 @@ after(() => {
   if (pkg !== '') rmSync(pkg, { recursive: true, force: true });
 });
 
-test('the bin runs the packed command with the code cache its build wrote', () => {
+test('the bin runs the packed command and worker with the code caches its build wrote', () => {
   assert.ok(existsSync(bin), `${bin} is missing`);
   assert.match(readFileSync(bin, 'utf8'), /^#!\/usr\/bin\/env node\n/);
   const files = readdirSync(join(pkg, 'dist', 'bin'));
   for (const f of ['crd-apiserver.cjs', 'validate-worker.cjs', 'validate-worker.js', 'packed.js']) assert.ok(files.includes(f), files.join(' '));
-  // The cache is named for the script's build, so it cannot meet another build of it.
-  const build = /^\/\/ build ([0-9a-f]{64})\n/.exec(readFileSync(join(pkg, 'dist', 'bin', 'crd-apiserver.cjs'), 'utf8'))?.[1];
-  assert.ok(build !== undefined);
-  assert.ok(files.includes(`crd-apiserver.${build}.cache`), files.join(' '));
-  // V8 takes it: a rejected cache would cost the whole compilation again.
-  const probe = run('--input-type=module', [
-    '-e',
-    `import { Script } from 'node:vm'; import { Module } from 'node:module'; import { readFileSync } from 'node:fs';
-     const s = new Script(Module.wrap(readFileSync(process.argv[1], 'utf8')), { filename: process.argv[1], cachedData: readFileSync(process.argv[2]) });
-     console.log(s.cachedDataRejected);`,
-    join(pkg, 'dist', 'bin', 'crd-apiserver.cjs'),
-    join(pkg, 'dist', 'bin', `crd-apiserver.${build}.cache`),
-  ]);
-  assert.equal(probe.stdout.trim(), 'false', probe.stderr);
+  for (const name of ['crd-apiserver', 'validate-worker']) {
+    // The cache is named for the script's build, so it cannot meet another build of it.
+    const script = join(pkg, 'dist', 'bin', `${name}.cjs`);
+    const build = /^\/\/ build ([0-9a-f]{64})\n/.exec(readFileSync(script, 'utf8'))?.[1];
+    assert.ok(build !== undefined, name);
+    assert.ok(files.includes(`${name}.${build}.cache`), files.join(' '));
+    // V8 takes it: a rejected cache would cost the whole compilation again.
+    const probe = run('--input-type=module', [
+      '-e',
+      `import { Script } from 'node:vm'; import { Module } from 'node:module'; import { readFileSync } from 'node:fs';
+       const s = new Script(Module.wrap(readFileSync(process.argv[1], 'utf8')), { filename: process.argv[1], cachedData: readFileSync(process.argv[2]) });
+       console.log(s.cachedDataRejected);`,
+      script,
+      join(pkg, 'dist', 'bin', `${name}.${build}.cache`),
+    ]);
+    assert.equal(probe.stdout.trim(), 'false', `${name}: ${probe.stderr}`);
+  }
 });
 
 test('validate judges Gateway API documents with their CRDs, on one thread and on a pool of two', () => {
