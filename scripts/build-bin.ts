@@ -2,8 +2,8 @@
 // command and the validate worker each as one CommonJS script (`crd-apiserver.cjs`,
 // `validate-worker.cjs`, made by esbuild), run by src/cli/packed.ts with V8's code cache of
 // them, which a warm-up run (`validate --jobs 2` of the Gateway API examples with their CRDs)
-// writes at the end of the build. `validate` on one document had spent a third of its run resolving and
-// loading several hundred modules and much of the rest compiling them.
+// writes at the end of the build. `validate` on one document had spent a third of its run
+// resolving and loading several hundred modules and much of the rest compiling them.
 // Run by `npm run build` after tsc; `--dist DIR` packs another tsc output directory (the bin
 // goes to DIR/bin). better-sqlite3 (a native addon) and etcd3 (loaded only for --etcd-servers,
 // with gRPC's own file layout) stay packages of node_modules.

@@ -11,7 +11,6 @@ import { isAlreadyExists, isNotFound, vendorURL } from '../../apimachinery/index
 import type { Obj, RESTStore } from '../../registry/index.ts';
 import type { RBACStores } from './cache.ts';
 
-
 interface Policy {
   clusterRoles: Obj[];
   clusterRoleBindings: Obj[];
