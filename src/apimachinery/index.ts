@@ -33,7 +33,7 @@ export { decodeJSON, JSONSyntaxError, type DecodedBody } from './json/decode.ts'
 export { maxNestingDepth, nestingDepthError, valueDepth } from './json/depth.ts';
 export { jsonEqual } from './json/equal.ts';
 export { goJSONKind, goJSONSyntaxError, parseGoJSONText } from './json/go-json.ts';
-export { canonicalJSON, type JSONWriter, stringifyJSON, writeJSONIteratively } from './json/stringify.ts';
+export { canonicalJSON, type JSONWriter, sortedKeys, stringifyJSON, writeJSONIteratively } from './json/stringify.ts';
 export { isEmpty, labelSelectorAsSelector, matches, parseSelector, selectorFromSet, selectorString, type Selector } from './labels/selector.ts';
 export { validateLabelSelector, type LabelSelector } from './labels/selector.ts';
 export {

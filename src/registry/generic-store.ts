@@ -139,6 +139,12 @@ export interface GenericStoreConfig {
   /** Carried in the admission attributes of this store's writes (AdmissionAttributes.convertor). */
   admissionConvertor?: AdmissionConvertor;
   /**
+   * The objects are unstructured (custom resources): kube-apiserver writes them as Go writes
+   * map[string]interface{}, keys sorted at every level, so the JSON text a list keeps of an
+   * object is its sorted form (default: false, the members' own order).
+   */
+  unstructured?: boolean;
+  /**
    * Loads what the kind's strategy and codec need before the store's first operation (a built-in
    * kind's folder, imported on first use); each operation waits for it until it returns undefined
    * (loaded). Default: nothing to load.
@@ -181,6 +187,8 @@ export class GenericStore implements RESTStore {
   readonly storageApiVersion: string;
   readonly freshnessTimeoutMs: number;
   readonly bookmarkIntervalMs: number;
+  /** GenericStoreConfig.unstructured. */
+  readonly sortsKeys: boolean;
   private readonly now: () => Date;
   /** The request-version views of the attributes this store built (see AdmissionView). */
   private readonly views = new WeakMap<AdmissionAttributes, AdmissionView>();
@@ -214,6 +222,7 @@ export class GenericStore implements RESTStore {
     this.storageApiVersion = cfg.info.group === '' ? sv : `${cfg.info.group}/${sv}`;
     this.freshnessTimeoutMs = cfg.freshnessTimeoutMs ?? 3000;
     this.bookmarkIntervalMs = cfg.bookmarkIntervalMs ?? 60_000;
+    this.sortsKeys = cfg.unstructured === true;
     this.now = cfg.now ?? (() => new Date());
     this.lister = new Lister(this);
     this.codec = cfg.codec;

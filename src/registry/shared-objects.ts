@@ -7,7 +7,8 @@
  * - an object that *serves as stored* — the kind's read decoding and decoration change nothing but
  *   its metadata's order and resourceVersion — is remembered as where its metadata opens in its
  *   text (one small integer): the JSON a client gets is the stored text with the metadata
- *   re-encoded in Go's field order, or kept sorted, with the resourceVersion among its members
+ *   re-encoded in Go's field order, or kept sorted (a custom resource, which kube-apiserver
+ *   writes with every key sorted), with the resourceVersion among its members
  *   (./objectmeta-text.ts);
  * - any other object is kept decoded, deep-frozen, with its JSON text (callers get copy-on-write
  *   views: a fresh top level and `metadata` over the shared frozen value).
@@ -23,7 +24,7 @@
  * (Remembering per list, not per item: registering every item in a WeakMap costs more than
  * serializing it.)
  */
-import { stringifyJSON } from '../apimachinery/index.ts';
+import { canonicalJSON, stringifyJSON } from '../apimachinery/index.ts';
 import type { KeyValue } from '../storage/index.ts';
 import { insertSorted, objectMetaOrder, reencode, scanObject } from './objectmeta-text.ts';
 import type { Obj } from './rest.ts';
@@ -33,6 +34,8 @@ export interface Decoder {
   decode(kv: KeyValue): Obj;
   readonly apiVersion: string;
   readonly info: { readonly kind: string };
+  /** Its objects are served with their keys sorted at every level (unstructured objects). */
+  readonly sortsKeys?: boolean;
 }
 
 /** One object kept decoded: frozen, with its JSON text. */
@@ -88,7 +91,8 @@ function servedAs(d: Decoder, kv: KeyValue, decoded?: (obj: Obj) => void): MetaA
   let e = memo.get(kv);
   if (e !== undefined) return e;
   const obj = d.decode(kv);
-  const text = stringifyJSON(obj); // objects may nest deeper than JSON.stringify recurses
+  // Both writers handle objects nested deeper than JSON.stringify recurses.
+  const text = d.sortsKeys ? canonicalJSON(obj) : stringifyJSON(obj);
   const at = obj.apiVersion === d.apiVersion && obj.kind === d.info.kind ? metaAt(kv, text) : -1;
   e = at >= 0 ? at : { frozen: deepFreeze(obj), text };
   memo.set(kv, e);

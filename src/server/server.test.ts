@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { call, crontabCRD, eventually, startFixture, type Fixture } from './testing/fixtures.ts';
+import { call, crontabCRD, eventually, startCrontabFixture, type Fixture } from './testing/fixtures.ts';
 
 let f: Fixture;
 const ctPath = '/apis/stable.example.com/v1/namespaces/default/crontabs';
@@ -10,10 +10,7 @@ const aggAccept =
 const tableAccept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
 
 before(async () => {
-  f = await startFixture();
-  const r = await call(f.base, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crontabCRD);
-  assert.equal(r.status, 201, r.text);
-  await eventually(async () => (await call(f.base, 'GET', '/apis/stable.example.com/v1')).status === 200);
+  f = await startCrontabFixture();
 });
 after(async () => {
   await f.close();

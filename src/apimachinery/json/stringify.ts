@@ -77,20 +77,38 @@ function put(out: Record<string, unknown>, k: string, x: unknown): void {
   else out[k] = x;
 }
 
-/** Canonical JSON text: keys sorted at every level (Go's encoding of map[string]interface{}). Equal objects give equal text. */
-export function canonicalJSON(v: unknown): string {
+/**
+ * Canonical JSON text: keys sorted at every level (Go's encoding of map[string]interface{}, how
+ * kube-apiserver writes an unstructured object). Equal objects give equal text.
+ */
+export function canonicalJSON(v: unknown, indent = 0): string {
   let sorted: unknown;
   try {
     sorted = sortRecursively(v, 0);
   } catch (e) {
     if (!(e instanceof TooDeep)) throw e;
-    return writeJSON(v, 0, true);
+    return writeJSON(v, indent, true);
   }
   try {
-    return JSON.stringify(sorted);
+    return JSON.stringify(sorted, null, indent);
   } catch (e) {
     if (!(e instanceof RangeError)) throw e;
-    return writeJSON(sorted, 0, false);
+    return writeJSON(sorted, indent, false);
+  }
+}
+
+/**
+ * `v` with every object's keys sorted, sharing what is in order already with `v` (see
+ * sortRecursively): for writers that take a value rather than text (YAML, an object embedded
+ * in a typed one).
+ */
+export function sortedKeys(v: unknown): unknown {
+  try {
+    return sortRecursively(v, 0);
+  } catch (e) {
+    if (!(e instanceof TooDeep)) throw e;
+    // JSON.parse does not recurse on the native stack; the text's order is the object's.
+    return JSON.parse(writeJSON(v, 0, true));
   }
 }
 

@@ -60,6 +60,7 @@ export function customResourceKinds(crd: Obj, deps: KindDeps & CustomResourceDep
       admission: deps.admission,
       storageVersion: view ? v.name : storageVersion,
       fieldManagers,
+      unstructured: true,
       ...(view ? { dryRunCopy: (stored: string) => view.copyInto(stored), admissionConvertor } : {}),
     });
     const subresources: KindSubresource[] = [];

@@ -170,6 +170,8 @@ export interface TableOptions {
   /** The Table's group version: meta.k8s.io/v1 or meta.k8s.io/v1beta1. */
   tableVersion: string;
   now?: number;
+  /** How a row's object is embedded under includeObject=Object (default: as it is). */
+  embed?: (obj: Obj) => Obj;
 }
 
 /** Builds a Table for one object or a list (`items`, with list metadata). */
@@ -189,7 +191,7 @@ export function toTable(conv: TableConvertor, objOrList: Obj, isList: boolean, o
     const row: Obj = { cells: conv.cells(item, now) };
     const conditions = conv.conditions?.(item);
     if (conditions) row.conditions = conditions;
-    if (opts.includeObject === 'Object') row.object = item;
+    if (opts.includeObject === 'Object') row.object = opts.embed ? opts.embed(item) : item;
     else if (opts.includeObject === 'Metadata') {
       row.object = { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${opts.tableVersion}`, metadata: meta(item) };
     }

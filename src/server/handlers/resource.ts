@@ -19,7 +19,7 @@ import {
   newUnsupportedMediaType,
   StatusError,
 } from '../../apimachinery/index.ts';
-import { stringifyJSON } from '../../apimachinery/index.ts';
+import { sortedKeys, stringifyJSON } from '../../apimachinery/index.ts';
 import { hasSubresource, parseIncludeObject, patchedObjectJSON, reportDecoding, toTable } from '../../registry/index.ts';
 import type { Obj, ObjList, Subresource, UpdateOptions, UserInfo } from '../../registry/index.ts';
 import { decodeJSON, decodeObjectBody, JSONSyntaxError, mediaTypeOf, readBody, summarizeData, YAMLSyntaxError, type DecodedBody } from '../http/body.ts';
@@ -87,16 +87,39 @@ export function toRequestVersion(s: ServedResource, obj: Obj): Obj {
   return obj;
 }
 
+/**
+ * A custom resource, or a list of them, answered as itself: upstream it is unstructured, and Go
+ * writes its JSON with every key sorted (unstructuredJSONScheme: a map[string]interface{}); a
+ * list's metadata always has `continue`, "" on the last page (UnstructuredList.SetContinue sets
+ * it even when empty; typed lists omit it). Sets n.sortKeys for the answer `value`; typed
+ * answers (a Status, a Table, PartialObjectMetadata) are left as they are. Mutates `value`.
+ */
+export function asUnstructured(r: ResourceRequest, n: Negotiated, value: Obj, isList: boolean): Obj {
+  if (!r.served.custom || n.target) return value;
+  if (isList) {
+    const m = value.metadata;
+    if (m !== null && typeof m === 'object' && !Array.isArray(m) && (m as Obj).continue === undefined) value.metadata = { ...(m as Obj), continue: '' };
+  } else if (value.kind !== r.served.kind) return value;
+  n.sortKeys = true;
+  return value;
+}
+
+/** A custom resource embedded in a typed answer (a Table row's object): its keys sorted. */
+export function embeddedCustom(obj: Obj): Obj {
+  return sortedKeys(obj) as Obj;
+}
+
 /** Converts an answer (object or list) into what the client negotiated. */
 function transform(r: ResourceRequest, n: Negotiated, value: Obj, isList: boolean): Obj {
   if (isList) for (const item of (value.items as Obj[] | undefined) ?? []) toRequestVersion(r.served, item);
   else toRequestVersion(r.served, value);
   const t = n.target;
-  if (!t) return value;
+  if (!t) return asUnstructured(r, n, value, isList);
   if (t.as === 'Table') {
     return toTable(r.served.table, value, isList, {
       includeObject: parseIncludeObject(r.query.str('includeObject')),
       tableVersion: t.version,
+      embed: r.served.custom ? embeddedCustom : undefined,
     });
   }
   if (t.as === 'PartialObjectMetadata' && !isList) {
@@ -502,7 +525,7 @@ async function handleDelete(r: ResourceRequest): Promise<void> {
   if (r.user) opts.user = r.user;
   const result = await r.served.store.delete(r.info.namespace, r.info.name!, opts);
   if (result.warnings) setWarnings(r.res, [...(r.served.deprecationWarning ? [r.served.deprecationWarning] : []), ...result.warnings]);
-  writeObject(r.res, 200, toRequestVersion(r.served, result.response), n);
+  writeObject(r.res, 200, asUnstructured(r, n, toRequestVersion(r.served, result.response), false), n);
 }
 
 async function handleDeleteCollection(r: ResourceRequest): Promise<void> {
@@ -513,7 +536,7 @@ async function handleDeleteCollection(r: ResourceRequest): Promise<void> {
   const list = await r.served.store.deleteCollection(r.info.namespace, listOptions(r.query), { ...opts, warnings });
   setWarnings(r.res, [...(r.served.deprecationWarning ? [r.served.deprecationWarning] : []), ...warnings]);
   for (const item of list.items) toRequestVersion(r.served, item);
-  writeObject(r.res, 200, list, n);
+  writeObject(r.res, 200, asUnstructured(r, n, list as unknown as Obj, true), n);
 }
 
 /** Serves one resource request; throws StatusErrors for the caller to write. */

@@ -5,10 +5,10 @@
  * `kubectl get -w`, ended at timeoutSeconds or when the store ends the watch, and cleaned up
  * when the client goes away.
  */
-import { stringifyJSON } from '../../apimachinery/index.ts';
+import { canonicalJSON, stringifyJSON } from '../../apimachinery/index.ts';
 import { parseIncludeObject, toTable, type Obj, type WatchEvent } from '../../registry/index.ts';
 import { watchOptions } from './options.ts';
-import { negotiateFor, toRequestVersion, type ResourceRequest } from './resource.ts';
+import { embeddedCustom, negotiateFor, toRequestVersion, type ResourceRequest } from './resource.ts';
 import { protobufWatchFrame, protobufWatchMediaType } from '../http/protobuf-watch.ts';
 
 /** Bytes a watch may have queued for a client that does not read before it is closed. */
@@ -39,10 +39,14 @@ export async function serveWatch(r: ResourceRequest): Promise<void> {
         includeObject,
         tableVersion: n.target.version,
         noHeaders: !firstTable,
+        embed: r.served.custom ? embeddedCustom : undefined,
       });
       firstTable = false;
     } else if (n.target?.as === 'PartialObjectMetadata') {
       object = { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${n.target.version}`, metadata: ev.object.metadata ?? {} };
+    } else if (r.served.custom) {
+      // A custom resource's event carries it unstructured: every key sorted (see asUnstructured).
+      return `{"type":${JSON.stringify(ev.type)},"object":${canonicalJSON(object)}}\n`;
     }
     return stringifyJSON({ type: ev.type, object }) + '\n';
   };

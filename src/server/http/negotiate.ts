@@ -21,6 +21,12 @@ export interface Negotiated {
   contentType: string;
   target?: Target;
   pretty: boolean;
+  /**
+   * The answer is an unstructured object (a custom resource or its list) whose JSON is written as
+   * Go writes map[string]interface{}: keys sorted at every level. Typed answers (built-in
+   * kinds, Tables, PartialObjectMetadata) keep their members' order.
+   */
+  sortKeys?: boolean;
 }
 
 interface AcceptEntry {

@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import { stringify as stringifyYaml } from 'yaml';
 import { errorToStatus, type Status } from '../../apimachinery/index.ts';
-import { stringifyJSON } from '../../apimachinery/index.ts';
+import { canonicalJSON, stringifyJSON } from '../../apimachinery/index.ts';
 import { sharedItemJSON } from '../../registry/index.ts';
 import type { Negotiated } from './negotiate.ts';
 import { writeProtobuf } from './protobuf-response.ts';
@@ -26,7 +26,8 @@ export function setWarnings(res: ServerResponse, warnings: readonly string[]): v
 }
 
 /** Serializes a value in the negotiated encoding. */
-export function encode(value: unknown, n: Pick<Negotiated, 'encoding' | 'pretty'>): string {
+export function encode(value: unknown, n: Pick<Negotiated, 'encoding' | 'pretty' | 'sortKeys'>): string {
+  const json = n.sortKeys ? canonicalJSON : stringifyJSON;
   if (n.encoding === 'yaml') {
     try {
       return stringifyYaml(value, { lineWidth: 0 });
@@ -34,10 +35,10 @@ export function encode(value: unknown, n: Pick<Negotiated, 'encoding' | 'pretty'
       // The YAML writer recurses; for a value nested deeper than it can go, JSON (which is
       // YAML's flow style) says the same.
       if (!(e instanceof RangeError)) throw e;
-      return stringifyJSON(value) + '\n';
+      return json(value) + '\n';
     }
   }
-  return stringifyJSON(value, n.pretty ? 2 : 0) + '\n';
+  return json(value, n.pretty ? 2 : 0) + '\n';
 }
 
 /** Writes an object with status `code` in the negotiated form. */
@@ -52,10 +53,11 @@ export function writeObject(res: ServerResponse, code: number, value: unknown, n
 const listChunkBytes = 64 * 1024;
 
 /**
- * Writes a list (an object whose `key` array — `items`, or a Table's `rows` — is its last member)
- * as compact JSON without building the whole document as one string: the envelope, then the
- * elements in chunks of about 64 KiB. Small lists and other forms (YAML, pretty) go through
- * writeObject.
+ * Writes a list (an object with a `key` array: `items`, or a Table's `rows`) as compact JSON
+ * without building the whole document as one string: the members before the array, then its
+ * elements in chunks of about 64 KiB, then the members after it. The array is the last member,
+ * unless the list's keys are sorted (n.sortKeys: an unstructured list, whose `items` come after
+ * `apiVersion`). Small lists and other forms (YAML, pretty) go through writeObject.
  */
 export function writeList(res: ServerResponse, code: number, list: Record<string, unknown>, n: Negotiated, key = 'items'): void {
   const elems = list[key];
@@ -63,21 +65,27 @@ export function writeList(res: ServerResponse, code: number, list: Record<string
     writeObject(res, code, list, n);
     return;
   }
-  const envelope: Record<string, unknown> = {};
-  for (const k of Object.keys(list)) if (k !== key) envelope[k] = list[k];
-  const head = JSON.stringify(envelope);
+  const before: Record<string, unknown> = {};
+  const after: Record<string, unknown> = {};
+  const keys = Object.keys(list).filter((k) => k !== key);
+  if (n.sortKeys) keys.sort();
+  for (const k of keys) (n.sortKeys && k > key ? after : before)[k] = list[k];
+  const json = n.sortKeys ? canonicalJSON : stringifyJSON;
+  const head = json(before);
+  const tail = json(after);
   res.writeHead(code, { 'Content-Type': n.contentType });
   let buf = head.slice(0, -1) + (head.length > 2 ? ',' : '') + `${JSON.stringify(key)}:[`;
-  // An item shared from the watch cache and left unchanged has its JSON text kept already.
+  // An item shared from the watch cache and left unchanged has its JSON text kept already (in
+  // the order its store serves).
   const shared = sharedItemJSON(list);
   for (let i = 0; i < elems.length; i++) {
-    buf += (i === 0 ? '' : ',') + (shared(elems[i], i) ?? stringifyJSON(elems[i]));
+    buf += (i === 0 ? '' : ',') + (shared(elems[i], i) ?? json(elems[i]));
     if (buf.length >= listChunkBytes) {
       res.write(buf);
       buf = '';
     }
   }
-  res.end(buf + ']}\n');
+  res.end(buf + ']' + (tail.length > 2 ? ',' + tail.slice(1) : '}') + '\n');
 }
 
 /** Writes raw JSON with an explicit content type (discovery, OpenAPI). */

@@ -137,3 +137,12 @@ export async function eventually<T>(fn: () => Promise<T | undefined | false>, ms
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** A fixture server with crontabCRD created and its group served. */
+export async function startCrontabFixture(): Promise<Fixture> {
+  const f = await startFixture();
+  const r = await call(f.base, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crontabCRD);
+  if (r.status !== 201) throw new Error(`creating the CronTab CRD: ${r.status} ${r.text}`);
+  await eventually(async () => (await call(f.base, 'GET', '/apis/stable.example.com/v1')).status === 200);
+  return f;
+}
